@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import type Koa from 'koa';
+import type { ApiKeyRecord } from '../db/apiKeys.js';
+import type { GuildRecord } from '../db/guilds.js';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../src/clock.js';
+import type { Config } from '../src/config.js';
+import type { Logger } from '../src/logger.js';
+import type { MemberCache } from '../src/platform/memberCache.js';
+import type { Platform } from '../src/platform/port.js';
+
+/** Everything the HTTP layer needs, built by an entrypoint (or a test) and passed to createApp. */
+export interface AppDeps {
+  config: Config;
+  db: Kysely<Database>;
+  platform: Platform;
+  memberCache: MemberCache;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** What the middleware chain learns about a request, in the order it learns it. */
+export interface RequestState {
+  requestId: string;
+  apiKey?: ApiKeyRecord;
+  guild?: GuildRecord;
+  rawBody?: Buffer;
+  body?: unknown;
+}
+
+export type AppContext = Koa.ParameterizedContext<RequestState>;
+export type AppMiddleware = Koa.Middleware<RequestState>;
+
+/** The authenticated caller, as handlers see it. */
+export interface Caller {
+  apiKey: ApiKeyRecord;
+  guild: GuildRecord;
+  requestId: string;
+}

@@ -1,0 +1,19 @@
+import { PlatformUnavailableError } from '../src/platform/port.js';
+
+// Connection-level failures of PostgreSQL, Temporal and the platform: answered 503 with Retry-After.
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);
+// PostgreSQL SQLSTATEs for "the server cannot serve now": connection exceptions, shutdown, too many clients.
+const PG_UNAVAILABLE = /^(08|57P0[1-3]|53300)/;
+const GRPC_UNAVAILABLE = 14;
+const GRPC_DEADLINE_EXCEEDED = 4;
+
+export function isDependencyUnavailable(err: unknown): boolean {
+  if (err instanceof PlatformUnavailableError) return true;
+  if (!(err instanceof Error)) return false;
+  const e = err as Error & { code?: unknown; cause?: unknown };
+  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || PG_UNAVAILABLE.test(e.code))) return true;
+  if (e.code === GRPC_UNAVAILABLE || e.code === GRPC_DEADLINE_EXCEEDED) return true;
+  if (/timeout exceeded when trying to connect|Connection terminated/i.test(e.message)) return true;
+  if (err instanceof AggregateError) return err.errors.some(isDependencyUnavailable);
+  return e.cause !== undefined && e.cause !== err && isDependencyUnavailable(e.cause);
+}

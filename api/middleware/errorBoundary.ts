@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, internalError, serviceUnavailable } from '../../src/errors.js';
+import type { Logger } from '../../src/logger.js';
+import { isDependencyUnavailable } from '../dependencyErrors.js';
+import type { AppMiddleware } from '../context.js';
+
+/**
+ * Mounted first: gives every request an id and is the only place an error becomes a response
+ * (`{error, message, ...extra}`). Unexpected errors answer 500 without their message; the log keeps it.
+ */
+export function errorBoundary(logger: Logger): AppMiddleware {
+  return async (ctx, next) => {
+    ctx.state.requestId = randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    try {
+      await next();
+    } catch (err) {
+      const appError = toAppError(err, ctx.state.requestId);
+      if (appError.status >= 500) {
+        logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
+      }
+      ctx.status = appError.status;
+      ctx.set(appError.headers);
+      ctx.body = { error: appError.code, message: appError.message, ...appError.extra };
+    }
+  };
+}
+
+function toAppError(err: unknown, requestId: string): AppError {
+  if (err instanceof AppError) return err;
+  if (isDependencyUnavailable(err)) return serviceUnavailable();
+  return internalError(requestId);
+}

@@ -1,0 +1,13 @@
+import { FEATURE_LABELS, type Feature } from '../../src/domain/features.js';
+import { bankDisabled, featureDisabled } from '../../src/errors.js';
+import type { AppMiddleware } from '../context.js';
+
+/** Every resource of a disabled feature answers 409; the bank has its own code (spec: Errors). */
+export function featureGate(feature: Feature): AppMiddleware {
+  return async (ctx, next) => {
+    if (!ctx.state.guild!.features.includes(feature)) {
+      throw feature === 'bank' ? bankDisabled() : featureDisabled(FEATURE_LABELS[feature]);
+    }
+    await next();
+  };
+}

@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import { countHit } from '../../db/rateLimits.js';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../../src/clock.js';
+import { currentWindow } from '../../src/domain/fixedWindow.js';
+import { PLAN_LIMITS } from '../../src/domain/plans.js';
+import { rateLimited } from '../../src/errors.js';
+import type { AppMiddleware } from '../context.js';
+
+/**
+ * Per-key request rate by plan, counted in PostgreSQL so every api instance shares it. Sets the
+ * X-RateLimit-* headers on every authenticated response, errors included (see docs/api-decisions.md).
+ */
+export function rateLimit(deps: { db: Kysely<Database>; clock: Clock }): AppMiddleware {
+  return async (ctx, next) => {
+    const { apiKey, guild } = ctx.state;
+    const limit = PLAN_LIMITS[guild!.plan].requestsPerMinute;
+    const window = currentWindow(deps.clock.now());
+    const count = await countHit(deps.db, `key:${apiKey!.id}`, window.start);
+    ctx.set({
+      'X-RateLimit-Limit': String(limit),
+      'X-RateLimit-Remaining': String(Math.max(0, limit - count)),
+      'X-RateLimit-Reset': String(window.secondsToReset),
+    });
+    if (count > limit) throw rateLimited(window.secondsToReset);
+    await next();
+  };
+}

@@ -1,0 +1,11 @@
+import type { Scope } from '../../src/domain/scopes.js';
+import { insufficientScope } from '../../src/errors.js';
+import type { AppMiddleware } from '../context.js';
+
+/** Scopes are independent: only the exact scope counts. */
+export function requireScope(scope: Scope): AppMiddleware {
+  return async (ctx, next) => {
+    if (!ctx.state.apiKey!.scopes.includes(scope)) throw insufficientScope(scope);
+    await next();
+  };
+}

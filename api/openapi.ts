@@ -1,0 +1,98 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { ErrorBody } from '../src/contract/common.js';
+import { z } from '../src/contract/zod.js';
+import { ERROR_STATUS, type ErrorCode } from '../src/errors.js';
+import type { RouteDefinition } from './route.js';
+
+/** Codes every authenticated endpoint can answer, whatever it does. */
+const SHARED_ERRORS: ErrorCode[] = [
+  'INVALID_REQUEST',
+  'UNAUTHORIZED',
+  'INVALID_API_KEY',
+  'API_KEY_REVOKED',
+  'API_KEY_EXPIRED',
+  'BROWSER_REQUESTS_NOT_ALLOWED',
+  'GUILD_MISMATCH',
+  'INSUFFICIENT_SCOPE',
+  'GUILD_BLOCKED',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+];
+const BODY_ERRORS: ErrorCode[] = ['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+
+const intHeader = (description: string) => ({ description, schema: { type: 'integer' as const } });
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': intHeader("Requests allowed per one-minute window for this key's plan."),
+  'X-RateLimit-Remaining': intHeader('Requests left in the current window.'),
+  'X-RateLimit-Reset': intHeader('Seconds until the current fixed one-minute window ends.'),
+};
+const RETRY_AFTER = { 'Retry-After': intHeader('Seconds to wait before retrying.') };
+const REQUEST_ID = { 'X-Request-Id': { description: 'Id of this request, also written in the logs.', schema: { type: 'string' as const } } };
+
+/** All the error codes a route can answer, grouped by HTTP status. */
+export function errorCodesOf(route: RouteDefinition): Map<number, ErrorCode[]> {
+  const codes = new Set<ErrorCode>([...SHARED_ERRORS, ...(route.errors ?? [])]);
+  if (route.request.body) BODY_ERRORS.forEach((c) => codes.add(c));
+  if (route.feature) codes.add(route.feature === 'bank' ? 'BANK_DISABLED' : 'FEATURE_DISABLED');
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+export function buildOpenApiDocument(routes: RouteDefinition[]) {
+  const registry = new OpenAPIRegistry();
+  registry.register('Error', ErrorBody);
+  const bearer = registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A per-server API key: `Authorization: Bearer svc_...`. Each operation lists the one scope it needs.',
+  });
+
+  for (const route of routes) {
+    const responses: Record<string, object> = {
+      [route.response.status]: {
+        description: route.response.description,
+        headers: { ...RATE_HEADERS, ...REQUEST_ID },
+        content: { 'application/json': { schema: route.response.schema } },
+      },
+    };
+    for (const [status, codes] of errorCodesOf(route)) {
+      const retry = status === 429 || status === 503 ? RETRY_AFTER : {};
+      const auth = status === 401 ? { 'WWW-Authenticate': { description: 'Bearer realm="Service API"', schema: { type: 'string' } } } : {};
+      responses[status] = {
+        description: `Error codes: ${codes.join(', ')}.`,
+        headers: { ...(status === 401 || status === 429 ? {} : RATE_HEADERS), ...retry, ...auth, ...REQUEST_ID },
+        content: { 'application/json': { schema: ErrorBody.extend({ error: z.enum(codes as [ErrorCode, ...ErrorCode[]]) }) } },
+      };
+    }
+    registry.registerPath({
+      method: route.method,
+      path: `/api/v1${route.path}`,
+      operationId: route.operationId,
+      summary: route.summary,
+      description: route.description,
+      tags: [route.area],
+      security: [{ [bearer.name]: [route.scope] }],
+      'x-required-scope': route.scope,
+      'x-sensitive': route.sensitive ?? false,
+      request: {
+        params: route.request.params,
+        query: route.request.query,
+        body: route.request.body && { required: true, content: { 'application/json': { schema: route.request.body } } },
+      },
+      responses,
+    } as Parameters<typeof registry.registerPath>[0]);
+  }
+
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Community-Bot Management API',
+      version: '1.0.0',
+      description:
+        'Server-to-server REST API of the community bot for one chat-platform server. Rate limits use fixed one-minute windows; see docs/api-decisions.md.',
+    },
+    servers: [{ url: '/' }],
+  });
+}

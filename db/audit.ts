@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+export type AuditActor =
+  | { type: 'api_key'; apiKeyId: number; userId: string | null }
+  | { type: 'operator'; name: string | null }
+  | { type: 'system' };
+
+export interface AuditEntry {
+  guildId: string;
+  actor: AuditActor;
+  action: string;
+  target?: { type: string; id: string };
+  requestId?: string;
+  data?: Record<string, unknown>;
+}
+
+/** Always called with the transaction that makes the change (DESIGN invariant 1). */
+export async function writeAudit(trx: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  const { actor } = entry;
+  await trx
+    .insertInto('audit_log')
+    .values({
+      guild_id: entry.guildId,
+      actor_type: actor.type,
+      actor_id: actor.type === 'api_key' ? actor.userId : actor.type === 'operator' ? actor.name : null,
+      api_key_id: actor.type === 'api_key' ? actor.apiKeyId : null,
+      action: entry.action,
+      target_type: entry.target?.type ?? null,
+      target_id: entry.target?.id ?? null,
+      request_id: entry.requestId ?? null,
+      data: JSON.stringify(entry.data ?? {}),
+    })
+    .execute();
+}
+
+export interface AuditRecord {
+  id: string;
+  actorType: string;
+  actorId: string | null;
+  apiKeyId: number | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  requestId: string | null;
+  data: unknown;
+  createdAt: Date;
+}
+
+export async function listAudit(db: Kysely<Database>, guildId: string): Promise<AuditRecord[]> {
+  const rows = await db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('guild_id', '=', guildId)
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    actorType: r.actor_type,
+    actorId: r.actor_id,
+    apiKeyId: r.api_key_id,
+    action: r.action,
+    targetType: r.target_type,
+    targetId: r.target_id,
+    requestId: r.request_id,
+    data: r.data,
+    createdAt: r.created_at,
+  }));
+}

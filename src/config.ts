@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+/** Every setting the processes read from the environment, parsed once at boot. */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Public base URL printed by the dev launcher; defaults to http://HOST:PORT/api/v1. */
+  PUBLIC_BASE_URL: z.url().optional(),
+  /** Trust X-Forwarded-For (set when the api runs behind a load balancer). */
+  TRUST_PROXY: booleanFlag.default(false),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  TEMPORAL_ADDRESS: z.string().optional(),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('community-bot'),
+  TEMPORAL_TLS: booleanFlag.default(false),
+  TEMPORAL_TLS_CERT_PATH: z.string().optional(),
+  TEMPORAL_TLS_KEY_PATH: z.string().optional(),
+  TEMPORAL_API_KEY: z.string().optional(),
+  /** Where the Temporal CLI and the time-skipping test server are, when not on PATH. */
+  TEMPORAL_CLI_PATH: z.string().optional(),
+  TEMPORAL_TEST_SERVER_PATH: z.string().optional(),
+  /** Largest accepted request body in bytes (413 PAYLOAD_TOO_LARGE above it). */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  /** Failed authentications per IP address per minute before 429 RATE_LIMITED. */
+  AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
+  /** How long the Server member endpoint may serve a cached member (spec: up to 5 minutes). */
+  MEMBER_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(300),
+});
+
+export type Config = Readonly<{
+  env: 'development' | 'test' | 'production';
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  http: Readonly<{ host: string; port: number; publicBaseUrl?: string; trustProxy: boolean; bodyLimitBytes: number }>;
+  database: Readonly<{ url?: string; poolMax: number }>;
+  temporal: Readonly<{
+    address?: string;
+    namespace: string;
+    taskQueue: string;
+    tls: boolean;
+    tlsCertPath?: string;
+    tlsKeyPath?: string;
+    apiKey?: string;
+    cliPath?: string;
+    testServerPath?: string;
+  }>;
+  limits: Readonly<{ authFailuresPerMinute: number; memberCacheSeconds: number }>;
+}>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    env: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
+    http: Object.freeze({
+      host: e.HOST,
+      port: e.PORT,
+      publicBaseUrl: e.PUBLIC_BASE_URL,
+      trustProxy: e.TRUST_PROXY,
+      bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    }),
+    database: Object.freeze({ url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }),
+    temporal: Object.freeze({
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      tls: e.TEMPORAL_TLS,
+      tlsCertPath: e.TEMPORAL_TLS_CERT_PATH,
+      tlsKeyPath: e.TEMPORAL_TLS_KEY_PATH,
+      apiKey: e.TEMPORAL_API_KEY,
+      cliPath: e.TEMPORAL_CLI_PATH,
+      testServerPath: e.TEMPORAL_TEST_SERVER_PATH,
+    }),
+    limits: Object.freeze({
+      authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,
+      memberCacheSeconds: e.MEMBER_CACHE_SECONDS,
+    }),
+  });
+}

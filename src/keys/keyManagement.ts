@@ -1,0 +1,98 @@
+import type { Kysely } from 'kysely';
+import { countActiveApiKeys, insertApiKey, markApiKeyRevoked, type ApiKeyRecord } from '../../db/apiKeys.js';
+import { writeAudit, type AuditActor } from '../../db/audit.js';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../clock.js';
+import { PLAN_LIMITS, type Plan } from '../domain/plans.js';
+import type { Scope } from '../domain/scopes.js';
+import { generateApiKey } from './keyMaterial.js';
+
+export const KEY_EXPIRY_DAYS = [30, 90, 365] as const;
+export type KeyExpiryDays = (typeof KEY_EXPIRY_DAYS)[number];
+
+/** Refusals an operator sees in the admin CLI (and later the console). */
+export class KeyManagementError extends Error {
+  constructor(
+    readonly code: 'GUILD_NOT_FOUND' | 'KEY_LIMIT_REACHED' | 'KEY_NOT_FOUND',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'KeyManagementError';
+  }
+}
+
+export interface CreateKeyInput {
+  guildId: string;
+  name: string;
+  scopes: Scope[];
+  expiresInDays: KeyExpiryDays | null;
+  createdBy: string | null;
+  actor: AuditActor;
+}
+
+export interface CreatedKey extends ApiKeyRecord {
+  /** The full key: shown once, never stored. */
+  key: string;
+}
+
+const DAY_MS = 86_400_000;
+
+export async function createApiKey(db: Kysely<Database>, clock: Clock, input: CreateKeyInput): Promise<CreatedKey> {
+  return db.transaction().execute(async (trx) => {
+    // The row lock serialises concurrent creations for one guild, so the plan limit cannot be overshot.
+    const guild = await trx
+      .selectFrom('guilds')
+      .select(['id', 'plan'])
+      .where('id', '=', input.guildId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!guild) throw new KeyManagementError('GUILD_NOT_FOUND', `Guild ${input.guildId} does not exist.`);
+    const now = clock.now();
+    const limit = PLAN_LIMITS[guild.plan as Plan].activeApiKeys;
+    const active = await countActiveApiKeys(trx, input.guildId, now);
+    if (active >= limit) {
+      throw new KeyManagementError(
+        'KEY_LIMIT_REACHED',
+        `Guild ${input.guildId} already has ${active} active API keys, the most its ${guild.plan} plan allows (${limit}). Revoke one first.`,
+      );
+    }
+    const material = generateApiKey();
+    const record = await insertApiKey(trx, {
+      guildId: input.guildId,
+      name: input.name,
+      prefix: material.prefix,
+      hash: material.hash,
+      scopes: input.scopes,
+      createdBy: input.createdBy,
+      expiresAt: input.expiresInDays === null ? null : new Date(now.getTime() + input.expiresInDays * DAY_MS),
+    });
+    await writeAudit(trx, {
+      guildId: input.guildId,
+      actor: input.actor,
+      action: 'api_key.create',
+      target: { type: 'api_key', id: String(record.id) },
+      data: { name: record.name, prefix: record.prefix, scopes: record.scopes, expiresAt: record.expiresAt },
+    });
+    return { ...record, key: material.key };
+  });
+}
+
+export async function revokeApiKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { guildId: string; id: number; actor: AuditActor },
+): Promise<ApiKeyRecord> {
+  return db.transaction().execute(async (trx) => {
+    const record = await markApiKeyRevoked(trx, input.guildId, input.id, clock.now());
+    if (!record) throw new KeyManagementError('KEY_NOT_FOUND', `Guild ${input.guildId} has no API key ${input.id}.`);
+    await writeAudit(trx, {
+      guildId: input.guildId,
+      actor: input.actor,
+      action: 'api_key.revoke',
+      target: { type: 'api_key', id: String(record.id) },
+      data: { name: record.name, prefix: record.prefix },
+    });
+    return record;
+  });
+}
+

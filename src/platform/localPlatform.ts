@@ -1,0 +1,81 @@
+import type { Kysely } from 'kysely';
+import {
+  countPlatformMembers,
+  findPlatformGuild,
+  findPlatformMember,
+  listPlatformChannels,
+  listPlatformRoles,
+} from '../../db/platformLocal.js';
+import type { Database } from '../../db/schema.js';
+import { CHANNEL_TYPES, PlatformUnavailableError, type Platform, type PlatformChannelType } from './port.js';
+
+const toChannelType = (type: string): PlatformChannelType =>
+  (CHANNEL_TYPES as readonly string[]).includes(type) ? (type as PlatformChannelType) : 'other';
+
+/**
+ * The default adapter: the platform's state lives in PostgreSQL tables (platform_*), seeded by the demo
+ * guild and the admin CLI, so every effect can be asserted in tests.
+ */
+export function createLocalPlatform(db: Kysely<Database>): Platform {
+  async function requireReachable(guildId: string) {
+    const guild = await findPlatformGuild(db, guildId);
+    if (guild && !guild.reachable) throw new PlatformUnavailableError();
+    return guild;
+  }
+
+  return {
+    async getGuild(guildId) {
+      const guild = await requireReachable(guildId);
+      if (!guild) return undefined;
+      return {
+        id: guild.guild_id,
+        name: guild.name,
+        icon: guild.icon,
+        iconUrl: guild.icon ? `https://cdn.local.invalid/icons/${guild.guild_id}/${guild.icon}.png` : null,
+        ownerId: guild.owner_id,
+        botUserId: guild.bot_user_id,
+        approximateMemberCount: await countPlatformMembers(db, guildId),
+      };
+    },
+    async listRoles(guildId) {
+      await requireReachable(guildId);
+      const rows = await listPlatformRoles(db, guildId);
+      return rows.map((r) => ({
+        id: r.role_id,
+        name: r.name,
+        color: r.color,
+        position: r.position,
+        managed: r.managed,
+        hoist: r.hoist,
+        mentionable: r.mentionable,
+        permissions: BigInt(r.permissions),
+      }));
+    },
+    async listChannels(guildId) {
+      await requireReachable(guildId);
+      const rows = await listPlatformChannels(db, guildId);
+      return rows.map((c) => ({
+        id: c.channel_id,
+        name: c.name,
+        type: toChannelType(c.type),
+        parentId: c.parent_id,
+        position: c.position,
+      }));
+    },
+    async getMember(guildId, userId) {
+      await requireReachable(guildId);
+      const row = await findPlatformMember(db, guildId, userId);
+      if (!row) return undefined;
+      return {
+        userId: row.user_id,
+        username: row.username,
+        globalName: row.global_name,
+        nickname: row.nickname,
+        avatarUrl: row.avatar,
+        bot: row.bot,
+        roleIds: row.role_ids,
+        joinedAt: row.joined_at,
+      };
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The chat platform as the service sees it. Adapters (local now, Discord later) translate to and from
+ * these shapes; no vendor type crosses this interface.
+ */
+export interface PlatformGuild {
+  id: string;
+  name: string;
+  icon: string | null;
+  iconUrl: string | null;
+  ownerId: string;
+  botUserId: string;
+  approximateMemberCount: number;
+}
+
+export interface PlatformRole {
+  id: string;
+  name: string;
+  /** RGB as an integer; null or 0 means no colour. */
+  color: number | null;
+  position: number;
+  managed: boolean;
+  hoist: boolean;
+  mentionable: boolean;
+  permissions: bigint;
+}
+
+export const CHANNEL_TYPES = ['text', 'voice', 'category', 'announcement', 'stage', 'forum', 'media', 'thread', 'other'] as const;
+export type PlatformChannelType = (typeof CHANNEL_TYPES)[number];
+
+export interface PlatformChannel {
+  id: string;
+  name: string;
+  type: PlatformChannelType;
+  parentId: string | null;
+  position: number;
+}
+
+export interface PlatformMember {
+  userId: string;
+  username: string;
+  globalName: string | null;
+  nickname: string | null;
+  avatarUrl: string | null;
+  bot: boolean;
+  roleIds: string[];
+  joinedAt: Date | null;
+}
+
+export interface Platform {
+  /** Undefined when the bot is not in that server. */
+  getGuild(guildId: string): Promise<PlatformGuild | undefined>;
+  /** Every role including the everyone role (whose id equals the guild id). */
+  listRoles(guildId: string): Promise<PlatformRole[]>;
+  /** Every channel including threads, in no particular order. */
+  listChannels(guildId: string): Promise<PlatformChannel[]>;
+  /** Undefined when the user is not a member. */
+  getMember(guildId: string, userId: string): Promise<PlatformMember | undefined>;
+}
+
+/** The platform did not answer; callers degrade (for example memberCount null) or answer 503. */
+export class PlatformUnavailableError extends Error {
+  constructor(message = 'The chat platform is unreachable.') {
+    super(message);
+    this.name = 'PlatformUnavailableError';
+  }
+}
