@@ -1,0 +1,34 @@
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../../activities/index.js';
+
+const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+
+/** Bundles the workflow code; do it once per process and share the bundle between workers. */
+export function bundleWorkflows(): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: silentBundlerLogger });
+}
+
+export interface WorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  bundle: WorkflowBundle;
+  deps: ActivityDeps;
+}
+
+export function createWorker(options: WorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    workflowBundle: options.bundle,
+    activities: createActivities(options.deps),
+    // Bounded so a worker with many open runs keeps a predictable memory footprint.
+    maxCachedWorkflows: 500,
+  });
+}
+
+const noop = () => {};
+// The bundler reports its progress at info level on every start; only its problems are worth printing.
+const silentBundlerLogger = { trace: noop, debug: noop, info: noop, log: noop, warn: console.warn, error: console.error };
