@@ -1,20 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { Clock } from '../src/clock.js';
-import type { Logger } from '../src/logger.js';
-import type { Platform } from '../src/platform/port.js';
+import { createBankActivities } from './bank.js';
+import type { ActivityDeps } from './deps.js';
 
-/** What activities may touch; the worker entrypoint (or a test) builds it. */
-export interface ActivityDeps {
-  db: Kysely<Database>;
-  platform: Platform;
-  clock: Clock;
-  logger: Logger;
-}
+export type { ActivityDeps };
 
 /** Every activity of every area, registered on the worker under these names. */
-export function createActivities(_deps: ActivityDeps) {
-  return {};
+export function createActivities(deps: ActivityDeps) {
+  return { ...createBankActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

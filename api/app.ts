@@ -6,12 +6,13 @@ import { routeFallback } from './middleware/fallback.js';
 import { originGuard } from './middleware/originGuard.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { mountRoutes, type RouteDefinition } from './route.js';
+import { bankRoutes } from './routes/bank.js';
 import { guildRoutes } from './routes/guild.js';
 
 export const API_PREFIX = '/api/v1';
 
 export function allRoutes(deps: AppDeps): RouteDefinition[] {
-  return [...guildRoutes(deps)];
+  return [...guildRoutes(deps), ...bankRoutes(deps)];
 }
 
 /** The Koa application with every route; entrypoints and tests call this with their own dependencies. */

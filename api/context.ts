@@ -8,6 +8,7 @@ import type { Config } from '../src/config.js';
 import type { Logger } from '../src/logger.js';
 import type { MemberCache } from '../src/platform/memberCache.js';
 import type { Platform } from '../src/platform/port.js';
+import type { TemporalGateway } from '../src/temporal/gateway.js';
 
 /** Everything the HTTP layer needs, built by an entrypoint (or a test) and passed to createApp. */
 export interface AppDeps {
@@ -17,6 +18,7 @@ export interface AppDeps {
   memberCache: MemberCache;
   clock: Clock;
   logger: Logger;
+  temporal: TemporalGateway;
 }
 
 /** What the middleware chain learns about a request, in the order it learns it. */

@@ -1,9 +1,12 @@
 import type Router from '@koa/router';
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
+import type { Database } from '../db/schema.js';
 import type { Feature } from '../src/domain/features.js';
 import type { Scope } from '../src/domain/scopes.js';
 import { invalidRequest, type ErrorCode, type IssueLocation, type ValidationIssue } from '../src/errors.js';
 import type { AppDeps, AppMiddleware, Caller, RequestState } from './context.js';
+import { runHandler } from './runHandler.js';
 import { authenticate } from './middleware/authenticate.js';
 import { featureGate } from './middleware/featureGate.js';
 import { guildAccess } from './middleware/guildAccess.js';
@@ -18,6 +21,10 @@ export interface RouteInput<P extends AnyObject, Q extends AnyObject, B extends 
   query: z.output<Q>;
   body: z.output<B>;
   caller: Caller;
+  /** For writes, the request's transaction: the change, its audit row and its events commit together. */
+  db: Kysely<Database>;
+  /** Work to do once the transaction committed (starting workflows); a failure there is logged, not answered. */
+  afterCommit(hook: () => Promise<void>): void;
 }
 
 /**
@@ -44,6 +51,13 @@ export interface RouteDefinition<
   response: { status: 200 | 201 | 202; schema: z.ZodType; description: string };
   /** Codes this endpoint answers beyond the ones every endpoint shares (see api/openapi). */
   errors?: ErrorCode[];
+  /** Accepts the Idempotency-Key header (spec: Endpoints). */
+  idempotent?: boolean;
+  /**
+   * Checks that ask the platform (member exists, not a bot), run before a write's transaction opens so
+   * no database connection is held while the platform answers.
+   */
+  check?(input: RouteInput<P, Q, B>): Promise<void>;
   handle(input: RouteInput<P, Q, B>): Promise<unknown>;
 }
 
@@ -76,11 +90,7 @@ export function mountRoutes(router: Router<RequestState>, routes: RouteDefinitio
       const query = validate(route.request.query, ctx.query, 'query', issues);
       const body = validate(route.request.body, ctx.state.body, 'body', issues);
       if (issues.length > 0) throw invalidRequest(issues);
-      const { apiKey, guild, requestId } = ctx.state;
-      const caller = { apiKey: apiKey!, guild: guild!, requestId };
-      const result = await route.handle({ params, query, body, caller } as RouteInput<AnyObject, AnyObject, z.ZodType>);
-      ctx.status = route.response.status;
-      ctx.body = result;
+      await runHandler(ctx, route, { params, query, body }, deps);
     });
     router.register(koaPath(route.path), [route.method.toUpperCase()], chain);
   }

@@ -96,6 +96,70 @@ export interface PlatformMembersTable {
   joined_at: Date;
 }
 
+export interface IdempotencyRecordsTable {
+  api_key_id: number;
+  idempotency_key: string;
+  /** SHA-256 of method, path and canonical body: a different request under the same key is refused. */
+  fingerprint: Buffer;
+  state: 'processing' | 'done';
+  response_status: number | null;
+  response_body: ColumnType<unknown, string | null, string | null>;
+  /** A processing claim whose holder died can be taken over after this. */
+  locked_until: Date;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export interface EventsTable {
+  id: string;
+  guild_id: string;
+  type: string;
+  data: ColumnType<unknown, string, never>;
+  created_at: Date;
+  seq: Generated<number>;
+  fanout_started_at: Date | null;
+}
+
+export interface BankSettingsTable {
+  guild_id: string;
+  currency_name: string;
+  currency_plural: string;
+  currency_emoji: string | null;
+  starting_balance: number;
+  max_balance: number | null;
+  log_channel_id: string | null;
+}
+
+export interface BankAccountsTable {
+  guild_id: string;
+  user_id: string;
+  balance: number;
+  updated_at: Date;
+}
+
+export interface BankLedgerTable {
+  id: Generated<number>;
+  guild_id: string;
+  user_id: string;
+  type: string;
+  amount: number;
+  balance_after: number;
+  reason: string | null;
+  counterparty_id: string | null;
+  actor_id: string | null;
+  api_key_id: number | null;
+  created_at: Date;
+}
+
+export interface PlatformMessagesTable {
+  id: Generated<number>;
+  guild_id: string;
+  channel_id: string;
+  content: string;
+  idempotency_key: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   guilds: GuildsTable;
   api_keys: ApiKeysTable;
@@ -105,6 +169,12 @@ export interface Database {
   platform_roles: PlatformRolesTable;
   platform_channels: PlatformChannelsTable;
   platform_members: PlatformMembersTable;
+  platform_messages: PlatformMessagesTable;
+  idempotency_records: IdempotencyRecordsTable;
+  events: EventsTable;
+  bank_settings: BankSettingsTable;
+  bank_accounts: BankAccountsTable;
+  bank_ledger: BankLedgerTable;
 }
 
 export type GuildRow = Selectable<GuildsTable>;

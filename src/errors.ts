@@ -18,8 +18,12 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   FEATURE_DISABLED: 409,
   BANK_DISABLED: 409,
+  INSUFFICIENT_FUNDS: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  BOT_ACCOUNT: 422,
+  BALANCE_LIMIT: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -76,6 +80,13 @@ export const memberNotFound = () => new AppError('MEMBER_NOT_FOUND', 'The user i
 export const featureDisabled = (feature: string) =>
   new AppError('FEATURE_DISABLED', `The ${feature} feature is disabled on this server.`);
 export const bankDisabled = () => new AppError('BANK_DISABLED', 'The bank is disabled on this server.');
+export const insufficientFunds = (balance: number) =>
+  new AppError('INSUFFICIENT_FUNDS', 'The balance is too low for this removal.', { balance });
+export const balanceLimit = (maxBalance: number) =>
+  new AppError('BALANCE_LIMIT', `The change would take the balance above the limit of ${maxBalance}.`, { maxBalance });
+export const botAccount = () => new AppError('BOT_ACCOUNT', 'The target is a bot account.');
+export const idempotencyKeyReused = () =>
+  new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request.');
 export const payloadTooLarge = (limitBytes: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds ${limitBytes} bytes.`, { limit: limitBytes });
 export const unsupportedMediaType = () =>

@@ -1,2 +1,2 @@
 // Every workflow type the worker runs; the bundler starts from this file (see src/temporal/worker.ts).
-export {};
+export { eventFanout } from './eventFanout.js';

@@ -6,6 +6,7 @@ import {
   listPlatformChannels,
   listPlatformRoles,
 } from '../../db/platformLocal.js';
+import { insertPlatformMessage } from '../../db/platformMessages.js';
 import type { Database } from '../../db/schema.js';
 import { CHANNEL_TYPES, PlatformUnavailableError, type Platform, type PlatformChannelType } from './port.js';
 
@@ -76,6 +77,10 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
         roleIds: row.role_ids,
         joinedAt: row.joined_at,
       };
+    },
+    async postMessage(guildId, channelId, content, idempotencyKey) {
+      await requireReachable(guildId);
+      return insertPlatformMessage(db, { guildId, channelId, content, idempotencyKey });
     },
   };
 }

@@ -55,6 +55,11 @@ export interface Platform {
   listChannels(guildId: string): Promise<PlatformChannel[]>;
   /** Undefined when the user is not a member. */
   getMember(guildId: string, userId: string): Promise<PlatformMember | undefined>;
+  /**
+   * Posts a text message. The idempotency key makes a retried call a no-op that returns the first
+   * message's id, so an activity retried after a lost answer never posts twice.
+   */
+  postMessage(guildId: string, channelId: string, content: string, idempotencyKey: string): Promise<string>;
 }
 
 /** The platform did not answer; callers degrade (for example memberCount null) or answer 503. */

@@ -11,6 +11,7 @@ import { createLogger } from '../../src/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { createMemberCache } from '../../src/platform/memberCache.js';
 import { createHttpClient, type HttpClient } from './httpClient.js';
+import { testGateway } from './temporal.js';
 
 export interface TestApp {
   deps: AppDeps;
@@ -36,6 +37,7 @@ export async function startTestApp(
     memberCache: createMemberCache(platform, clock, config.limits.memberCacheSeconds),
     clock,
     logger: createLogger('silent', 'api-test'),
+    temporal: overrides.deps?.temporal ?? testGateway(),
     ...overrides.deps,
   };
   const server: Server = createServer(createApp(deps).callback());

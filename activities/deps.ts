@@ -1,0 +1,13 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../src/clock.js';
+import type { Logger } from '../src/logger.js';
+import type { Platform } from '../src/platform/port.js';
+
+/** What activities may touch; the worker entrypoint (or a test) builds it. */
+export interface ActivityDeps {
+  db: Kysely<Database>;
+  platform: Platform;
+  clock: Clock;
+  logger: Logger;
+}

@@ -1,0 +1,109 @@
+import { findBalance, findBankSettings, listLedger, listTopBalances } from '../../db/bank.js';
+import { applyBankChange } from '../../src/bank/applyBankChange.js';
+import {
+  BankBalance,
+  BankChange,
+  BankChangeRequest,
+  BankLeaderboard,
+  BankLeaderboardQuery,
+  BankTransactionPage,
+  BankTransactionsQuery,
+} from '../../src/contract/bank.js';
+import { GuildMemberParams, GuildParams } from '../../src/contract/common.js';
+import { startFanouts } from '../../src/events/outboxRelay.js';
+import { botAccount, memberNotFound } from '../../src/errors.js';
+import type { AppDeps } from '../context.js';
+import { defineRoute } from '../route.js';
+
+const area = 'bank';
+const feature = 'bank';
+
+export function bankRoutes({ db, platform, clock, temporal }: AppDeps) {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/guilds/{guildId}/bank/members/{userId}',
+      operationId: 'getBankBalance',
+      summary: "Get a member's balance",
+      description: "A member without an account has the server's starting balance.",
+      area,
+      feature,
+      scope: 'bank:read',
+      request: { params: GuildMemberParams },
+      response: { status: 200, schema: BankBalance, description: 'The balance with the server currency.' },
+      async handle({ params, caller: { guild } }) {
+        const [balance, settings] = await Promise.all([findBalance(db, guild.id, params.userId), findBankSettings(db, guild.id)]);
+        return { userId: params.userId, balance: balance ?? settings.startingBalance, currency: settings.currency };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/guilds/{guildId}/bank/members/{userId}/transactions',
+      operationId: 'listBankTransactions',
+      summary: "List a member's ledger, newest first",
+      area,
+      feature,
+      scope: 'bank:read',
+      request: { params: GuildMemberParams, query: BankTransactionsQuery },
+      response: { status: 200, schema: BankTransactionPage, description: 'One page of ledger rows.' },
+      async handle({ params, query, caller: { guild } }) {
+        const rows = await listLedger(db, guild.id, params.userId, { limit: query.limit + 1, before: query.before });
+        const items = rows.slice(0, query.limit);
+        return {
+          items: items.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+          nextCursor: rows.length > query.limit ? String(items.at(-1)!.id) : null,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/guilds/{guildId}/bank/members/{userId}/transactions',
+      operationId: 'createBankTransaction',
+      summary: "Add to or remove from a member's balance",
+      description: 'Recorded in the ledger with type `api`, reported as a `bank.transaction` event and posted in the bank log channel.',
+      area,
+      feature,
+      scope: 'bank:write',
+      idempotent: true,
+      request: { params: GuildMemberParams, body: BankChangeRequest },
+      response: { status: 201, schema: BankChange, description: 'The change as applied.' },
+      errors: ['MEMBER_NOT_FOUND', 'INSUFFICIENT_FUNDS', 'IDEMPOTENCY_KEY_REUSED', 'BOT_ACCOUNT', 'BALANCE_LIMIT'],
+      async check({ params, caller }) {
+        const member = await platform.getMember(caller.guild.id, params.userId);
+        if (!member) throw memberNotFound();
+        if (member.bot) throw botAccount();
+      },
+      async handle({ params, body, caller, db: trx, afterCommit }) {
+        const { change, events } = await applyBankChange(trx, {
+          guildId: caller.guild.id,
+          userId: params.userId,
+          type: body.type,
+          amount: body.amount,
+          reason: body.reason ?? null,
+          apiKeyId: caller.apiKey.id,
+          actorId: caller.apiKey.createdBy,
+          requestId: caller.requestId,
+          at: clock.now(),
+        });
+        afterCommit(() => startFanouts({ db, temporal, clock }, events));
+        return change;
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/guilds/{guildId}/bank/leaderboard',
+      operationId: 'getBankLeaderboard',
+      summary: 'Richest members first',
+      description: 'Ties are ordered by user id, so the order is the same on every read.',
+      area,
+      feature,
+      scope: 'bank:read',
+      request: { params: GuildParams, query: BankLeaderboardQuery },
+      response: { status: 200, schema: BankLeaderboard, description: 'The top balances with the server currency.' },
+      async handle({ query, caller: { guild } }) {
+        const [rows, settings] = await Promise.all([listTopBalances(db, guild.id, query.limit), findBankSettings(db, guild.id)]);
+        return { items: rows.map((r, i) => ({ rank: i + 1, ...r })), currency: settings.currency };
+      },
+    }),
+  ];
+}

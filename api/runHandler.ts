@@ -1,0 +1,61 @@
+import { completeIdempotencyKey, releaseIdempotencyKey, type IdempotencyClaim } from '../db/idempotency.js';
+import type { AppContext, AppDeps } from './context.js';
+import { claimOrReplay, IDEMPOTENCY_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency.js';
+import type { RouteDefinition } from './route.js';
+
+/** Parsed params, query and body, as the route's schemas output them. */
+export interface ValidInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+/**
+ * Runs a validated request: reads in the pool, writes in one transaction that also stores the
+ * Idempotency-Key response, then the after-commit hooks.
+ */
+export async function runHandler(ctx: AppContext, route: RouteDefinition, input: ValidInput, deps: AppDeps): Promise<void> {
+  const { apiKey, guild, requestId } = ctx.state;
+  const caller = { apiKey: apiKey!, guild: guild!, requestId };
+  const status = route.response.status;
+
+  let claim: IdempotencyClaim | undefined;
+  const key = route.idempotent ? readIdempotencyKey(ctx.get(IDEMPOTENCY_HEADER) || undefined) : undefined;
+  if (key !== undefined) {
+    const outcome = await claimOrReplay(deps, {
+      apiKeyId: caller.apiKey.id,
+      key,
+      fingerprint: requestFingerprint(ctx.method, ctx.path, input.body),
+    });
+    if (outcome.kind === 'replay') {
+      ctx.status = outcome.status;
+      ctx.body = outcome.body;
+      ctx.set('Idempotent-Replayed', 'true');
+      return;
+    }
+    claim = outcome.claim;
+  }
+
+  const hooks: Array<() => Promise<void>> = [];
+  const afterCommit = (hook: () => Promise<void>) => void hooks.push(hook);
+  let body: unknown;
+  try {
+    await route.check?.({ ...input, caller, db: deps.db, afterCommit } as never);
+    body =
+      route.method === 'get'
+        ? await route.handle({ ...input, caller, db: deps.db, afterCommit } as never)
+        : await deps.db.transaction().execute(async (trx) => {
+            const result = await route.handle({ ...input, caller, db: trx, afterCommit } as never);
+            if (claim) await completeIdempotencyKey(trx, claim, { status, body: result });
+            return result;
+          });
+  } catch (err) {
+    if (claim) await releaseIdempotencyKey(deps.db, claim).catch(() => {});
+    throw err;
+  }
+  ctx.status = status;
+  ctx.body = body;
+  for (const hook of hooks) {
+    await hook().catch((err: unknown) => deps.logger.warn({ err, requestId }, 'after-commit work failed; the relay retries it'));
+  }
+}

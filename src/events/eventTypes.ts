@@ -1,0 +1,44 @@
+/** Event kinds of the spec (Events) plus the console's test event. */
+export const EVENT_TYPES = [
+  'bank.transaction',
+  'levels.levelUp',
+  'shop.purchase',
+  'shop.refund',
+  'tickets.opened',
+  'tickets.closed',
+  'members.joined',
+  'members.left',
+  'giveaways.ended',
+  'moderation.caseCreated',
+  'applications.submitted',
+  'appeals.submitted',
+  'webhook.test',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** `data` of bank.transaction, exactly the spec's fields. */
+export interface BankTransactionEventData {
+  transactionId: number;
+  userId: string;
+  type: string;
+  /** Signed: negative is a debit. */
+  amount: number;
+  balanceAfter: number;
+  reason: string | null;
+  counterpartyId: string | null;
+  actorId: string | null;
+  createdAt: string;
+}
+
+export interface EventDataByType {
+  'bank.transaction': BankTransactionEventData;
+}
+
+export interface OutboxEvent<T extends keyof EventDataByType = keyof EventDataByType> {
+  id: string;
+  type: T;
+  guildId: string;
+  createdAt: string;
+  data: EventDataByType[T];
+}

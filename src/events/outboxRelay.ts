@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import { listUnstartedEvents, markFanoutStarted } from '../../db/events.js';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { TemporalGateway } from '../temporal/gateway.js';
+import { startEventFanout, type FanoutTarget } from './fanout.js';
+
+export interface RelayDeps {
+  db: Kysely<Database>;
+  temporal: TemporalGateway;
+  clock: Clock;
+}
+
+/**
+ * Starts the fan-out of each event and records that it started. The api calls it right after its
+ * commit; the relay loop calls it for events older than a grace period whose start was lost (a crash
+ * or Temporal outage between commit and start).
+ */
+export async function startFanouts(deps: RelayDeps, events: FanoutTarget[]): Promise<void> {
+  for (const event of events) await startEventFanout(deps.temporal, event);
+  await markFanoutStarted(deps.db, events.map((e) => e.id), deps.clock.now());
+}
+
+/** One pass of the relay; returns how many events it started. */
+export async function relayUnstartedEvents(deps: RelayDeps, options = { graceMs: 5_000, batch: 200 }): Promise<number> {
+  const olderThan = new Date(deps.clock.now().getTime() - options.graceMs);
+  const events = await listUnstartedEvents(deps.db, olderThan, options.batch);
+  await startFanouts(deps, events);
+  return events.length;
+}
+
+/** Runs the relay every `intervalMs` until the signal aborts; errors are logged and retried next pass. */
+export async function runOutboxRelay(deps: RelayDeps & { logger: Logger }, signal: AbortSignal, intervalMs = 2_000): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      const started = await relayUnstartedEvents(deps);
+      if (started > 0) deps.logger.info({ started }, 'outbox relay started fan-outs');
+    } catch (err) {
+      deps.logger.warn({ err }, 'outbox relay pass failed');
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, intervalMs);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+  }
+}

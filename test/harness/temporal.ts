@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker, type WorkflowBundle } from '@temporalio/worker';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, inject } from 'vitest';
+import type { ActivityDeps } from '../../activities/index.js';
+import type { Database } from '../../db/schema.js';
+import { systemClock } from '../../src/clock.js';
+import { createLogger } from '../../src/logger.js';
+import { createLocalPlatform } from '../../src/platform/localPlatform.js';
+import type { TemporalGateway } from '../../src/temporal/gateway.js';
+import { bundleWorkflows, createWorker } from '../../src/temporal/worker.js';
+
+let bundle: Promise<WorkflowBundle> | undefined;
+/** One bundle per test file process: bundling takes seconds. */
+export const sharedBundle = () => (bundle ??= bundleWorkflows());
+
+/** A client on the run's Temporal server with a task queue of its own (no cross-file interference). */
+export function testGateway(): TemporalGateway {
+  const connection = Connection.lazy({ address: inject('temporalAddress') });
+  return { client: new Client({ connection, namespace: inject('temporalNamespace') }), taskQueue: `test-${randomUUID()}` };
+}
+
+export interface TestWorker {
+  gateway: TemporalGateway;
+  worker: Worker;
+}
+
+/**
+ * A real worker for the calling test file, polling the gateway's task queue with real activities on the
+ * file's database; `overrides` replaces dependencies outside the product (the platform).
+ */
+export function useTestWorker(getDb: () => Kysely<Database>, gateway: TemporalGateway, overrides: Partial<ActivityDeps> = {}): TestWorker {
+  const state = { gateway } as TestWorker;
+  let running: Promise<void> | undefined;
+  let connection: NativeConnection | undefined;
+  beforeAll(async () => {
+    const db = getDb();
+    connection = await NativeConnection.connect({ address: inject('temporalAddress') });
+    state.worker = await createWorker({
+      connection,
+      namespace: inject('temporalNamespace'),
+      taskQueue: gateway.taskQueue,
+      bundle: await sharedBundle(),
+      deps: { db, platform: createLocalPlatform(db), clock: systemClock, logger: createLogger('silent', 'worker-test'), ...overrides },
+    });
+    running = state.worker.run();
+  });
+  afterAll(async () => {
+    if (state.worker && state.worker.getState() === 'RUNNING') state.worker.shutdown();
+    await running;
+    await connection?.close();
+    await gateway.client.connection.close();
+  });
+  return state;
+}
