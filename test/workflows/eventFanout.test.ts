@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { saveBankSettings } from '../../db/bank.js';
+import { listPlatformMessages } from '../../db/platformMessages.js';
+import { applyBankChange } from '../../src/bank/applyBankChange.js';
+import { systemClock } from '../../src/clock.js';
+import { fanoutWorkflowId, startEventFanout } from '../../src/events/fanout.js';
+import { relayUnstartedEvents } from '../../src/events/outboxRelay.js';
+import { useTestDatabase } from '../harness/database.js';
+import { eventually } from '../harness/eventually.js';
+import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
+import { testGateway, useTestWorker } from '../harness/temporal.js';
+import { useTestApp } from '../harness/testApp.js';
+
+const database = useTestDatabase();
+const gateway = testGateway();
+useTestWorker(() => database.db, gateway);
+const app = useTestApp(() => database.db, { deps: { temporal: gateway } });
+
+async function guildWithLogChannel() {
+  const guild = await createTestGuild(database.db);
+  const logChannelId = snowflake();
+  await saveBankSettings(database.db, guild.id, {
+    currency: { name: 'coin', plural: 'coins', emoji: '🪙' },
+    startingBalance: 0,
+    maxBalance: null,
+    logChannelId,
+  });
+  const userId = await addTestMember(database.db, guild);
+  return { guild, logChannelId, userId };
+}
+
+const messagesIn = (guildId: string, channelId: string) => () => listPlatformMessages(database.db, guildId, channelId);
+
+describe('bank log through the event fan-out', () => {
+  it('posts an API change in the bank log channel exactly once', async () => {
+    const { guild, logChannelId, userId } = await guildWithLogChannel();
+    const { key } = await createTestKey(database.db, guild, { scopes: ['bank:write'] });
+    const res = await app.http('POST', `/guilds/${guild.id}/bank/members/${userId}/transactions`, {
+      headers: bearer(key),
+      body: { type: 'add', amount: 1500, reason: 'event prize' },
+    });
+    expect(res.status).toBe(201);
+    const messages = await eventually(messagesIn(guild.id, logChannelId), (m) => m.length > 0);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.content).toBe(
+      `🪙 +1,500 coins for <@${userId}> (api by <@${guild.ownerId}>) balance 1,500 — event prize [#${res.body.transactionId}]`,
+    );
+    const event = await database.db.selectFrom('events').selectAll().where('guild_id', '=', guild.id).executeTakeFirstOrThrow();
+    expect(event.fanout_started_at).not.toBeNull();
+    const run = await gateway.client.workflow.getHandle(fanoutWorkflowId(event.id)).describe();
+    expect(run.typedSearchAttributes.get({ name: 'GuildId', type: 'KEYWORD' } as never)).toBe(guild.id);
+  });
+
+  it('relays an event whose fan-out never started (crash between commit and start), once', async () => {
+    const { guild, logChannelId, userId } = await guildWithLogChannel();
+    const past = new Date(Date.now() - 60_000);
+    // The change commits but nothing starts its fan-out, as when the api dies right after its commit.
+    const { events } = await database.db.transaction().execute((trx) =>
+      applyBankChange(trx, {
+        guildId: guild.id,
+        userId,
+        type: 'add',
+        amount: 5,
+        reason: null,
+        apiKeyId: 0,
+        actorId: null,
+        requestId: 'crashed',
+        at: past,
+      }),
+    );
+    const deps = { db: database.db, temporal: gateway, clock: systemClock };
+    expect(await relayUnstartedEvents(deps)).toBeGreaterThanOrEqual(1);
+    await eventually(messagesIn(guild.id, logChannelId), (m) => m.length > 0);
+    // A second pass and a repeated start of the same event deliver nothing more.
+    await relayUnstartedEvents(deps);
+    await startEventFanout(gateway, { id: events[0]!.id, guildId: guild.id, type: 'bank.transaction' });
+    await gateway.client.workflow.getHandle(fanoutWorkflowId(events[0]!.id)).result();
+    expect(await messagesIn(guild.id, logChannelId)()).toHaveLength(1);
+  });
+});
