@@ -1,11 +1,12 @@
 import { createBankActivities } from './bank.js';
 import type { ActivityDeps } from './deps.js';
+import { createMaintenanceActivities } from './maintenance.js';
 
 export type { ActivityDeps };
 
 /** Every activity of every area, registered on the worker under these names. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...createBankActivities(deps) };
+  return { ...createBankActivities(deps), ...createMaintenanceActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -1,2 +1,3 @@
 // Every workflow type the worker runs; the bundler starts from this file (see src/temporal/worker.ts).
 export { eventFanout } from './eventFanout.js';
+export { purgeExpiredRecords } from './purgeExpiredRecords.js';

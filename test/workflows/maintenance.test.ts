@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { tryClaimIdempotencyKey } from '../../db/idempotency.js';
+import { countHit } from '../../db/rateLimits.js';
+import { ensureSchedules, PURGE_SCHEDULE_ID } from '../../src/temporal/schedules.js';
+import { useTestDatabase } from '../harness/database.js';
+import { eventually } from '../harness/eventually.js';
+import { testGateway, useTestWorker } from '../harness/temporal.js';
+
+const database = useTestDatabase();
+const gateway = testGateway();
+useTestWorker(() => database.db, gateway);
+
+const HOUR = 3600_000;
+
+describe('purge schedule', () => {
+  it('is created once and purges expired idempotency records and ended rate-limit windows', async () => {
+    const now = Date.now();
+    const at = (offset: number) => new Date(now + offset);
+    await tryClaimIdempotencyKey(database.db, { apiKeyId: 1, key: 'expired', fingerprint: Buffer.alloc(32) }, {
+      now: at(-25 * HOUR),
+      lockedUntil: at(-25 * HOUR),
+      expiresAt: at(-HOUR),
+    });
+    await tryClaimIdempotencyKey(database.db, { apiKeyId: 1, key: 'fresh', fingerprint: Buffer.alloc(32) }, {
+      now: at(0),
+      lockedUntil: at(60_000),
+      expiresAt: at(24 * HOUR),
+    });
+    await countHit(database.db, 'key:1', at(-10 * 60_000));
+
+    await ensureSchedules(gateway);
+    await ensureSchedules(gateway);
+    const schedule = gateway.client.schedule.getHandle(PURGE_SCHEDULE_ID);
+    try {
+      const description = await schedule.describe();
+      expect(description.spec.intervals?.[0]?.every).toBe(HOUR);
+      await schedule.trigger();
+      const keys = await eventually(
+        () => database.db.selectFrom('idempotency_records').select('idempotency_key').execute(),
+        (rows) => rows.length === 1,
+      );
+      expect(keys.map((k) => k.idempotency_key)).toEqual(['fresh']);
+      const windows = await database.db.selectFrom('rate_limit_counters').selectAll().execute();
+      expect(windows).toEqual([]);
+    } finally {
+      await schedule.delete();
+    }
+  });
+});
