@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Plan } from './domain/plans.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
@@ -28,6 +29,9 @@ const EnvSchema = z.object({
   TEMPORAL_TEST_SERVER_PATH: z.string().optional(),
   /** Largest accepted request body in bytes (413 PAYLOAD_TOO_LARGE above it). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  /** Requests per key per minute by plan (spec: 60 Free, 600 Pro); raised only for load tests. */
+  RATE_LIMIT_FREE_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_PRO_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Failed authentications per IP address per minute before 429 RATE_LIMITED. */
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
   /** How long the Server member endpoint may serve a cached member (spec: up to 5 minutes). */
@@ -50,7 +54,11 @@ export type Config = Readonly<{
     cliPath?: string;
     testServerPath?: string;
   }>;
-  limits: Readonly<{ authFailuresPerMinute: number; memberCacheSeconds: number }>;
+  limits: Readonly<{
+    authFailuresPerMinute: number;
+    memberCacheSeconds: number;
+    requestsPerMinute: Readonly<Record<Plan, number>>;
+  }>;
 }>;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -85,6 +93,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     limits: Object.freeze({
       authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,
       memberCacheSeconds: e.MEMBER_CACHE_SECONDS,
+      requestsPerMinute: Object.freeze({ free: e.RATE_LIMIT_FREE_PER_MINUTE, pro: e.RATE_LIMIT_PRO_PER_MINUTE }),
     }),
   });
 }

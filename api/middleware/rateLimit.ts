@@ -3,7 +3,7 @@ import { countHit } from '../../db/rateLimits.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/clock.js';
 import { currentWindow } from '../../src/domain/fixedWindow.js';
-import { PLAN_LIMITS } from '../../src/domain/plans.js';
+import type { Plan } from '../../src/domain/plans.js';
 import { rateLimited } from '../../src/errors.js';
 import type { AppMiddleware } from '../context.js';
 
@@ -11,10 +11,10 @@ import type { AppMiddleware } from '../context.js';
  * Per-key request rate by plan, counted in PostgreSQL so every api instance shares it. Sets the
  * X-RateLimit-* headers on every authenticated response, errors included (see docs/api-decisions.md).
  */
-export function rateLimit(deps: { db: Kysely<Database>; clock: Clock }): AppMiddleware {
+export function rateLimit(deps: { db: Kysely<Database>; clock: Clock; perMinute: Readonly<Record<Plan, number>> }): AppMiddleware {
   return async (ctx, next) => {
     const { apiKey, guild } = ctx.state;
-    const limit = PLAN_LIMITS[guild!.plan].requestsPerMinute;
+    const limit = deps.perMinute[guild!.plan];
     const window = currentWindow(deps.clock.now());
     const count = await countHit(deps.db, `key:${apiKey!.id}`, window.start);
     ctx.set({

@@ -2,13 +2,13 @@
 export const PLANS = ['free', 'pro'] as const;
 export type Plan = (typeof PLANS)[number];
 
+/** Request rates per plan come from config (RATE_LIMIT_*_PER_MINUTE), whose defaults are the spec's 60 and 600. */
 export interface PlanLimits {
-  requestsPerMinute: number;
   activeApiKeys: number;
   webhookEndpoints: number;
 }
 
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
-  free: { requestsPerMinute: 60, activeApiKeys: 2, webhookEndpoints: 1 },
-  pro: { requestsPerMinute: 600, activeApiKeys: 10, webhookEndpoints: 10 },
+  free: { activeApiKeys: 2, webhookEndpoints: 1 },
+  pro: { activeApiKeys: 10, webhookEndpoints: 10 },
 };
