@@ -23,7 +23,7 @@ export interface RouteInput<P extends AnyObject, Q extends AnyObject, B extends 
   caller: Caller;
   /** For writes, the request's transaction: the change, its audit row and its events commit together. */
   db: Kysely<Database>;
-  /** Work to do once the transaction committed (starting workflows); a failure there is logged, not answered. */
+  /** Work to start once the transaction committed and the response is sent; a failure is logged, not answered. */
   afterCommit(hook: () => Promise<void>): void;
 }
 

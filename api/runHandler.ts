@@ -12,7 +12,8 @@ export interface ValidInput {
 
 /**
  * Runs a validated request: reads in the pool, writes in one transaction that also stores the
- * Idempotency-Key response, then the after-commit hooks.
+ * Idempotency-Key response. After-commit hooks run once the response is sent: they only speed up work
+ * that the outbox relay would otherwise start a few seconds later, so the caller does not wait for them.
  */
 export async function runHandler(ctx: AppContext, route: RouteDefinition, input: ValidInput, deps: AppDeps): Promise<void> {
   const { apiKey, guild, requestId } = ctx.state;
@@ -55,7 +56,11 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
   }
   ctx.status = status;
   ctx.body = body;
-  for (const hook of hooks) {
-    await hook().catch((err: unknown) => deps.logger.warn({ err, requestId }, 'after-commit work failed; the relay retries it'));
+  if (hooks.length > 0) {
+    ctx.res.once('finish', () => {
+      for (const hook of hooks) {
+        hook().catch((err: unknown) => deps.logger.warn({ err, requestId }, 'after-commit work failed; the relay retries it'));
+      }
+    });
   }
 }

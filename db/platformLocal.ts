@@ -156,3 +156,12 @@ export async function upsertPlatformChannels(db: Kysely<Database>, guildId: stri
     .onConflict((oc) => oc.columns(['guild_id', 'channel_id']).doNothing())
     .execute();
 }
+
+/** A member together with the guild's reachability, in one round trip (the member lookup is on hot paths). */
+export const findPlatformMemberOfGuild = (db: Kysely<Database>, guildId: string, userId: string) =>
+  db
+    .selectFrom('platform_guilds as g')
+    .leftJoin('platform_members as m', (join) => join.onRef('m.guild_id', '=', 'g.guild_id').on('m.user_id', '=', userId))
+    .select(['g.reachable', 'm.user_id', 'm.username', 'm.global_name', 'm.nickname', 'm.avatar', 'm.bot', 'm.role_ids', 'm.joined_at'])
+    .where('g.guild_id', '=', guildId)
+    .executeTakeFirst();

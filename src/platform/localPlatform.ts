@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import {
   countPlatformMembers,
   findPlatformGuild,
-  findPlatformMember,
+  findPlatformMemberOfGuild,
   listPlatformChannels,
   listPlatformRoles,
 } from '../../db/platformLocal.js';
@@ -64,17 +64,17 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
       }));
     },
     async getMember(guildId, userId) {
-      await requireReachable(guildId);
-      const row = await findPlatformMember(db, guildId, userId);
-      if (!row) return undefined;
+      const row = await findPlatformMemberOfGuild(db, guildId, userId);
+      if (row && !row.reachable) throw new PlatformUnavailableError();
+      if (!row?.user_id) return undefined;
       return {
         userId: row.user_id,
-        username: row.username,
+        username: row.username!,
         globalName: row.global_name,
         nickname: row.nickname,
         avatarUrl: row.avatar,
-        bot: row.bot,
-        roleIds: row.role_ids,
+        bot: row.bot!,
+        roleIds: row.role_ids!,
         joinedAt: row.joined_at,
       };
     },

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { createDatabase } from '../db/pool.js';
+import { loadConfig } from '../src/config.js';
+import { runBankRead } from './scenarios/bankRead.js';
+import { runBankWrite } from './scenarios/bankWrite.js';
+import type { ScenarioContext } from './scenarios/context.js';
+import { createBenchKey, seedBenchGuild } from './seed.js';
+import type { ServerThreadData } from './serverThread.js';
+import { startBenchStack } from './stack.js';
+
+const SCENARIOS = { read: runBankRead, write: runBankWrite } as const;
+type ScenarioName = keyof typeof SCENARIOS;
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string', default: Object.keys(SCENARIOS).join(',') },
+    members: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const names = values.only.split(',') as ScenarioName[];
+const unknown = names.filter((n) => !(n in SCENARIOS));
+if (unknown.length > 0) {
+  console.error(`Unknown scenario(s): ${unknown.join(', ')}. Known: ${Object.keys(SCENARIOS).join(', ')}`);
+  process.exit(2);
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const log = (line: string) => console.log(`[bench] ${line}`);
+const stack = await startBenchStack(loadConfig(), root, log);
+const { db, close } = createDatabase(stack.databaseUrl, 4);
+let server: Worker | undefined;
+try {
+  const members = Number(values.members);
+  await seedBenchGuild(db, members, log);
+  server = new Worker(new URL('./serverThread.boot.mjs', import.meta.url), {
+    workerData: {
+      databaseUrl: stack.databaseUrl,
+      temporalAddress: stack.temporalAddress,
+      temporalNamespace: stack.temporalNamespace,
+      taskQueue: `bench-${randomUUID()}`,
+    } satisfies ServerThreadData,
+  });
+  const ports = await new Promise<{ fullPort: number; barePort: number }>((resolve, reject) => {
+    server!.once('message', resolve);
+    server!.once('error', reject);
+  });
+  const ctx: ScenarioContext = {
+    db,
+    fullUrl: `http://127.0.0.1:${ports.fullPort}`,
+    bareUrl: `http://127.0.0.1:${ports.barePort}`,
+    apiKey: await createBenchKey(db),
+    members,
+    connections: Number(values.connections),
+    durationSeconds: Number(values.duration),
+  };
+  const results = [];
+  for (const name of names) {
+    log(`running ${name}...`);
+    results.push(await SCENARIOS[name](ctx));
+  }
+  const report = {
+    recordedAt: new Date().toISOString(),
+    machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
+    dataset: { members, accountsWithLedger: members },
+    results,
+  };
+  await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+  const file = new URL(`./results/bank-${report.recordedAt.replace(/[:.]/g, '-')}.json`, import.meta.url);
+  await writeFile(file, JSON.stringify(report, null, 2));
+  printTable(results);
+  log(`results written to ${fileURLToPath(file)}`);
+} finally {
+  if (server) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.postMessage('stop');
+    await exited;
+  }
+  await close();
+  await stack.stop();
+}
+
+function printTable(results: Array<Awaited<ReturnType<(typeof SCENARIOS)[ScenarioName]>>>) {
+  const rows: string[][] = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'note']];
+  for (const r of results) {
+    if (r.scenario === 'read') {
+      rows.push(['read (full chain)', String(r.full.requestsPerSecond), String(r.full.latencyMs.p50), String(r.full.latencyMs.p99), String(r.full.non2xx), `ratio ${r.ratio} (goal >= 0.5)`]);
+      rows.push(['read (bare route)', String(r.bare.requestsPerSecond), String(r.bare.latencyMs.p50), String(r.bare.latencyMs.p99), String(r.bare.non2xx), '']);
+    } else {
+      rows.push(['write', String(r.load.requestsPerSecond), String(r.load.latencyMs.p50), String(r.load.latencyMs.p99), String(r.load.non2xx), `ledger mismatches ${r.ledgerMismatches}`]);
+    }
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+}
