@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.js';
 import type { Clock } from '../src/clock.js';
 import type { Logger } from '../src/logger.js';
 import type { Platform } from '../src/platform/port.js';
+import type { TemporalGateway } from '../src/temporal/gateway.js';
 
 /** What activities may touch; the worker entrypoint (or a test) builds it. */
 export interface ActivityDeps {
@@ -10,4 +11,6 @@ export interface ActivityDeps {
   platform: Platform;
   clock: Clock;
   logger: Logger;
+  /** For starting event fan-outs right after an activity's commit (the outbox relay is the fallback). */
+  temporal: TemporalGateway;
 }

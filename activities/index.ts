@@ -1,12 +1,13 @@
 import { createBankActivities } from './bank.js';
 import type { ActivityDeps } from './deps.js';
+import { createLevelsActivities } from './levels.js';
 import { createMaintenanceActivities } from './maintenance.js';
 
 export type { ActivityDeps };
 
 /** Every activity of every area, registered on the worker under these names. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...createBankActivities(deps), ...createMaintenanceActivities(deps) };
+  return { ...createBankActivities(deps), ...createLevelsActivities(deps), ...createMaintenanceActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

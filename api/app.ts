@@ -8,11 +8,12 @@ import { buildOpenApiDocument } from './openapi.js';
 import { mountRoutes, type RouteDefinition } from './route.js';
 import { bankRoutes } from './routes/bank.js';
 import { guildRoutes } from './routes/guild.js';
+import { levelsRoutes } from './routes/levels.js';
 
 export const API_PREFIX = '/api/v1';
 
 export function allRoutes(deps: AppDeps): RouteDefinition[] {
-  return [...guildRoutes(deps), ...bankRoutes(deps)];
+  return [...guildRoutes(deps), ...bankRoutes(deps), ...levelsRoutes(deps)];
 }
 
 /** The Koa application with every route; entrypoints and tests call this with their own dependencies. */

@@ -36,6 +36,7 @@ const { db } = createDatabase(data.databaseUrl, config.database.poolMax);
 const platform = createLocalPlatform(db);
 const logger = createLogger('warn', 'bench-api');
 const client = new Client({ connection: Connection.lazy({ address: data.temporalAddress }), namespace: data.temporalNamespace });
+const temporal = { client, taskQueue: data.taskQueue };
 const app = createApp({
   config,
   db,
@@ -43,7 +44,7 @@ const app = createApp({
   memberCache: createMemberCache(platform, systemClock, config.limits.memberCacheSeconds),
   clock: systemClock,
   logger,
-  temporal: { client, taskQueue: data.taskQueue },
+  temporal,
 });
 
 const listen = async (handler: Parameters<typeof createServer>[1]) => {
@@ -57,7 +58,7 @@ const worker = await createWorker({
   namespace: data.temporalNamespace,
   taskQueue: data.taskQueue,
   bundle: await bundleWorkflows(),
-  deps: { db, platform, clock: systemClock, logger },
+  deps: { db, platform, clock: systemClock, logger, temporal },
 });
 const running = worker.run();
 

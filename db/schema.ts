@@ -160,6 +160,58 @@ export interface PlatformMessagesTable {
   created_at: CreatedAt;
 }
 
+export interface LevelSettingsTable {
+  guild_id: string;
+  announce_channel_id: string | null;
+  announce_template: string;
+  remove_previous_rewards: boolean;
+}
+
+export interface LevelRewardsTable {
+  guild_id: string;
+  level: number;
+  role_id: string;
+}
+
+export interface LevelMembersTable {
+  guild_id: string;
+  user_id: string;
+  xp: number;
+  messages: Generated<number>;
+  voice_minutes: Generated<number>;
+  streak: Generated<number>;
+  best_streak: Generated<number>;
+  hidden: Generated<boolean>;
+  last_xp_at: Date | null;
+}
+
+export interface XpChangesTable {
+  change_id: string;
+  guild_id: string;
+  user_id: string;
+  api_key_id: number;
+  type: 'add' | 'remove' | 'set';
+  unit: 'xp' | 'levels';
+  amount: number;
+  reason: string | null;
+  status: 'pending' | 'processing' | 'done' | 'failed';
+  result: ColumnType<unknown, string | null, string | null>;
+  error: string | null;
+  created_at: Date;
+  processed_at: Date | null;
+  workflow_started_at: Date | null;
+}
+
+export interface PlatformRoleChangesTable {
+  id: Generated<number>;
+  guild_id: string;
+  user_id: string;
+  role_id: string;
+  action: 'add' | 'remove';
+  reason: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   guilds: GuildsTable;
   api_keys: ApiKeysTable;
@@ -175,6 +227,11 @@ export interface Database {
   bank_settings: BankSettingsTable;
   bank_accounts: BankAccountsTable;
   bank_ledger: BankLedgerTable;
+  level_settings: LevelSettingsTable;
+  level_rewards: LevelRewardsTable;
+  level_members: LevelMembersTable;
+  xp_changes: XpChangesTable;
+  platform_role_changes: PlatformRoleChangesTable;
 }
 
 export type GuildRow = Selectable<GuildsTable>;

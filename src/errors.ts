@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   GUILD_BLOCKED: 403,
   NOT_FOUND: 404,
   MEMBER_NOT_FOUND: 404,
+  XP_CHANGE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   FEATURE_DISABLED: 409,
   BANK_DISABLED: 409,
@@ -77,6 +78,7 @@ export const notFound = () => new AppError('NOT_FOUND', 'No such endpoint.');
 export const methodNotAllowed = (allowed: string[]) =>
   new AppError('METHOD_NOT_ALLOWED', 'The endpoint does not support this method.', {}, { Allow: allowed.join(', ') });
 export const memberNotFound = () => new AppError('MEMBER_NOT_FOUND', 'The user is not a member of this server.');
+export const xpChangeNotFound = () => new AppError('XP_CHANGE_NOT_FOUND', 'No XP change with this id was made with this API key.');
 export const featureDisabled = (feature: string) =>
   new AppError('FEATURE_DISABLED', `The ${feature} feature is disabled on this server.`);
 export const bankDisabled = () => new AppError('BANK_DISABLED', 'The bank is disabled on this server.');

@@ -31,8 +31,17 @@ export interface BankTransactionEventData {
   createdAt: string;
 }
 
+/** `data` of levels.levelUp, exactly the spec's fields. */
+export interface LevelUpEventData {
+  userId: string;
+  level: number;
+  previousLevel: number;
+  source: 'activity' | 'admin';
+}
+
 export interface EventDataByType {
   'bank.transaction': BankTransactionEventData;
+  'levels.levelUp': LevelUpEventData;
 }
 
 export interface OutboxEvent<T extends keyof EventDataByType = keyof EventDataByType> {

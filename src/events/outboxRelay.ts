@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import { listUnstartedEvents, markFanoutStarted } from '../../db/events.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
 import type { TemporalGateway } from '../temporal/gateway.js';
 import { startEventFanout, type FanoutTarget } from './fanout.js';
 
@@ -28,20 +27,4 @@ export async function relayUnstartedEvents(deps: RelayDeps, options = { graceMs:
   const events = await listUnstartedEvents(deps.db, olderThan, options.batch);
   await startFanouts(deps, events);
   return events.length;
-}
-
-/** Runs the relay every `intervalMs` until the signal aborts; errors are logged and retried next pass. */
-export async function runOutboxRelay(deps: RelayDeps & { logger: Logger }, signal: AbortSignal, intervalMs = 2_000): Promise<void> {
-  while (!signal.aborted) {
-    try {
-      const started = await relayUnstartedEvents(deps);
-      if (started > 0) deps.logger.info({ started }, 'outbox relay started fan-outs');
-    } catch (err) {
-      deps.logger.warn({ err }, 'outbox relay pass failed');
-    }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, intervalMs);
-      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-    });
-  }
 }

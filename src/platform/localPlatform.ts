@@ -7,6 +7,7 @@ import {
   listPlatformRoles,
 } from '../../db/platformLocal.js';
 import { insertPlatformMessage } from '../../db/platformMessages.js';
+import { changeMemberRole } from '../../db/platformRoles.js';
 import type { Database } from '../../db/schema.js';
 import { CHANNEL_TYPES, PlatformUnavailableError, type Platform, type PlatformChannelType } from './port.js';
 
@@ -81,6 +82,10 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
     async postMessage(guildId, channelId, content, idempotencyKey) {
       await requireReachable(guildId);
       return insertPlatformMessage(db, { guildId, channelId, content, idempotencyKey });
+    },
+    async changeRole(guildId, userId, roleId, action, reason) {
+      await requireReachable(guildId);
+      return changeMemberRole(db, { guildId, userId, roleId, action, reason });
     },
   };
 }

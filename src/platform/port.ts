@@ -60,6 +60,8 @@ export interface Platform {
    * message's id, so an activity retried after a lost answer never posts twice.
    */
   postMessage(guildId: string, channelId: string, content: string, idempotencyKey: string): Promise<string>;
+  /** Gives or takes a role; doing what is already done is a no-op. Returns whether the member changed. */
+  changeRole(guildId: string, userId: string, roleId: string, action: 'add' | 'remove', reason: string | null): Promise<boolean>;
 }
 
 /** The platform did not answer; callers degrade (for example memberCount null) or answer 503. */

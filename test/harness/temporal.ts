@@ -42,7 +42,14 @@ export function useTestWorker(getDb: () => Kysely<Database>, gateway: TemporalGa
       namespace: inject('temporalNamespace'),
       taskQueue: gateway.taskQueue,
       bundle: await sharedBundle(),
-      deps: { db, platform: createLocalPlatform(db), clock: systemClock, logger: createLogger('silent', 'worker-test'), ...overrides },
+      deps: {
+        db,
+        platform: createLocalPlatform(db),
+        clock: systemClock,
+        logger: createLogger('silent', 'worker-test'),
+        temporal: gateway,
+        ...overrides,
+      },
     });
     running = state.worker.run();
   });

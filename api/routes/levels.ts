@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+import { countRanked, findLevelMember, listLeaderboard, rankOf } from '../../db/levels.js';
+import { findXpChange, insertXpChange, markXpWorkflowStarted, type XpChangeRecord } from '../../db/xpChanges.js';
+import { GuildMemberParams, GuildParams } from '../../src/contract/common.js';
+import {
+  LEVEL_CURVE_DESCRIPTION,
+  LevelLeaderboard,
+  LevelLeaderboardQuery,
+  LevelMember,
+  XpChange,
+  XpChangeIdParams,
+  XpChangeRequest,
+  type XpChangeBody,
+} from '../../src/contract/levels.js';
+import { levelFromXp } from '../../src/domain/levels.js';
+import { botAccount, memberNotFound, xpChangeNotFound } from '../../src/errors.js';
+import { readXpChangeStatus, startXpChangeWorkflow } from '../../src/levels/xpChangeWorkflow.js';
+import type { AppDeps } from '../context.js';
+import { defineRoute } from '../route.js';
+
+const area = 'levels';
+const feature = 'levels';
+
+const newChangeId = () => `xpc_${randomBytes(12).toString('base64url')}`;
+
+function toXpChangeBody(record: XpChangeRecord, live: Pick<XpChangeBody, 'status' | 'result' | 'error'>): XpChangeBody {
+  return {
+    changeId: record.changeId,
+    userId: record.userId,
+    type: record.type,
+    unit: record.unit,
+    amount: record.amount,
+    ...live,
+    createdAt: record.createdAt.toISOString(),
+    processedAt: record.processedAt?.toISOString() ?? null,
+  };
+}
+
+export function levelsRoutes({ db, platform, clock, temporal }: AppDeps) {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/guilds/{guildId}/levels/members/{userId}',
+      operationId: 'getLevelMember',
+      summary: "Get a member's level, XP and rank",
+      description: `A member without activity gets zeros. ${LEVEL_CURVE_DESCRIPTION}`,
+      area,
+      feature,
+      scope: 'levels:read',
+      request: { params: GuildMemberParams },
+      response: { status: 200, schema: LevelMember, description: 'The member on the level curve.' },
+      async handle({ params, caller: { guild } }) {
+        const row = await findLevelMember(db, guild.id, params.userId);
+        const xp = row?.xp ?? 0;
+        const position = levelFromXp(xp);
+        return {
+          userId: params.userId,
+          xp,
+          level: position.level,
+          xpIntoLevel: position.xpIntoLevel,
+          xpForNext: position.xpForNext,
+          progress: position.progress,
+          messages: row?.messages ?? 0,
+          voiceMinutes: row?.voiceMinutes ?? 0,
+          streak: row?.streak ?? 0,
+          bestStreak: row?.bestStreak ?? 0,
+          rank: (await rankOf(db, guild.id, params.userId, xp)) ?? null,
+          hidden: row?.hidden ?? false,
+          lastXpAt: row?.lastXpAt?.toISOString() ?? null,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/guilds/{guildId}/levels/leaderboard',
+      operationId: 'getLevelLeaderboard',
+      summary: 'Highest XP first',
+      description: 'Ties are ordered by user id. Members who hid themselves keep their rank with `userId: null`.',
+      area,
+      feature,
+      scope: 'levels:read',
+      request: { params: GuildParams, query: LevelLeaderboardQuery },
+      response: { status: 200, schema: LevelLeaderboard, description: 'One page of the leaderboard.' },
+      async handle({ query, caller: { guild } }) {
+        const [rows, total] = await Promise.all([
+          listLeaderboard(db, guild.id, query.cursor, query.limit),
+          countRanked(db, guild.id),
+        ]);
+        const next = query.cursor + rows.length;
+        return {
+          items: rows.map((r, i) => ({
+            rank: query.cursor + i + 1,
+            userId: r.hidden ? null : r.userId,
+            hidden: r.hidden,
+            xp: r.xp,
+            level: levelFromXp(r.xp).level,
+            messages: r.messages,
+            voiceMinutes: r.voiceMinutes,
+          })),
+          total,
+          nextCursor: rows.length === query.limit && next < total && next <= 10_000_000 ? String(next) : null,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/guilds/{guildId}/levels/members/{userId}/xp-changes',
+      operationId: 'createXpChange',
+      summary: "Add, remove or set a member's XP (asynchronous)",
+      description: `Answers 202 with status \`pending\`; poll GET /levels/xp-changes/{changeId}. ${LEVEL_CURVE_DESCRIPTION}`,
+      area,
+      feature,
+      scope: 'levels:write',
+      idempotent: true,
+      request: { params: GuildMemberParams, body: XpChangeRequest },
+      response: { status: 202, schema: XpChange, description: 'The queued change.' },
+      errors: ['MEMBER_NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED', 'BOT_ACCOUNT'],
+      async check({ params, caller }) {
+        const member = await platform.getMember(caller.guild.id, params.userId);
+        if (!member) throw memberNotFound();
+        if (member.bot) throw botAccount();
+      },
+      async handle({ params, body, caller, db: trx, afterCommit }) {
+        const record: XpChangeRecord = {
+          changeId: newChangeId(),
+          guildId: caller.guild.id,
+          userId: params.userId,
+          apiKeyId: caller.apiKey.id,
+          type: body.type,
+          unit: body.unit,
+          amount: body.amount,
+          reason: body.reason ?? null,
+          status: 'pending',
+          result: null,
+          error: null,
+          createdAt: clock.now(),
+          processedAt: null,
+        };
+        await insertXpChange(trx, record);
+        afterCommit(async () => {
+          await startXpChangeWorkflow(temporal, { ...record, keyName: caller.apiKey.name });
+          await markXpWorkflowStarted(db, record.changeId, clock.now());
+        });
+        return toXpChangeBody(record, { status: 'pending', result: null, error: null });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/guilds/{guildId}/levels/xp-changes/{changeId}',
+      operationId: 'getXpChange',
+      summary: 'Poll an XP change',
+      description: 'Only changes made with the same API key are visible; any other key gets 404 XP_CHANGE_NOT_FOUND.',
+      area,
+      feature,
+      scope: 'levels:write',
+      request: { params: XpChangeIdParams },
+      response: { status: 200, schema: XpChange, description: 'The change and its status.' },
+      errors: ['XP_CHANGE_NOT_FOUND'],
+      async handle({ params, caller }) {
+        const record = await findXpChange(db, params.changeId);
+        if (!record || record.apiKeyId !== caller.apiKey.id || record.guildId !== caller.guild.id) throw xpChangeNotFound();
+        if (record.status === 'done' || record.status === 'failed') return toXpChangeBody(record, record);
+        const live = await readXpChangeStatus(temporal, record.guildId, record.changeId);
+        if (live.status === 'done') return toXpChangeBody(record, { status: 'done', result: live.result, error: null });
+        if (live.status === 'failed') return toXpChangeBody(record, { status: 'failed', result: null, error: live.error });
+        return toXpChangeBody(record, { status: live.status, result: null, error: null });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,53 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { XpChangeRecord } from '../../db/xpChanges.js';
+import type { TemporalGateway } from '../temporal/gateway.js';
+import { GUILD_ID, OPERATION } from '../temporal/searchAttributes.js';
+import type { XpChangeOutcome } from '../../workflows/xpChange.js';
+
+export const xpChangeWorkflowId = (guildId: string, changeId: string) => `xp-change/${guildId}/${changeId}`;
+
+type StartableChange = Pick<XpChangeRecord, 'changeId' | 'guildId' | 'userId' | 'type' | 'unit' | 'amount'> & { keyName?: string };
+
+/** Starts the change's workflow; a repeated start (relay, retry) finds the existing run. */
+export async function startXpChangeWorkflow({ client, taskQueue }: TemporalGateway, change: StartableChange): Promise<void> {
+  const by = change.keyName ? ` by key "${change.keyName}"` : '';
+  try {
+    await client.workflow.start('xpChange', {
+      workflowId: xpChangeWorkflowId(change.guildId, change.changeId),
+      taskQueue,
+      args: [{ changeId: change.changeId, guildId: change.guildId, userId: change.userId }],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [
+        { key: GUILD_ID, value: change.guildId },
+        { key: OPERATION, value: 'levels.xpChange' },
+      ],
+      memo: { status: 'pending' },
+      staticSummary: `XP ${change.type} ${change.amount} ${change.unit} for user ${change.userId}${by}`,
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+export type LiveXpStatus = { status: 'pending' | 'processing' } | XpChangeOutcome;
+
+/**
+ * The change's status as its workflow sees it: the memo while it runs (describe() is answered by the
+ * server alone, no worker needed), the result once it closed; `pending` before it started.
+ */
+export async function readXpChangeStatus({ client }: TemporalGateway, guildId: string, changeId: string): Promise<LiveXpStatus> {
+  const handle = client.workflow.getHandle(xpChangeWorkflowId(guildId, changeId));
+  try {
+    const description = await handle.describe();
+    if (description.status.name === 'RUNNING') {
+      return { status: description.memo?.status === 'processing' ? 'processing' : 'pending' };
+    }
+    if (description.status.name === 'COMPLETED') return (await handle.result()) as XpChangeOutcome;
+    return { status: 'processing' };
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return { status: 'pending' };
+    throw err;
+  }
+}
