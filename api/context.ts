@@ -26,6 +26,8 @@ export interface RequestState {
   requestId: string;
   apiKey?: ApiKeyRecord;
   guild?: GuildRecord;
+  /** The key's requests in the current rate-limit window, this one included. */
+  keyHits?: number;
   rawBody?: Buffer;
   body?: unknown;
 }

@@ -77,7 +77,7 @@ export function mountRoutes(router: Router<RequestState>, routes: RouteDefinitio
   const { db, clock } = deps;
   const shared: AppMiddleware[] = [
     authenticate({ db, clock, failuresPerMinute: deps.config.limits.authFailuresPerMinute }),
-    rateLimit({ db, clock, perMinute: deps.config.limits.requestsPerMinute }),
+    rateLimit({ clock, perMinute: deps.config.limits.requestsPerMinute }),
     guildAccess(),
   ];
   for (const route of routes) {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Scope } from '../src/domain/scopes.js';
 import type { GuildRecord } from './guilds.js';
 import type { ApiKeyRow, Database } from './schema.js';
@@ -115,30 +115,99 @@ export async function markApiKeyRevoked(
   return row && toRecord(row);
 }
 
-/** The key and its guild in one round trip: authentication runs on every request. */
-export async function findCredential(
-  db: Kysely<Database>,
-  hash: Buffer,
-): Promise<{ apiKey: ApiKeyRecord; guild: GuildRecord } | undefined> {
-  const row = await db
+type CredentialRow = Omit<ApiKeyRow, 'key_hash'> & {
+  g_name: string;
+  g_icon: string | null;
+  g_locale: string;
+  g_plan: string;
+  g_features: string[];
+  g_blocked: boolean;
+};
+
+const toCredential = (row: CredentialRow): { apiKey: ApiKeyRecord; guild: GuildRecord } => ({
+  apiKey: toRecord(row),
+  guild: {
+    id: row.guild_id,
+    name: row.g_name,
+    icon: row.g_icon,
+    locale: row.g_locale as GuildRecord['locale'],
+    plan: row.g_plan as GuildRecord['plan'],
+    features: row.g_features as GuildRecord['features'],
+    blocked: row.g_blocked,
+  },
+});
+
+const credentialQuery = (db: Kysely<Database>, hash: Buffer) =>
+  db
     .selectFrom('api_keys as k')
     .innerJoin('guilds as g', 'g.id', 'k.guild_id')
     .select(PUBLIC_COLUMNS.map((c) => `k.${c}` as const))
     .select(['g.name as g_name', 'g.icon as g_icon', 'g.locale as g_locale', 'g.plan as g_plan'])
     .select(['g.features as g_features', 'g.blocked as g_blocked'])
-    .where('k.key_hash', '=', hash)
-    .executeTakeFirst();
-  if (!row) return undefined;
+    .where('k.key_hash', '=', hash);
+
+/** The key and its guild in one round trip. */
+export async function findCredential(
+  db: Kysely<Database>,
+  hash: Buffer,
+): Promise<{ apiKey: ApiKeyRecord; guild: GuildRecord } | undefined> {
+  const row = await credentialQuery(db, hash).executeTakeFirst();
+  return row && toCredential(row);
+}
+
+export interface AuthenticationLookup {
+  credential?: { apiKey: ApiKeyRecord; guild: GuildRecord };
+  /** Failed authentications of the caller's address in the current window. */
+  addressFailures: number;
+  /** The key's requests in the current window including this one; null when the request was not counted. */
+  keyHits: number | null;
+}
+
+/**
+ * Everything authentication and the rate limit need, in one round trip on the hot path: the key and its
+ * guild, the address's failure count, and, for a usable key from an address that is not throttled, one
+ * more hit in the key's window.
+ */
+export async function lookUpAndCountRequest(
+  db: Kysely<Database>,
+  input: { hash: Buffer; addressBucket: string; windowStart: Date; now: Date; addressLimit: number },
+): Promise<AuthenticationLookup> {
+  const row = await db
+    .with('cred', () => credentialQuery(db, input.hash))
+    .with('failures', (qb) =>
+      qb
+        .selectFrom('rate_limit_counters')
+        .select('count')
+        .where('bucket', '=', input.addressBucket)
+        .where('window_start', '=', input.windowStart),
+    )
+    .with('hit', (qb) =>
+      qb
+        .insertInto('rate_limit_counters')
+        .columns(['bucket', 'window_start', 'count'])
+        .expression((eb) =>
+          eb
+            .selectFrom('cred')
+            .select([sql<string>`'key:' || cred.id`.as('bucket'), sql<Date>`${input.windowStart}::timestamptz`.as('window_start'), sql<number>`1`.as('count')])
+            .where('cred.revoked_at', 'is', null)
+            .where((w) => w.or([w('cred.expires_at', 'is', null), w('cred.expires_at', '>', input.now)]))
+            .where(sql<boolean>`coalesce((select count from failures), 0) < ${input.addressLimit}`),
+        )
+        .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_counters.count + 1` }))
+        .returning('count'),
+    )
+    .selectFrom(sql`(values (1))`.as('one'))
+    .leftJoin('cred', (join) => join.onTrue())
+    .selectAll('cred')
+    .select([
+      sql<number | null>`(select count from failures)`.as('address_failures'),
+      sql<number | null>`(select count from hit)`.as('key_hits'),
+    ])
+    .executeTakeFirstOrThrow();
+  const { address_failures, key_hits, ...credential } = row as typeof row & CredentialRow;
   return {
-    apiKey: toRecord(row),
-    guild: {
-      id: row.guild_id,
-      name: row.g_name,
-      icon: row.g_icon,
-      locale: row.g_locale as GuildRecord['locale'],
-      plan: row.g_plan as GuildRecord['plan'],
-      features: row.g_features as GuildRecord['features'],
-      blocked: row.g_blocked,
-    },
+    credential: credential.id ? toCredential(credential as CredentialRow) : undefined,
+    addressFailures: address_failures ?? 0,
+    keyHits: key_hits,
   };
 }

@@ -1,17 +1,10 @@
 import type { Kysely } from 'kysely';
-import { findCredential } from '../../db/apiKeys.js';
-import { countHit, readHits } from '../../db/rateLimits.js';
+import { lookUpAndCountRequest } from '../../db/apiKeys.js';
+import { countHit } from '../../db/rateLimits.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/clock.js';
-import { currentWindow } from '../../src/domain/fixedWindow.js';
-import {
-  apiKeyExpired,
-  apiKeyRevoked,
-  AppError,
-  invalidApiKey,
-  rateLimited,
-  unauthorized,
-} from '../../src/errors.js';
+import { currentWindow, type WindowPosition } from '../../src/domain/fixedWindow.js';
+import { apiKeyExpired, apiKeyRevoked, AppError, invalidApiKey, rateLimited, unauthorized } from '../../src/errors.js';
 import { API_KEY_PATTERN, hashApiKey } from '../../src/keys/keyMaterial.js';
 import type { AppContext, AppMiddleware } from '../context.js';
 
@@ -20,38 +13,57 @@ const BEARER = /^Bearer +(\S+) *$/i;
 /**
  * Resolves the Bearer key on every request (no cache, so a revocation is effective at once on every
  * instance). Each 401 counts against the caller's IP address; past `failuresPerMinute` the address gets
- * 429 until the minute ends, before its key is even looked at.
+ * 429 until the minute ends, before its key is even looked at. The lookup also counts the request in the
+ * key's rate-limit window (see rateLimit.ts), so a request costs one round trip here.
  */
 export function authenticate(deps: { db: Kysely<Database>; clock: Clock; failuresPerMinute: number }): AppMiddleware {
   const { db, clock, failuresPerMinute } = deps;
   return async (ctx, next) => {
-    const window = currentWindow(clock.now());
+    const now = clock.now();
+    const window = currentWindow(now);
     const bucket = `auth-failures:${ctx.ip}`;
-    if ((await readHits(db, bucket, window.start)) >= failuresPerMinute) {
-      throw rateLimited(window.secondsToReset, 'Too many failed authentications from this address.');
-    }
+    const throttled = () => rateLimited(window.secondsToReset, 'Too many failed authentications from this address.');
     try {
-      await resolveKey(ctx, db, clock);
+      await resolveKey(ctx, { db, now, window, bucket, failuresPerMinute, throttled });
     } catch (err) {
-      if (err instanceof AppError && err.status === 401) await countHit(db, bucket, window.start);
+      if (err instanceof AppError && err.status === 401) {
+        if ((await countHit(db, bucket, window.start)) > failuresPerMinute) throw throttled();
+      }
       throw err;
     }
     await next();
   };
 }
 
-async function resolveKey(ctx: AppContext, db: Kysely<Database>, clock: Clock): Promise<void> {
+interface ResolveInput {
+  db: Kysely<Database>;
+  now: Date;
+  window: WindowPosition;
+  bucket: string;
+  failuresPerMinute: number;
+  throttled(): AppError;
+}
+
+async function resolveKey(ctx: AppContext, input: ResolveInput): Promise<void> {
   const match = BEARER.exec(ctx.get('Authorization'));
   if (!match) throw unauthorized();
   const presented = match[1]!;
   if (!API_KEY_PATTERN.test(presented)) throw invalidApiKey();
   // Only digests are compared, by an index lookup: a caller cannot steer a digest's prefix, so the
   // lookup's timing reveals nothing about stored keys.
-  const credential = await findCredential(db, hashApiKey(presented));
-  if (!credential) throw invalidApiKey();
-  const { apiKey, guild } = credential;
+  const lookup = await lookUpAndCountRequest(input.db, {
+    hash: hashApiKey(presented),
+    addressBucket: input.bucket,
+    windowStart: input.window.start,
+    now: input.now,
+    addressLimit: input.failuresPerMinute,
+  });
+  if (lookup.addressFailures >= input.failuresPerMinute) throw input.throttled();
+  if (!lookup.credential) throw invalidApiKey();
+  const { apiKey, guild } = lookup.credential;
   if (apiKey.revokedAt) throw apiKeyRevoked();
-  if (apiKey.expiresAt && apiKey.expiresAt <= clock.now()) throw apiKeyExpired();
+  if (apiKey.expiresAt && apiKey.expiresAt <= input.now) throw apiKeyExpired();
   ctx.state.apiKey = apiKey;
   ctx.state.guild = guild;
+  ctx.state.keyHits = lookup.keyHits!;
 }

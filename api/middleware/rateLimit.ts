@@ -1,6 +1,3 @@
-import type { Kysely } from 'kysely';
-import { countHit } from '../../db/rateLimits.js';
-import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/clock.js';
 import { currentWindow } from '../../src/domain/fixedWindow.js';
 import type { Plan } from '../../src/domain/plans.js';
@@ -8,15 +5,15 @@ import { rateLimited } from '../../src/errors.js';
 import type { AppMiddleware } from '../context.js';
 
 /**
- * Per-key request rate by plan, counted in PostgreSQL so every api instance shares it. Sets the
- * X-RateLimit-* headers on every authenticated response, errors included (see docs/api-decisions.md).
+ * Per-key request rate by plan. The hit is counted in PostgreSQL by the authentication lookup (one round
+ * trip for both), so every api instance shares the count. Sets the X-RateLimit-* headers on every
+ * authenticated response, errors included (see docs/api-decisions.md).
  */
-export function rateLimit(deps: { db: Kysely<Database>; clock: Clock; perMinute: Readonly<Record<Plan, number>> }): AppMiddleware {
+export function rateLimit(deps: { clock: Clock; perMinute: Readonly<Record<Plan, number>> }): AppMiddleware {
   return async (ctx, next) => {
-    const { apiKey, guild } = ctx.state;
-    const limit = deps.perMinute[guild!.plan];
+    const limit = deps.perMinute[ctx.state.guild!.plan];
+    const count = ctx.state.keyHits!;
     const window = currentWindow(deps.clock.now());
-    const count = await countHit(deps.db, `key:${apiKey!.id}`, window.start);
     ctx.set({
       'X-RateLimit-Limit': String(limit),
       'X-RateLimit-Remaining': String(Math.max(0, limit - count)),

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as foundation from './2026-11-22-001-foundation.js';
 import * as bankIdempotencyEvents from './2026-11-22-002-bank-idempotency-events.js';
 import * as levels from './2026-11-22-003-levels.js';
+import * as unloggedRateLimits from './2026-11-22-004-unlogged-rate-limits.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
   '2026-11-22-001-foundation': foundation,
   '2026-11-22-002-bank-idempotency-events': bankIdempotencyEvents,
   '2026-11-22-003-levels': levels,
+  '2026-11-22-004-unlogged-rate-limits': unloggedRateLimits,
 };
