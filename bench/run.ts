@@ -7,12 +7,14 @@ import { createDatabase } from '../db/pool.js';
 import { loadConfig } from '../src/config.js';
 import { runBankRead } from './scenarios/bankRead.js';
 import { runBankWrite } from './scenarios/bankWrite.js';
+import { runLeaderboard, seedLevelRows } from './scenarios/levelsLeaderboard.js';
+import { runXpLatency } from './scenarios/xpLatency.js';
 import type { ScenarioContext } from './scenarios/context.js';
 import { createBenchKey, seedBenchGuild } from './seed.js';
 import type { ServerThreadData } from './serverThread.js';
 import { startBenchStack } from './stack.js';
 
-const SCENARIOS = { read: runBankRead, write: runBankWrite } as const;
+const SCENARIOS = { read: runBankRead, write: runBankWrite, 'xp-latency': runXpLatency, leaderboard: runLeaderboard } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
 const { values } = parseArgs({
@@ -38,6 +40,7 @@ let server: Worker | undefined;
 try {
   const members = Number(values.members);
   await seedBenchGuild(db, members, log);
+  if (names.includes('leaderboard')) await seedLevelRows(db, log);
   server = new Worker(new URL('./serverThread.boot.mjs', import.meta.url), {
     workerData: {
       databaseUrl: stack.databaseUrl,
@@ -71,7 +74,7 @@ try {
     results,
   };
   await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-  const file = new URL(`./results/bank-${report.recordedAt.replace(/[:.]/g, '-')}.json`, import.meta.url);
+  const file = new URL(`./results/run-${report.recordedAt.replace(/[:.]/g, '-')}.json`, import.meta.url);
   await writeFile(file, JSON.stringify(report, null, 2));
   printTable(results);
   log(`results written to ${fileURLToPath(file)}`);
@@ -91,6 +94,13 @@ function printTable(results: Array<Awaited<ReturnType<(typeof SCENARIOS)[Scenari
     if (r.scenario === 'read') {
       rows.push(['read (full chain)', String(r.full.requestsPerSecond), String(r.full.latencyMs.p50), String(r.full.latencyMs.p99), String(r.full.non2xx), `ratio ${r.ratio} (goal >= 0.5)`]);
       rows.push(['read (bare route)', String(r.bare.requestsPerSecond), String(r.bare.latencyMs.p50), String(r.bare.latencyMs.p99), String(r.bare.non2xx), '']);
+    } else if (r.scenario === 'xp-latency') {
+      const l = r.postToDoneMs;
+      rows.push(['xp-latency', String(r.achievedRatePerSecond), String(l.p50), String(l.p99), String(r.failed), `p95 ${l.p95} ms; POST to done (goal p50 < 150, p99 < 1000)`]);
+    } else if (r.scenario === 'leaderboard') {
+      for (const [name, load] of Object.entries(r.pages)) {
+        rows.push([`leaderboard ${name}`, String(load.requestsPerSecond), String(load.latencyMs.p50), String(load.latencyMs.p99), String(load.non2xx), 'goal p99 < 50 ms']);
+      }
     } else {
       rows.push(['write', String(r.load.requestsPerSecond), String(r.load.latencyMs.p50), String(r.load.latencyMs.p99), String(r.load.non2xx), `ledger mismatches ${r.ledgerMismatches}`]);
     }

@@ -1,0 +1,53 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { runLoad, type LoadResult } from '../load.js';
+import { BENCH_GUILD_ID, FIRST_MEMBER_ID } from '../seed.js';
+import type { ScenarioContext } from './context.js';
+
+export const LEADERBOARD_ROWS = 1_000_000;
+
+export interface LeaderboardResult {
+  scenario: 'leaderboard';
+  levelRows: number;
+  pages: Record<string, LoadResult>;
+}
+
+/** A million level rows in the benchmark guild (seeded once; a member's XP is a spread-out function of its index). */
+export async function seedLevelRows(db: Kysely<Database>, log: (line: string) => void): Promise<void> {
+  const row = await db
+    .selectFrom('level_members')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('guild_id', '=', BENCH_GUILD_ID)
+    .executeTakeFirstOrThrow();
+  if (Number(row.n) >= LEADERBOARD_ROWS) return;
+  log(`Seeding ${LEADERBOARD_ROWS.toLocaleString('en-US')} level rows...`);
+  const first = sql.lit(FIRST_MEMBER_ID.toString());
+  await sql`
+    INSERT INTO level_members (guild_id, user_id, xp, messages, voice_minutes, hidden, last_xp_at)
+    SELECT ${BENCH_GUILD_ID}, (${first}::numeric + i)::text, 1 + (i::bigint * 7919) % 5000000, i % 5000, i % 300, i % 97 = 0, now()
+    FROM generate_series(0, ${LEADERBOARD_ROWS - 1}) AS i
+    ON CONFLICT DO NOTHING`.execute(db);
+  await sql`VACUUM ANALYZE level_members`.execute(db);
+}
+
+/** Leaderboard pages at cursor 0, 10,000 and 900,000 and a deep member's rank, each under load. */
+export async function runLeaderboard(ctx: ScenarioContext): Promise<LeaderboardResult> {
+  const path = (suffix: string) => `/api/v1/guilds/${BENCH_GUILD_ID}/levels/${suffix}`;
+  const targets: Record<string, string> = {
+    'page@0': path('leaderboard?limit=25&cursor=0'),
+    'page@10000': path('leaderboard?limit=25&cursor=10000'),
+    'page@900000': path('leaderboard?limit=25&cursor=900000'),
+    'member rank': path(`members/${(FIRST_MEMBER_ID + 123_457n).toString()}`),
+  };
+  const pages: Record<string, LoadResult> = {};
+  for (const [name, target] of Object.entries(targets)) {
+    pages[name] = await runLoad({
+      url: ctx.fullUrl,
+      connections: 10,
+      durationSeconds: ctx.durationSeconds,
+      headers: { Authorization: `Bearer ${ctx.apiKey}` },
+      setupRequest: (req) => ({ ...req, path: target }),
+    });
+  }
+  return { scenario: 'leaderboard', levelRows: LEADERBOARD_ROWS, pages };
+}

@@ -1,0 +1,72 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BENCH_GUILD_ID, memberId } from '../seed.js';
+import type { ScenarioContext } from './context.js';
+
+export interface XpLatencyResult {
+  scenario: 'xp-latency';
+  changes: number;
+  targetRatePerSecond: number;
+  achievedRatePerSecond: number;
+  pollIntervalMs: number;
+  /** From sending the POST to the first poll that saw `done`. */
+  postToDoneMs: { p50: number; p95: number; p99: number; max: number };
+  failed: number;
+}
+
+const CHANGES = 1_000;
+const RATE_PER_SECOND = 25;
+const POLL_INTERVAL_MS = 10;
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/** 1,000 XP changes posted at a steady 25 per second, each polled every 10 ms until it is done. */
+export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResult> {
+  const headers = { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' };
+  const base = `${ctx.fullUrl}/api/v1/guilds/${BENCH_GUILD_ID}/levels`;
+  const started = performance.now();
+  let failed = 0;
+
+  async function one(i: number): Promise<number> {
+    const sentAt = performance.now();
+    const res = await fetch(`${base}/members/${memberId(i % ctx.members)}/xp-changes`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: 'add', amount: 50 }),
+    });
+    const { changeId } = (await res.json()) as { changeId: string };
+    for (;;) {
+      const poll = await fetch(`${base}/xp-changes/${changeId}`, { headers });
+      const { status } = (await poll.json()) as { status: string };
+      if (status === 'done' || status === 'failed') {
+        if (status === 'failed') failed++;
+        return performance.now() - sentAt;
+      }
+      await sleep(POLL_INTERVAL_MS);
+    }
+  }
+
+  const runs: Array<Promise<number>> = [];
+  for (let i = 0; i < CHANGES; i++) {
+    // Open loop: the i-th change is sent at i / rate seconds, whatever the earlier ones are doing.
+    const due = started + (i * 1000) / RATE_PER_SECOND;
+    await sleep(Math.max(0, due - performance.now()));
+    runs.push(one(i));
+  }
+  const latencies = (await Promise.all(runs)).sort((a, b) => a - b);
+  const sendSeconds = (performance.now() - started) / 1000;
+  const round = (n: number) => Math.round(n);
+  return {
+    scenario: 'xp-latency',
+    changes: CHANGES,
+    targetRatePerSecond: RATE_PER_SECOND,
+    achievedRatePerSecond: Number((CHANGES / sendSeconds).toFixed(1)),
+    pollIntervalMs: POLL_INTERVAL_MS,
+    postToDoneMs: {
+      p50: round(percentile(latencies, 50)),
+      p95: round(percentile(latencies, 95)),
+      p99: round(percentile(latencies, 99)),
+      max: round(latencies.at(-1)!),
+    },
+    failed,
+  };
+}
