@@ -16,8 +16,9 @@ const refuse = (code: string, message: string) => ApplicationFailure.nonRetryabl
 export function createLevelsActivities(deps: ActivityDeps) {
   const { db, platform, clock } = deps;
   return {
-    /** Refuses a change whose target or feature went away after the API accepted it. */
-    async checkXpTarget(guildId: string, userId: string): Promise<void> {
+    /** Marks the change processing, refusing it if its target or feature went away since it was accepted. */
+    async beginXpChange(changeId: string, guildId: string, userId: string): Promise<void> {
+      await markXpChangeProcessing(db, changeId);
       const guild = await findGuild(db, guildId);
       if (!guild?.features.includes('levels')) throw refuse('FEATURE_DISABLED', 'The Levels feature is disabled.');
       const member = await platform.getMember(guildId, userId);
@@ -89,10 +90,6 @@ export function createLevelsActivities(deps: ActivityDeps) {
       const content = levelUpMessage(settings.announceTemplate, userId, level);
       await platform.postMessage(guildId, settings.announceChannelId, content, `level-up/${changeId}`);
       return true;
-    },
-
-    async markXpChangeProcessing(changeId: string): Promise<void> {
-      await markXpChangeProcessing(db, changeId);
     },
 
     async finishXpChange(
