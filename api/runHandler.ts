@@ -42,11 +42,14 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
   let body: unknown;
   try {
     await route.check?.({ ...input, caller, db: deps.db, afterCommit } as never);
+    // The documented schema is what leaves (and what a replay returns): unknown fields are stripped, and
+    // a handler returning something else fails loudly (500) instead of drifting from the OpenAPI document.
+    const respond = (result: unknown) => route.response.schema.parse(result);
     body =
       route.method === 'get'
-        ? await route.handle({ ...input, caller, db: deps.db, afterCommit } as never)
+        ? respond(await route.handle({ ...input, caller, db: deps.db, afterCommit } as never))
         : await deps.db.transaction().execute(async (trx) => {
-            const result = await route.handle({ ...input, caller, db: trx, afterCommit } as never);
+            const result = respond(await route.handle({ ...input, caller, db: trx, afterCommit } as never));
             if (claim) await completeIdempotencyKey(trx, claim, { status, body: result });
             return result;
           });

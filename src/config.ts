@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   TEMPORAL_TLS_CERT_PATH: z.string().optional(),
   TEMPORAL_TLS_KEY_PATH: z.string().optional(),
   TEMPORAL_API_KEY: z.string().optional(),
+  /** Port of the embedded PostgreSQL that `npm run dev` starts when DATABASE_URL is not set. */
+  DEV_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** Where the Temporal CLI and the time-skipping test server are, when not on PATH. */
   TEMPORAL_CLI_PATH: z.string().optional(),
   TEMPORAL_TEST_SERVER_PATH: z.string().optional(),
@@ -54,6 +56,7 @@ export type Config = Readonly<{
     cliPath?: string;
     testServerPath?: string;
   }>;
+  dev: Readonly<{ postgresPort: number }>;
   limits: Readonly<{
     authFailuresPerMinute: number;
     memberCacheSeconds: number;
@@ -90,6 +93,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cliPath: e.TEMPORAL_CLI_PATH,
       testServerPath: e.TEMPORAL_TEST_SERVER_PATH,
     }),
+    dev: Object.freeze({ postgresPort: e.DEV_POSTGRES_PORT }),
     limits: Object.freeze({
       authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,
       memberCacheSeconds: e.MEMBER_CACHE_SECONDS,

@@ -159,7 +159,9 @@ export function levelsRoutes({ db, platform, clock, temporal }: AppDeps) {
       async handle({ params, caller }) {
         const record = await findXpChange(db, params.changeId);
         if (!record || record.apiKeyId !== caller.apiKey.id || record.guildId !== caller.guild.id) throw xpChangeNotFound();
-        if (record.status === 'done' || record.status === 'failed') return toXpChangeBody(record, record);
+        if (record.status === 'done' || record.status === 'failed') {
+          return toXpChangeBody(record, { status: record.status, result: record.result, error: record.error });
+        }
         const live = await readXpChangeStatus(temporal, record.guildId, record.changeId);
         if (live.status === 'done') return toXpChangeBody(record, { status: 'done', result: live.result, error: null });
         if (live.status === 'failed') return toXpChangeBody(record, { status: 'failed', result: null, error: live.error });
