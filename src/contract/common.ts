@@ -29,6 +29,7 @@ export const ErrorBody = z
     issues: z.array(ValidationIssueSchema).optional().openapi({ description: 'INVALID_REQUEST only.' }),
     required: z.string().optional().openapi({ description: 'INSUFFICIENT_SCOPE only: the missing scope.' }),
     balance: z.number().int().optional().openapi({ description: 'INSUFFICIENT_FUNDS only: the current balance.' }),
+    maxBalance: z.number().int().optional().openapi({ description: 'BALANCE_LIMIT only: the highest balance allowed.' }),
     limit: z.number().int().optional().openapi({ description: 'PAYLOAD_TOO_LARGE only: the body limit in bytes.' }),
     requestId: z.string().optional().openapi({ description: 'INTERNAL_ERROR only: quote it when reporting the problem.' }),
   })
