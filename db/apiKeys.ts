@@ -92,25 +92,30 @@ export async function listApiKeys(db: Kysely<Database>, guildId: string): Promis
   return rows.map(toRecord);
 }
 
-/** Returns the key as it is after the call, or undefined when the guild has no such key. */
+export async function findApiKey(db: Kysely<Database>, guildId: string, id: number): Promise<ApiKeyRecord | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select(PUBLIC_COLUMNS)
+    .where('guild_id', '=', guildId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && toRecord(row);
+}
+
+/** Revokes an active key; undefined when the guild has no such key or it was revoked before. */
 export async function markApiKeyRevoked(
   db: Kysely<Database>,
   guildId: string,
   id: number,
   at: Date,
 ): Promise<ApiKeyRecord | undefined> {
-  await db
+  const row = await db
     .updateTable('api_keys')
     .set({ revoked_at: at })
     .where('guild_id', '=', guildId)
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
-    .execute();
-  const row = await db
-    .selectFrom('api_keys')
-    .select(PUBLIC_COLUMNS)
-    .where('guild_id', '=', guildId)
-    .where('id', '=', id)
+    .returning(PUBLIC_COLUMNS)
     .executeTakeFirst();
   return row && toRecord(row);
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { countActiveApiKeys, insertApiKey, markApiKeyRevoked, type ApiKeyRecord } from '../../db/apiKeys.js';
+import { countActiveApiKeys, findApiKey, insertApiKey, markApiKeyRevoked, type ApiKeyRecord } from '../../db/apiKeys.js';
 import { writeAudit, type AuditActor } from '../../db/audit.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
@@ -13,7 +13,7 @@ export type KeyExpiryDays = (typeof KEY_EXPIRY_DAYS)[number];
 /** Refusals an operator sees in the admin CLI (and later the console). */
 export class KeyManagementError extends Error {
   constructor(
-    readonly code: 'GUILD_NOT_FOUND' | 'KEY_LIMIT_REACHED' | 'KEY_NOT_FOUND',
+    readonly code: 'GUILD_NOT_FOUND' | 'KEY_LIMIT_REACHED' | 'KEY_NOT_FOUND' | 'KEY_ALREADY_REVOKED',
     message: string,
   ) {
     super(message);
@@ -77,6 +77,14 @@ export async function createApiKey(db: Kysely<Database>, clock: Clock, input: Cr
   });
 }
 
+// A second revocation is refused rather than repeated, so the audit log records the one that took effect.
+async function notRevocable(db: Kysely<Database>, guildId: string, id: number): Promise<KeyManagementError> {
+  const key = await findApiKey(db, guildId, id);
+  return key?.revokedAt
+    ? new KeyManagementError('KEY_ALREADY_REVOKED', `API key ${id} of guild ${guildId} was already revoked at ${key.revokedAt.toISOString()}.`)
+    : new KeyManagementError('KEY_NOT_FOUND', `Guild ${guildId} has no API key ${id}.`);
+}
+
 export async function revokeApiKey(
   db: Kysely<Database>,
   clock: Clock,
@@ -84,7 +92,7 @@ export async function revokeApiKey(
 ): Promise<ApiKeyRecord> {
   return db.transaction().execute(async (trx) => {
     const record = await markApiKeyRevoked(trx, input.guildId, input.id, clock.now());
-    if (!record) throw new KeyManagementError('KEY_NOT_FOUND', `Guild ${input.guildId} has no API key ${input.id}.`);
+    if (!record) throw await notRevocable(trx, input.guildId, input.id);
     await writeAudit(trx, {
       guildId: input.guildId,
       actor: input.actor,

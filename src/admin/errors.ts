@@ -1,0 +1,32 @@
+/** A refusal an operator can act on: printed as one line; exit code 1, or 2 when the command line is wrong. */
+export class AdminError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: 1 | 2 = 1,
+  ) {
+    super(message);
+    this.name = 'AdminError';
+  }
+}
+
+export const usageError = (code: string, message: string) => new AdminError(code, message, 2);
+
+const hasCode = (err: unknown): err is Error & { code: string } =>
+  err instanceof Error && 'code' in err && typeof err.code === 'string';
+
+/**
+ * Any failure as an operator error: the domain's refusals (GuildManagementError, KeyManagementError) keep
+ * their codes; anything else is reported by its message so the CLI never dumps a stack at an operator.
+ */
+export function toAdminError(err: unknown): AdminError {
+  if (err instanceof AdminError) return err;
+  if (err instanceof Error && err.name.endsWith('ManagementError') && hasCode(err)) return new AdminError(err.code, err.message);
+  if (hasCode(err) && (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === '3D000' || err.code === '28P01')) {
+    return new AdminError(
+      'DATABASE_UNAVAILABLE',
+      `Cannot use PostgreSQL (${err.message}): check DATABASE_URL, or start \`npm run dev\` for its embedded database.`,
+    );
+  }
+  return new AdminError('INTERNAL', err instanceof Error ? err.message : String(err));
+}

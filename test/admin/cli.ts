@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
+import type { Database } from '../../db/schema.js';
+import { runAdmin } from '../../src/admin/runAdmin.js';
+import type { Clock } from '../../src/clock.js';
+import { snowflake } from '../harness/fixtures.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (for --json runs). */
+  json(): any;
+  /** stderr parsed as JSON (for --json runs that fail). */
+  error(): { error: string; message: string };
+}
+
+/** The operator CLI in-process, on the test file's database, as operator "alice" unless --operator says otherwise. */
+export function cli(getDb: () => Kysely<Database>, clock: Clock) {
+  return async (...argv: string[]): Promise<CliResult> => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin(argv, {
+      db: getDb(),
+      clock,
+      operator: 'alice',
+      stdout: (line) => out.push(line),
+      stderr: (line) => err.push(line),
+    });
+    const stdout = out.join('\n');
+    const stderr = err.join('\n');
+    return { code, stdout, stderr, json: () => JSON.parse(stdout), error: () => JSON.parse(stderr) };
+  };
+}
+
+export type Cli = ReturnType<typeof cli>;
+
+/** Creates a guild through the CLI and returns its ids. */
+export async function cliGuild(run: Cli, options: { plan?: 'free' | 'pro'; features?: string } = {}) {
+  const id = snowflake();
+  const ownerId = snowflake();
+  const res = await run('guild', 'create', '--id', id, '--name', 'Ops Guild', '--plan', options.plan ?? 'pro', '--features', options.features ?? 'bank,levels', '--owner', ownerId, '--json');
+  expect(res.stderr).toBe('');
+  expect(res.code).toBe(0);
+  return { id, ownerId };
+}
