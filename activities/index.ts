@@ -1,5 +1,6 @@
 import { createBankActivities } from './bank.js';
 import type { ActivityDeps } from './deps.js';
+import { createLevelRanksActivities } from './levelRanks.js';
 import { createLevelsActivities } from './levels.js';
 import { createMaintenanceActivities } from './maintenance.js';
 
@@ -7,7 +8,12 @@ export type { ActivityDeps };
 
 /** Every activity of every area, registered on the worker under these names. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...createBankActivities(deps), ...createLevelsActivities(deps), ...createMaintenanceActivities(deps) };
+  return {
+    ...createBankActivities(deps),
+    ...createLevelsActivities(deps),
+    ...createLevelRanksActivities(deps),
+    ...createMaintenanceActivities(deps),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -212,6 +212,22 @@ export interface PlatformRoleChangesTable {
   created_at: CreatedAt;
 }
 
+export interface LevelRankSnapshotsTable {
+  guild_id: string;
+  position: number;
+  user_id: string;
+  xp: number;
+  hidden: boolean;
+  messages: number;
+  voice_minutes: number;
+}
+
+export interface LevelRankSnapshotStateTable {
+  guild_id: string;
+  total: number;
+  refreshed_at: Date;
+}
+
 export interface Database {
   guilds: GuildsTable;
   api_keys: ApiKeysTable;
@@ -232,6 +248,8 @@ export interface Database {
   level_members: LevelMembersTable;
   xp_changes: XpChangesTable;
   platform_role_changes: PlatformRoleChangesTable;
+  level_rank_snapshots: LevelRankSnapshotsTable;
+  level_rank_snapshot_state: LevelRankSnapshotStateTable;
 }
 
 export type GuildRow = Selectable<GuildsTable>;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { countRanked, findLevelMember, listLeaderboard, rankOf } from '../../db/levels.js';
+import { findLevelMember } from '../../db/levels.js';
 import { findXpChange, insertXpChange, markXpWorkflowStarted, type XpChangeRecord } from '../../db/xpChanges.js';
 import { GuildMemberParams, GuildParams } from '../../src/contract/common.js';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../../src/contract/levels.js';
 import { levelFromXp } from '../../src/domain/levels.js';
 import { botAccount, memberNotFound, xpChangeNotFound } from '../../src/errors.js';
+import { leaderboardPage, memberRank } from '../../src/levels/leaderboard.js';
 import { readXpChangeStatus, startXpChangeWorkflow } from '../../src/levels/xpChangeWorkflow.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../route.js';
@@ -64,7 +65,7 @@ export function levelsRoutes({ db, platform, clock, temporal }: AppDeps) {
           voiceMinutes: row?.voiceMinutes ?? 0,
           streak: row?.streak ?? 0,
           bestStreak: row?.bestStreak ?? 0,
-          rank: (await rankOf(db, guild.id, params.userId, xp)) ?? null,
+          rank: (await memberRank(db, guild.id, params.userId, xp)) ?? null,
           hidden: row?.hidden ?? false,
           lastXpAt: row?.lastXpAt?.toISOString() ?? null,
         };
@@ -75,17 +76,16 @@ export function levelsRoutes({ db, platform, clock, temporal }: AppDeps) {
       path: '/guilds/{guildId}/levels/leaderboard',
       operationId: 'getLevelLeaderboard',
       summary: 'Highest XP first',
-      description: 'Ties are ordered by user id. Members who hid themselves keep their rank with `userId: null`.',
+      description:
+        'Ties are ordered by user id. Members who hid themselves keep their rank with `userId: null`. On servers with ' +
+        '10,000 or more ranked members, ranks and pages come from a snapshot recomputed every minute.',
       area,
       feature,
       scope: 'levels:read',
       request: { params: GuildParams, query: LevelLeaderboardQuery },
       response: { status: 200, schema: LevelLeaderboard, description: 'One page of the leaderboard.' },
       async handle({ query, caller: { guild } }) {
-        const [rows, total] = await Promise.all([
-          listLeaderboard(db, guild.id, query.cursor, query.limit),
-          countRanked(db, guild.id),
-        ]);
+        const { rows, total } = await leaderboardPage(db, guild.id, query.cursor, query.limit);
         const next = query.cursor + rows.length;
         return {
           items: rows.map((r, i) => ({

@@ -3,6 +3,7 @@ import * as foundation from './2026-11-22-001-foundation.js';
 import * as bankIdempotencyEvents from './2026-11-22-002-bank-idempotency-events.js';
 import * as levels from './2026-11-22-003-levels.js';
 import * as unloggedRateLimits from './2026-11-22-004-unlogged-rate-limits.js';
+import * as levelRankSnapshots from './2026-11-22-005-level-rank-snapshots.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-002-bank-idempotency-events': bankIdempotencyEvents,
   '2026-11-22-003-levels': levels,
   '2026-11-22-004-unlogged-rate-limits': unloggedRateLimits,
+  '2026-11-22-005-level-rank-snapshots': levelRankSnapshots,
 };

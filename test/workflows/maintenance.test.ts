@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tryClaimIdempotencyKey } from '../../db/idempotency.js';
 import { countHit } from '../../db/rateLimits.js';
-import { ensureSchedules, PURGE_SCHEDULE_ID } from '../../src/temporal/schedules.js';
+import { ensureSchedules, PURGE_SCHEDULE_ID, RANKS_SCHEDULE_ID } from '../../src/temporal/schedules.js';
 import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
 import { testGateway, useTestWorker } from '../harness/temporal.js';
@@ -42,8 +42,11 @@ describe('purge schedule', () => {
       expect(keys.map((k) => k.idempotency_key)).toEqual(['fresh']);
       const windows = await database.db.selectFrom('rate_limit_counters').selectAll().execute();
       expect(windows).toEqual([]);
+      const ranks = await gateway.client.schedule.getHandle(RANKS_SCHEDULE_ID).describe();
+      expect(ranks.spec.intervals?.[0]?.every).toBe(60_000);
     } finally {
       await schedule.delete();
+      await gateway.client.schedule.getHandle(RANKS_SCHEDULE_ID).delete();
     }
   });
 });
