@@ -165,3 +165,25 @@ export const findPlatformMemberOfGuild = (db: Kysely<Database>, guildId: string,
     .select(['g.reachable', 'm.user_id', 'm.username', 'm.global_name', 'm.nickname', 'm.avatar', 'm.bot', 'm.role_ids', 'm.joined_at'])
     .where('g.guild_id', '=', guildId)
     .executeTakeFirst();
+
+/** Adds the members the guild does not have yet and leaves existing ones (and their roles) as they are. */
+export async function insertPlatformMembersIfMissing(db: Kysely<Database>, members: PlatformMemberInput[]): Promise<void> {
+  if (members.length === 0) return;
+  await db
+    .insertInto('platform_members')
+    .values(
+      members.map((m) => ({
+        guild_id: m.guildId,
+        user_id: m.userId,
+        username: m.username,
+        global_name: m.globalName ?? null,
+        nickname: m.nickname ?? null,
+        avatar: null,
+        bot: m.bot,
+        role_ids: m.roleIds,
+        joined_at: m.joinedAt ?? new Date(),
+      })),
+    )
+    .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doNothing())
+    .execute();
+}

@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { createApp } from '../api/app.js';
 import type { AppDeps } from '../api/context.js';
+import { createDatabase, type DatabaseHandle } from '../db/pool.js';
 import type { Database } from '../db/schema.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -19,6 +20,12 @@ import { runStartRelay } from './temporal/startRelay.js';
 import { bundleWorkflows, createWorker } from './temporal/worker.js';
 
 // The one place that builds the service's dependencies; the entrypoints (api, worker, dev) call it.
+
+/** The pool of a production process (api, worker), which has no embedded fallback. */
+export function openDatabase(config: Config): DatabaseHandle {
+  if (!config.database.url) throw new Error('DATABASE_URL is not set.');
+  return createDatabase(config.database.url, config.database.poolMax);
+}
 
 /** A Temporal client that connects on first use, so the api can start (and answer reads) before Temporal is up. */
 export function createTemporalGateway(config: Config): TemporalGateway {

@@ -2,14 +2,20 @@ import type { Kysely } from 'kysely';
 import { saveBankSettings } from '../../db/bank.js';
 import { findGuild } from '../../db/guilds.js';
 import { addLevelReward, saveLevelSettings } from '../../db/levels.js';
-import { upsertPlatformChannels, upsertPlatformMember, upsertPlatformRoles, type PlatformRoleInput } from '../../db/platformLocal.js';
+import {
+  insertPlatformMembersIfMissing,
+  upsertPlatformChannels,
+  upsertPlatformMember,
+  upsertPlatformRoles,
+  type PlatformRoleInput,
+} from '../../db/platformLocal.js';
 import type { Database } from '../../db/schema.js';
 import { FEATURES } from '../domain/features.js';
 import { createGuild } from '../guilds/guildManagement.js';
 
 export const DEMO_GUILD_ID = '1100000000000000001';
 export const DEMO_OWNER_ID = '1100000000000000002';
-const BOT_ID = '1100000000000000003';
+export const DEMO_BOT_ID = '1100000000000000003';
 
 // Platform permission bits (the values Discord uses).
 const P = {
@@ -76,7 +82,7 @@ function rolesOf(i: number): string[] {
 
 /**
  * The demo server of `npm run dev`: Pro, every feature on, roles in a hierarchy, channels in categories,
- * 48 members plus the owner and the bot. Running it again changes nothing.
+ * 46 members plus the owner and the bot. Running it again changes nothing.
  */
 export async function seedDemoGuild(db: Kysely<Database>): Promise<string> {
   if (!(await findGuild(db, DEMO_GUILD_ID))) {
@@ -89,7 +95,7 @@ export async function seedDemoGuild(db: Kysely<Database>): Promise<string> {
       features: [...FEATURES],
       blocked: false,
       ownerId: DEMO_OWNER_ID,
-      botUserId: BOT_ID,
+      botUserId: DEMO_BOT_ID,
       actor: { type: 'system' },
     });
     await saveBankSettings(db, DEMO_GUILD_ID, {
@@ -107,10 +113,13 @@ export async function seedDemoGuild(db: Kysely<Database>): Promise<string> {
   }
   await upsertPlatformRoles(db, DEMO_GUILD_ID, ROLES);
   await upsertPlatformChannels(db, DEMO_GUILD_ID, CHANNELS);
+  // createGuild adds the owner and the bot without names or roles; give them theirs.
   await upsertPlatformMember(db, { guildId: DEMO_GUILD_ID, userId: DEMO_OWNER_ID, username: 'demo-owner', bot: false, roleIds: [id(100)] });
-  await upsertPlatformMember(db, { guildId: DEMO_GUILD_ID, userId: BOT_ID, username: 'community-bot', bot: true, roleIds: [id(101)] });
-  for (const [i, name] of NAMES.entries()) {
-    await upsertPlatformMember(db, {
+  await upsertPlatformMember(db, { guildId: DEMO_GUILD_ID, userId: DEMO_BOT_ID, username: 'community-bot', bot: true, roleIds: [id(101)] });
+  // Only missing members are added, so roles granted while the demo ran (level rewards) survive a restart.
+  await insertPlatformMembersIfMissing(
+    db,
+    NAMES.map((name, i) => ({
       guildId: DEMO_GUILD_ID,
       userId: id(1000 + i),
       username: name,
@@ -118,7 +127,7 @@ export async function seedDemoGuild(db: Kysely<Database>): Promise<string> {
       bot: false,
       roleIds: rolesOf(i),
       joinedAt: new Date(Date.UTC(2025, i % 12, 1 + i)),
-    });
-  }
+    })),
+  );
   return DEMO_GUILD_ID;
 }

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
-import { findCredential } from '../../db/apiKeys.js';
+import { findCredential, listApiKeys } from '../../db/apiKeys.js';
 import type { Database } from '../../db/schema.js';
 import { systemClock } from '../clock.js';
 import { SCOPES } from '../domain/scopes.js';
@@ -44,15 +44,9 @@ export async function devApiKey(db: Kysely<Database>, guildId: string, createdBy
     return (await create()).key;
   } catch (err) {
     if (!(err instanceof KeyManagementError && err.code === 'KEY_LIMIT_REACHED')) throw err;
-    // Earlier dev runs whose credentials file was lost hold the slots: free the oldest one.
-    const oldest = await db
-      .selectFrom('api_keys')
-      .select('id')
-      .where('guild_id', '=', guildId)
-      .where('name', '=', 'dev')
-      .where('revoked_at', 'is', null)
-      .orderBy('id')
-      .executeTakeFirst();
+    // Earlier dev runs whose credentials file was lost hold the slots: free the oldest active one.
+    const now = systemClock.now();
+    const oldest = (await listApiKeys(db, guildId)).find((k) => k.name === 'dev' && !k.revokedAt && (!k.expiresAt || k.expiresAt > now));
     if (!oldest) throw err;
     await revokeApiKey(db, systemClock, { guildId, id: oldest.id, actor: { type: 'operator', name: 'npm run dev' } });
     return (await create()).key;

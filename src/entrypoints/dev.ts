@@ -5,40 +5,46 @@ import { createDatabase } from '../../db/pool.js';
 import { loadConfig } from '../config.js';
 import { DEMO_OWNER_ID, seedDemoGuild } from '../demo/demoGuild.js';
 import { devApiKey, writeDevCredentials } from '../dev/devCredentials.js';
-import { startDevInfrastructure } from '../dev/devInfrastructure.js';
+import { startDevInfrastructure, withInfrastructure } from '../dev/devInfrastructure.js';
 import { createLogger } from '../logger.js';
 import { buildApiDeps, createTemporalGateway, startApiServer, startWorker } from '../wiring.js';
-import { stopOnSignal } from './shutdown.js';
+import { runUntilSignal } from './shutdown.js';
 
 // `npm run dev`: the whole service on one machine with embedded defaults (README, command 1).
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const say = (line: string) => console.log(`[dev] ${line}`);
-const bootConfig = loadConfig();
-const infra = await startDevInfrastructure(bootConfig, root, say);
-const config = loadConfig({ ...process.env, DATABASE_URL: infra.databaseUrl, TEMPORAL_ADDRESS: infra.temporalAddress });
-const logger = createLogger(config.logLevel, 'dev');
 
-const database = createDatabase(infra.databaseUrl, config.database.poolMax);
-await migrateToLatest(database.db);
-const guildId = await seedDemoGuild(database.db);
-const credentialsFile = join(root, '.dev', 'credentials.json');
-const apiKey = await devApiKey(database.db, guildId, DEMO_OWNER_ID, credentialsFile);
+runUntilSignal(async (defer) => {
+  const bootConfig = loadConfig();
+  const infra = await startDevInfrastructure(bootConfig, root, say, defer);
+  const config = withInfrastructure(bootConfig, infra);
+  const logger = createLogger(config.logLevel, 'dev');
 
-const temporal = createTemporalGateway(config);
-const worker = await startWorker(config, database.db, temporal, logger);
-const api = await startApiServer(buildApiDeps(config, database.db, temporal, logger));
-await writeDevCredentials(credentialsFile, { baseUrl: api.url, temporalUiUrl: infra.temporalUiUrl, guildId, apiKey });
+  const database = createDatabase(infra.databaseUrl, config.database.poolMax);
+  defer(database.close);
+  await migrateToLatest(database.db);
+  const guildId = await seedDemoGuild(database.db);
+  const credentialsFile = join(root, '.dev', 'credentials.json');
+  const apiKey = await devApiKey(database.db, guildId, DEMO_OWNER_ID, credentialsFile);
 
-console.log(`
+  const temporal = createTemporalGateway(config);
+  defer(() => temporal.client.connection.close());
+  const worker = await startWorker(config, database.db, temporal, logger);
+  defer(worker.stop);
+  const api = await startApiServer(buildApiDeps(config, database.db, temporal, logger));
+  defer(api.close);
+  const baseUrl = config.http.publicBaseUrl ?? api.url;
+  await writeDevCredentials(credentialsFile, { baseUrl, temporalUiUrl: infra.temporalUiUrl, guildId, apiKey });
+
+  console.log(`
   Community-Bot API is running.
-    Base URL     ${api.url}
-    OpenAPI      ${api.url}/openapi.json
+    Base URL     ${baseUrl}
+    OpenAPI      ${baseUrl}/openapi.json
     Temporal UI  ${infra.temporalUiUrl ?? `(external Temporal at ${infra.temporalAddress})`}
     Demo guild   ${guildId}
     API key      ${apiKey}   (every scope; also in .dev/credentials.json)
 
-  Try: curl -H "Authorization: Bearer ${apiKey}" ${api.url}/guilds/${guildId}
+  Try: curl -H "Authorization: Bearer ${apiKey}" ${baseUrl}/guilds/${guildId}
   Ctrl-C stops everything.
 `);
-
-stopOnSignal([api.close, worker.stop, () => temporal.client.connection.close(), database.close, infra.stop], say);
+}, say);

@@ -1,26 +1,55 @@
+/** Registers how to stop something that was just started. */
+export type Defer = (stop: () => Promise<void>) => void;
+
+// A stop step that hangs (a child that died before its owner asked it to stop) must not keep the others waiting.
+const STEP_TIMEOUT_MS = 15_000;
+
+function bounded(step: () => Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`a stop step took longer than ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);
+  });
+  return Promise.race([step(), timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
- * Runs the stop steps in order once on SIGINT or SIGTERM, each even if an earlier one failed (so no child
- * process is left behind), then exits; a second signal exits at once.
+ * Runs a process until SIGINT or SIGTERM. `start` registers a stop step for each thing it starts, at once,
+ * so that a signal during start-up or a failed start stops what had started by then: the steps run in
+ * reverse order, each even if an earlier one failed, so no child process is left behind. A signal while
+ * starting waits for the start to settle; a second signal exits at once.
  */
-export function stopOnSignal(steps: Array<() => Promise<void>>, log: (line: string) => void = console.log): void {
-  const stop = async () => {
-    let failure: unknown;
-    for (const step of steps) await step().catch((err: unknown) => (failure ??= err));
-    if (failure) throw failure;
-  };
+export function runUntilSignal(start: (defer: Defer) => Promise<void>, log: (line: string) => void): void {
+  const steps: Array<() => Promise<void>> = [];
+  const started = start((step) => void steps.push(step));
   let stopping = false;
-  const handler = (signal: NodeJS.Signals) => {
+
+  const stopAndExit = async (code: number) => {
+    let failed = false;
+    for (const step of steps.reverse()) {
+      await bounded(step).catch((err: unknown) => {
+        failed = true;
+        console.error(err);
+      });
+    }
+    process.exit(failed ? 1 : code);
+  };
+
+  started.catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    if (stopping) return;
+    stopping = true;
+    void stopAndExit(1);
+  });
+
+  const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
     stopping = true;
     log(`${signal} received, stopping...`);
-    stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        console.error(err);
-        process.exit(1);
-      },
+    void started.then(
+      () => stopAndExit(0),
+      () => stopAndExit(1),
     );
   };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }
