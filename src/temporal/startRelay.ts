@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
 
 /** One pass of a relay: starts what a crash or an outage left unstarted; returns how many it started. */
@@ -17,9 +18,7 @@ export async function runStartRelay(passes: RelayPass[], logger: Logger, signal:
         logger.warn({ err }, 'start relay pass failed; retrying next pass');
       }
     }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, intervalMs);
-      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-    });
+    // The promise timer drops its abort listener when it fires, so a long-running relay does not pile them up.
+    await sleep(intervalMs, undefined, { signal }).catch(() => {});
   }
 }
