@@ -13,4 +13,6 @@ export interface ActivityDeps {
   logger: Logger;
   /** For starting event fan-outs right after an activity's commit (the outbox relay is the fallback). */
   temporal: TemporalGateway;
+  /** Operator setting: webhook deliveries may reach http:// and loopback endpoints (development, tests). */
+  webhooks: { allowInsecureLocal: boolean };
 }

@@ -3,6 +3,7 @@ import type { ActivityDeps } from './deps.js';
 import { createLevelRanksActivities } from './levelRanks.js';
 import { createLevelsActivities } from './levels.js';
 import { createMaintenanceActivities } from './maintenance.js';
+import { createWebhookActivities } from './webhooks.js';
 
 export type { ActivityDeps };
 
@@ -13,6 +14,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLevelsActivities(deps),
     ...createLevelRanksActivities(deps),
     ...createMaintenanceActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 

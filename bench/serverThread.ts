@@ -58,7 +58,7 @@ const worker = await createWorker({
   namespace: data.temporalNamespace,
   taskQueue: data.taskQueue,
   bundle: await bundleWorkflows(),
-  deps: { db, platform, clock: systemClock, logger, temporal },
+  deps: { db, platform, clock: systemClock, logger, temporal, webhooks: config.webhooks },
 });
 const running = worker.run();
 

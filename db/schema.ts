@@ -228,6 +228,42 @@ export interface LevelRankSnapshotStateTable {
   refreshed_at: Date;
 }
 
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  guild_id: string;
+  url: string;
+  events: string[];
+  secret: string;
+  enabled: Generated<boolean>;
+  disabled_reason: string | null;
+  failing_since: Date | null;
+  created_at: CreatedAt;
+  removed_at: Date | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_id: string;
+  body: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  attempts: Generated<number>;
+  created_at: CreatedAt;
+  completed_at: Date | null;
+  retry_requested_at: Date | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempt: number;
+  attempted_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
 export interface Database {
   guilds: GuildsTable;
   api_keys: ApiKeysTable;
@@ -250,6 +286,9 @@ export interface Database {
   platform_role_changes: PlatformRoleChangesTable;
   level_rank_snapshots: LevelRankSnapshotsTable;
   level_rank_snapshot_state: LevelRankSnapshotStateTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type GuildRow = Selectable<GuildsTable>;

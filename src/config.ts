@@ -38,6 +38,8 @@ const EnvSchema = z.object({
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
   /** How long the Server member endpoint may serve a cached member (spec: up to 5 minutes). */
   MEMBER_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(300),
+  /** Local development and tests only: webhook endpoints may use http:// and loopback addresses. */
+  WEBHOOK_ALLOW_INSECURE_LOCAL: booleanFlag.default(false),
 });
 
 export type Config = Readonly<{
@@ -57,6 +59,7 @@ export type Config = Readonly<{
     testServerPath?: string;
   }>;
   dev: Readonly<{ postgresPort: number }>;
+  webhooks: Readonly<{ allowInsecureLocal: boolean }>;
   limits: Readonly<{
     authFailuresPerMinute: number;
     memberCacheSeconds: number;
@@ -94,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       testServerPath: e.TEMPORAL_TEST_SERVER_PATH,
     }),
     dev: Object.freeze({ postgresPort: e.DEV_POSTGRES_PORT }),
+    webhooks: Object.freeze({ allowInsecureLocal: e.WEBHOOK_ALLOW_INSECURE_LOCAL }),
     limits: Object.freeze({
       authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,
       memberCacheSeconds: e.MEMBER_CACHE_SECONDS,

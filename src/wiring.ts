@@ -17,6 +17,7 @@ import { connectWorkerConnection, temporalConnectionOptions } from './temporal/c
 import type { TemporalGateway } from './temporal/gateway.js';
 import { ensureSchedules } from './temporal/schedules.js';
 import { runStartRelay } from './temporal/startRelay.js';
+import { relayDeliveryRetries } from './webhooks/deliveryRelay.js';
 import { bundleWorkflows, createWorker } from './temporal/worker.js';
 
 // The one place that builds the service's dependencies; the entrypoints (api, worker, dev) call it.
@@ -87,13 +88,17 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     bundle: await bundleWorkflows(),
-    deps: { db, platform: createLocalPlatform(db), clock: systemClock, logger, temporal },
+    deps: { db, platform: createLocalPlatform(db), clock: systemClock, logger, temporal, webhooks: config.webhooks },
   });
   await ensureSchedules(temporal);
   const running = worker.run();
   const relayStop = new AbortController();
   const relayDeps = { db, temporal, clock: systemClock };
-  const relay = runStartRelay([() => relayUnstartedEvents(relayDeps), () => relayUnstartedXpChanges(relayDeps)], logger, relayStop.signal);
+  const relay = runStartRelay(
+    [() => relayUnstartedEvents(relayDeps), () => relayUnstartedXpChanges(relayDeps), () => relayDeliveryRetries(relayDeps)],
+    logger,
+    relayStop.signal,
+  );
   return {
     async stop() {
       relayStop.abort();

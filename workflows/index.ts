@@ -3,3 +3,4 @@ export { eventFanout } from './eventFanout.js';
 export { purgeExpiredRecords } from './purgeExpiredRecords.js';
 export { xpChange } from './xpChange.js';
 export { refreshLevelRanks } from './refreshLevelRanks.js';
+export { webhookDelivery } from './webhookDelivery.js';

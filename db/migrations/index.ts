@@ -4,6 +4,7 @@ import * as bankIdempotencyEvents from './2026-11-22-002-bank-idempotency-events
 import * as levels from './2026-11-22-003-levels.js';
 import * as unloggedRateLimits from './2026-11-22-004-unlogged-rate-limits.js';
 import * as levelRankSnapshots from './2026-11-22-005-level-rank-snapshots.js';
+import * as webhooks from './2026-11-22-006-webhooks.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-003-levels': levels,
   '2026-11-22-004-unlogged-rate-limits': unloggedRateLimits,
   '2026-11-22-005-level-rank-snapshots': levelRankSnapshots,
+  '2026-11-22-006-webhooks': webhooks,
 };

@@ -39,8 +39,15 @@ export interface LevelUpEventData {
   source: 'activity' | 'admin';
 }
 
+/** `data` of webhook.test: sent to one endpoint by an operator. */
+export interface WebhookTestEventData {
+  endpointId: number;
+  message: string;
+}
+
 export interface EventDataByType {
   'bank.transaction': BankTransactionEventData;
+  'webhook.test': WebhookTestEventData;
   'levels.levelUp': LevelUpEventData;
 }
 

@@ -48,6 +48,7 @@ export function useTestWorker(getDb: () => Kysely<Database>, gateway: TemporalGa
         clock: systemClock,
         logger: createLogger('silent', 'worker-test'),
         temporal: gateway,
+        webhooks: { allowInsecureLocal: true },
         ...overrides,
       },
     });

@@ -10,6 +10,9 @@ import { eventually } from '../harness/eventually.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
 import { testGateway, useTestWorker } from '../harness/temporal.js';
 import { useTestApp } from '../harness/testApp.js';
+import { startReceiver } from '../harness/receiver.js';
+import { insertEndpoint } from '../../db/webhooks.js';
+import { verifyWebhook } from '../../src/webhooks/verifyWebhook.js';
 
 const database = useTestDatabase();
 const gateway = testGateway();
@@ -76,5 +79,30 @@ describe('bank log through the event fan-out', () => {
     await startEventFanout(gateway, { id: events[0]!.id, guildId: guild.id, type: 'bank.transaction' });
     await gateway.client.workflow.getHandle(fanoutWorkflowId(events[0]!.id)).result();
     expect(await messagesIn(guild.id, logChannelId)()).toHaveLength(1);
+  });
+
+  it('delivers the event once to each subscribed endpoint, signed, and not to the others', async () => {
+    const { guild, userId } = await guildWithLogChannel();
+    const { key } = await createTestKey(database.db, guild, { scopes: ['bank:write'] });
+    const [bankHook, levelsHook] = [await startReceiver([200]), await startReceiver([200])];
+    try {
+      await insertEndpoint(database.db, { guildId: guild.id, url: bankHook.url, events: ['bank.transaction'], secret: 'whsec_bank' });
+      await insertEndpoint(database.db, { guildId: guild.id, url: levelsHook.url, events: ['levels.levelUp'], secret: 'whsec_levels' });
+      const res = await app.http('POST', `/guilds/${guild.id}/bank/members/${userId}/transactions`, {
+        headers: bearer(key),
+        body: { type: 'add', amount: 7 },
+      });
+      await eventually(async () => bankHook.received.length, (n) => n > 0);
+      const delivered = bankHook.received[0]!;
+      expect(JSON.parse(delivered.body)).toMatchObject({ type: 'bank.transaction', guildId: guild.id, data: { transactionId: res.body.transactionId, amount: 7 } });
+      expect(verifyWebhook(delivered.body, delivered.headers, 'whsec_bank').ok).toBe(true);
+      const deliveries = await database.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', delivered.headers['service-webhook-id'] as string).execute();
+      await eventually(async () => (await database.db.selectFrom('webhook_deliveries').select('status').where('id', '=', deliveries[0]!.id).executeTakeFirstOrThrow()).status, (s) => s === 'succeeded');
+      expect(bankHook.received).toHaveLength(1);
+      expect(levelsHook.received).toHaveLength(0);
+    } finally {
+      await bankHook.close();
+      await levelsHook.close();
+    }
   });
 });

@@ -29,6 +29,7 @@ describe('rank snapshots of large servers', () => {
       platform: createLocalPlatform(database.db),
       logger: createLogger('silent', 'test'),
       temporal: testGateway(),
+      webhooks: { allowInsecureLocal: true },
     }).refreshLevelRankSnapshots;
     expect((await refresh()).refreshed).toBeGreaterThanOrEqual(1);
 

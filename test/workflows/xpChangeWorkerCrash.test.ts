@@ -28,7 +28,7 @@ async function startWorker(platform: Platform) {
     namespace: inject('temporalNamespace'),
     taskQueue: gateway.taskQueue,
     bundle: await sharedBundle(),
-    deps: { db: database.db, platform, clock: systemClock, logger: createLogger('silent', 'crash-test'), temporal: gateway },
+    deps: { db: database.db, platform, clock: systemClock, logger: createLogger('silent', 'crash-test'), temporal: gateway, webhooks: { allowInsecureLocal: true } },
   });
   const running = worker.run();
   return {

@@ -1,0 +1,149 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createActivities } from '../../activities/index.js';
+import { insertEvent } from '../../db/events.js';
+import { createDeliveries, insertEndpoint } from '../../db/webhooks.js';
+import { systemClock } from '../../src/clock.js';
+import { createLogger } from '../../src/logger.js';
+import { createLocalPlatform } from '../../src/platform/localPlatform.js';
+import { deliveryBody } from '../../src/webhooks/delivery.js';
+import { verifyWebhook } from '../../src/webhooks/verifyWebhook.js';
+import { useTestDatabase } from '../harness/database.js';
+import { createTestGuild } from '../harness/fixtures.js';
+import { startReceiver } from '../harness/receiver.js';
+import { sharedBundle, testGateway } from '../harness/temporal.js';
+
+const database = useTestDatabase();
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+const taskQueue = 'webhook-delivery-test';
+const secret = 'whsec_time-skipping';
+
+beforeAll(async () => {
+  // The time-skipping server fires the 1-minute to 24-hour retry timers without waiting for them.
+  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('testServerPath') } } });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await sharedBundle(),
+    activities: createActivities({
+      db: database.db,
+      platform: createLocalPlatform(database.db),
+      clock: systemClock,
+      logger: createLogger('silent', 'webhook-test'),
+      temporal: testGateway(),
+      webhooks: { allowInsecureLocal: true },
+    }),
+  });
+  running = worker.run();
+});
+
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+async function deliveryTo(url: string) {
+  const guild = await createTestGuild(database.db);
+  const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url, events: [], secret });
+  const event = await insertEvent(database.db, {
+    type: 'webhook.test',
+    guildId: guild.id,
+    createdAt: new Date('2026-11-22T12:00:00Z'),
+    data: { endpointId: endpoint.id, message: 'hello' },
+  });
+  const [delivery] = await createDeliveries(database.db, event.id, [endpoint.id], deliveryBody(event));
+  return { event, endpoint, deliveryId: delivery!.deliveryId };
+}
+
+const attemptsOf = (deliveryId: number) =>
+  database.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt').execute();
+
+/** Whole seconds between attempts: the timer starts when the previous attempt ends, a few ms after it began. */
+const gapsInSeconds = (attempts: Array<{ attempted_at: Date }>) =>
+  attempts.slice(1).map((a, i) => Math.round((a.attempted_at.getTime() - attempts[i]!.attempted_at.getTime()) / 1000));
+
+describe('webhook delivery', () => {
+  it('retries after 1 and 5 minutes, sends byte-identical signed bodies, and stops at the first 2xx', async () => {
+    const receiver = await startReceiver([500, 503, 204]);
+    try {
+      const { event, deliveryId } = await deliveryTo(receiver.url);
+      const result = await env.client.workflow.execute('webhookDelivery', {
+        workflowId: `webhook/test/${deliveryId}`,
+        taskQueue,
+        args: [{ deliveryId, firstAttempt: 1 }],
+      });
+      expect(result).toBe('succeeded');
+      expect(receiver.received).toHaveLength(3);
+      const bodies = new Set(receiver.received.map((r) => r.body));
+      expect(bodies.size).toBe(1);
+      expect(JSON.parse(receiver.received[0]!.body)).toEqual({
+        id: event.id,
+        type: 'webhook.test',
+        createdAt: '2026-11-22T12:00:00.000Z',
+        guildId: event.guildId,
+        data: { endpointId: expect.any(Number), message: 'hello' },
+      });
+      for (const r of receiver.received) {
+        expect(r.headers['content-type']).toBe('application/json');
+        expect(r.headers['service-webhook-id']).toBe(event.id);
+        const now = new Date(Number(r.headers['service-webhook-timestamp']) * 1000);
+        expect(verifyWebhook(r.body, r.headers, secret, { now })).toMatchObject({ ok: true, eventId: event.id });
+      }
+      const attempts = await attemptsOf(deliveryId);
+      expect(attempts.map((a) => [a.attempt, a.status_code])).toEqual([
+        [1, 500],
+        [2, 503],
+        [3, 204],
+      ]);
+      expect(attempts[0]!.response_excerpt).toBe('answer 1');
+      expect(gapsInSeconds(attempts)).toEqual([60, 300]);
+      const delivery = await database.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).executeTakeFirstOrThrow();
+      expect(delivery).toMatchObject({ status: 'succeeded', attempts: 3 });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('makes 7 attempts on the spec schedule, then fails, and disables an endpoint failing for a day', async () => {
+    const receiver = await startReceiver([{ status: 302, headers: { location: 'https://example.invalid/' } }, 500]);
+    try {
+      const { endpoint, deliveryId } = await deliveryTo(receiver.url);
+      const result = await env.client.workflow.execute('webhookDelivery', {
+        workflowId: `webhook/test/${deliveryId}`,
+        taskQueue,
+        args: [{ deliveryId, firstAttempt: 1 }],
+      });
+      expect(result).toBe('failed');
+      const attempts = await attemptsOf(deliveryId);
+      expect(attempts).toHaveLength(7);
+      expect(attempts[0]).toMatchObject({ status_code: 302, error: 'redirects are not followed' });
+      expect(gapsInSeconds(attempts)).toEqual([60, 300, 1800, 7200, 21600, 86400]);
+      const stored = await database.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
+      expect(stored).toMatchObject({ enabled: false, disabled_reason: 'failing' });
+      expect((await database.db.selectFrom('webhook_deliveries').select('status').where('id', '=', deliveryId).executeTakeFirstOrThrow()).status).toBe('failed');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('stops the outstanding attempts of a disabled endpoint', async () => {
+    const receiver = await startReceiver([500]);
+    try {
+      const { endpoint, deliveryId } = await deliveryTo(receiver.url);
+      await database.db.updateTable('webhook_endpoints').set({ enabled: false, disabled_reason: 'manual' }).where('id', '=', endpoint.id).execute();
+      const result = await env.client.workflow.execute('webhookDelivery', {
+        workflowId: `webhook/test/${deliveryId}`,
+        taskQueue,
+        args: [{ deliveryId, firstAttempt: 1 }],
+      });
+      expect(result).toBe('cancelled');
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

@@ -1,0 +1,29 @@
+import { proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS } from '../src/webhooks/delivery.js';
+
+export interface WebhookDeliveryInput {
+  deliveryId: number;
+  /** 1, or the next number after an operator's retry of a failed delivery. */
+  firstAttempt: number;
+}
+
+// One HTTP attempt per activity, never retried by Temporal: the spec's schedule is the workflow's timers.
+const { attemptWebhookDelivery } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } });
+const { finishWebhookDelivery } = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds' });
+
+/** One event to one endpoint: up to 7 attempts, 1 min, 5 min, 30 min, 2 h, 6 h and 24 h apart. */
+export async function webhookDelivery({ deliveryId, firstAttempt }: WebhookDeliveryInput): Promise<'succeeded' | 'failed' | 'cancelled'> {
+  for (let round = 0; round < MAX_ATTEMPTS; round++) {
+    const outcome = await attemptWebhookDelivery(deliveryId, firstAttempt + round, Date.now());
+    if (outcome !== 'failed') {
+      const status = outcome === 'succeeded' ? 'succeeded' : 'cancelled';
+      await finishWebhookDelivery(deliveryId, status);
+      return status;
+    }
+    const delay = RETRY_DELAYS[round];
+    if (delay) await sleep(delay, { summary: `attempt ${round + 2} of ${MAX_ATTEMPTS} in ${delay}` });
+  }
+  await finishWebhookDelivery(deliveryId, 'failed');
+  return 'failed';
+}
