@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config.js';
@@ -29,8 +29,13 @@ export async function startDevInfrastructure(config: Config, root: string, log: 
   let databaseUrl = config.database.url;
   if (!databaseUrl) {
     log(`Starting embedded PostgreSQL on 127.0.0.1:${config.dev.postgresPort} (data in .dev/pgdata)...`);
-    const postgres = await startEmbeddedPostgres({ dataDir: join(devDir, 'pgdata'), port: config.dev.postgresPort, persistent: true });
-    defer(postgres.stop);
+    const dataDir = join(devDir, 'pgdata');
+    const postgres = await startEmbeddedPostgres({ dataDir, port: config.dev.postgresPort, persistent: true });
+    // Ctrl-C in a terminal signals PostgreSQL too, and the package's stop() waits forever for the exit of a
+    // server that has already exited: stop it only while it still runs.
+    defer(async () => {
+      if (await postmasterRuns(dataDir)) await postgres.stop();
+    });
     await createDatabaseIfMissing(postgres.url, DEV_DATABASE);
     databaseUrl = withDatabase(postgres.url, DEV_DATABASE);
   }
@@ -63,6 +68,18 @@ export function withInfrastructure(config: Config, infra: DevInfrastructure): Co
     database: Object.freeze({ ...config.database, url: infra.databaseUrl }),
     temporal: Object.freeze({ ...config.temporal, address: infra.temporalAddress }),
   });
+}
+
+/** PostgreSQL keeps its pid in postmaster.pid while it runs and removes the file as it exits. */
+async function postmasterRuns(dataDir: string): Promise<boolean> {
+  const pid = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function createDatabaseIfMissing(serverUrl: string, name: string) {
