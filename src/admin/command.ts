@@ -9,6 +9,7 @@ export interface AdminContext {
   clock: Clock;
   /** Who the audit log names when a command does not say `--operator`. */
   operator: string;
+  allowInsecureWebhookUrls: boolean;
 }
 
 /** What a command prints: `json` with --json, otherwise the text lines. */

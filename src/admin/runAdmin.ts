@@ -8,14 +8,17 @@ import { guildGroup } from './guildCommands.js';
 import { commandHelp, generalHelp, groupHelp } from './help.js';
 import { keyGroup } from './keyCommands.js';
 import { memberGroup } from './memberCommands.js';
+import { webhookGroup } from './webhookCommands.js';
 
-const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup];
+const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup];
 
 export interface AdminDeps {
   db: Kysely<Database>;
   clock: Clock;
   /** Default audit name of the operator (the entrypoint passes the OS user name). */
   operator: string;
+  /** Operator setting for local development: webhook URLs may use http:// and loopback. */
+  allowInsecureWebhookUrls?: boolean;
   /** Each call is one line of output, without its newline. */
   stdout(line: string): void;
   stderr(line: string): void;
@@ -56,7 +59,12 @@ export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number>
     }
     const label = `${resolved.group.name} ${resolved.command.name}`;
     const flags = parseFlags(rest, resolved.command.flags, label);
-    const output = await resolved.command.run(flags, { db: deps.db, clock: deps.clock, operator: deps.operator });
+    const output = await resolved.command.run(flags, {
+      db: deps.db,
+      clock: deps.clock,
+      operator: deps.operator,
+      allowInsecureWebhookUrls: deps.allowInsecureWebhookUrls ?? false,
+    });
     if (flags.json) deps.stdout(JSON.stringify(output.json, null, 2));
     else output.text.forEach(deps.stdout);
     return 0;

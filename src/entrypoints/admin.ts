@@ -22,6 +22,7 @@ try {
     db,
     clock: systemClock,
     operator: osUserName(),
+    allowInsecureWebhookUrls: config.webhooks.allowInsecureLocal,
     stdout: (line) => process.stdout.write(`${line}\n`),
     stderr: (line) => process.stderr.write(`${line}\n`),
   });

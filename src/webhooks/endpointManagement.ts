@@ -1,0 +1,112 @@
+import type { Kysely } from 'kysely';
+import { writeAudit, type AuditActor } from '../../db/audit.js';
+import { insertEvent } from '../../db/events.js';
+import type { Database } from '../../db/schema.js';
+import {
+  countEndpoints,
+  findEndpoint,
+  insertEndpoint,
+  markEndpointRemoved,
+  replaceEndpointSecret,
+  requestDeliveryRetry,
+  setEndpointEnabled,
+  type WebhookEndpoint,
+} from '../../db/webhooks.js';
+import type { Clock } from '../clock.js';
+import { PLAN_LIMITS, type Plan } from '../domain/plans.js';
+import { EVENT_TYPES } from '../events/eventTypes.js';
+import { refuseEndpointUrl } from './endpointUrl.js';
+import { newWebhookSecret } from './signing.js';
+
+export class WebhookManagementError extends Error {
+  constructor(
+    readonly code: 'GUILD_NOT_FOUND' | 'ENDPOINT_LIMIT_REACHED' | 'INVALID_URL' | 'UNKNOWN_EVENT' | 'ENDPOINT_NOT_FOUND' | 'DELIVERY_NOT_RETRYABLE',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WebhookManagementError';
+  }
+}
+
+interface Deps {
+  db: Kysely<Database>;
+  clock: Clock;
+  actor: AuditActor;
+  allowInsecureLocal: boolean;
+}
+
+/** Registers an endpoint and returns it with its signing secret (shown once). */
+export async function addEndpoint(deps: Deps, input: { guildId: string; url: string; events: string[] }): Promise<WebhookEndpoint & { secret: string }> {
+  const refusal = refuseEndpointUrl(input.url, { allowInsecureLocal: deps.allowInsecureLocal });
+  if (refusal) throw new WebhookManagementError('INVALID_URL', `The URL ${refusal}.`);
+  const unknown = input.events.filter((e) => !(EVENT_TYPES as readonly string[]).includes(e));
+  if (unknown.length > 0) throw new WebhookManagementError('UNKNOWN_EVENT', `Unknown event type(s): ${unknown.join(', ')}. Known: ${EVENT_TYPES.join(', ')}.`);
+  return deps.db.transaction().execute(async (trx) => {
+    // The guild row lock serialises registrations, so the plan limit cannot be overshot.
+    const guild = await trx.selectFrom('guilds').select(['id', 'plan']).where('id', '=', input.guildId).forUpdate().executeTakeFirst();
+    if (!guild) throw new WebhookManagementError('GUILD_NOT_FOUND', `Guild ${input.guildId} does not exist.`);
+    const limit = PLAN_LIMITS[guild.plan as Plan].webhookEndpoints;
+    if ((await countEndpoints(trx, guild.id)) >= limit) {
+      throw new WebhookManagementError('ENDPOINT_LIMIT_REACHED', `Guild ${guild.id} already has ${limit} webhook endpoints, the most its ${guild.plan} plan allows.`);
+    }
+    const secret = newWebhookSecret();
+    const endpoint = await insertEndpoint(trx, { guildId: guild.id, url: input.url, events: input.events, secret });
+    await audit(trx, deps.actor, endpoint, 'webhook.add', { url: endpoint.url, events: endpoint.events });
+    return { ...endpoint, secret };
+  });
+}
+
+async function requireEndpoint(db: Kysely<Database>, guildId: string, id: number): Promise<WebhookEndpoint> {
+  const endpoint = await findEndpoint(db, guildId, id);
+  if (!endpoint) throw new WebhookManagementError('ENDPOINT_NOT_FOUND', `Guild ${guildId} has no webhook endpoint ${id}.`);
+  return endpoint;
+}
+
+const audit = (db: Kysely<Database>, actor: AuditActor, endpoint: WebhookEndpoint, action: string, data: Record<string, unknown> = {}) =>
+  writeAudit(db, { guildId: endpoint.guildId, actor, action, target: { type: 'webhook_endpoint', id: String(endpoint.id) }, data });
+
+/** A new secret signs every attempt from now on; the old one stops at once. */
+export async function rotateEndpointSecret(deps: Deps, guildId: string, id: number): Promise<string> {
+  return deps.db.transaction().execute(async (trx) => {
+    const endpoint = await requireEndpoint(trx, guildId, id);
+    const secret = newWebhookSecret();
+    await replaceEndpointSecret(trx, id, secret);
+    await audit(trx, deps.actor, endpoint, 'webhook.rotateSecret');
+    return secret;
+  });
+}
+
+export async function changeEndpointState(deps: Deps, guildId: string, id: number, change: 'enable' | 'disable' | 'remove'): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const endpoint = await requireEndpoint(trx, guildId, id);
+    if (change === 'remove') await markEndpointRemoved(trx, id, deps.clock.now());
+    else await setEndpointEnabled(trx, id, change === 'enable', change === 'disable' ? 'manual' : null);
+    await audit(trx, deps.actor, endpoint, `webhook.${change}`);
+  });
+}
+
+/** Queues a webhook.test event for one endpoint; the worker's relay starts its delivery within seconds. */
+export async function sendTestEvent(deps: Deps, guildId: string, id: number): Promise<string> {
+  const endpoint = await requireEndpoint(deps.db, guildId, id);
+  const event = await insertEvent(deps.db, {
+    type: 'webhook.test',
+    guildId,
+    createdAt: deps.clock.now(),
+    data: { endpointId: endpoint.id, message: 'This is a test event sent by an operator.' },
+  });
+  return event.id;
+}
+
+/** Another round of up to 7 attempts for a failed (or cancelled) delivery of this guild's endpoint. */
+export async function retryDelivery(deps: Deps, guildId: string, deliveryId: number): Promise<void> {
+  const owned = await deps.db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select('d.id')
+    .where('d.id', '=', deliveryId)
+    .where('e.guild_id', '=', guildId)
+    .executeTakeFirst();
+  if (!owned || !(await requestDeliveryRetry(deps.db, deliveryId, deps.clock.now()))) {
+    throw new WebhookManagementError('DELIVERY_NOT_RETRYABLE', `Guild ${guildId} has no failed or cancelled delivery ${deliveryId}.`);
+  }
+}
