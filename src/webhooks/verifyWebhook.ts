@@ -10,9 +10,18 @@ export interface VerifyOptions {
   now?: Date;
 }
 
+/** A delivered event: deduplicate on `id`, order by `createdAt` (deliveries can repeat and arrive out of order). */
+export interface DeliveredEvent {
+  id: string;
+  type: string;
+  createdAt: string;
+  guildId: string;
+  data: Record<string, unknown>;
+}
+
 export type VerifyResult =
-  | { ok: true; eventId: string; timestamp: number }
-  | { ok: false; reason: 'missing-headers' | 'bad-timestamp' | 'timestamp-out-of-tolerance' | 'no-matching-signature' };
+  | { ok: true; event: DeliveredEvent; timestamp: number }
+  | { ok: false; reason: 'missing-headers' | 'bad-timestamp' | 'timestamp-out-of-tolerance' | 'no-matching-signature' | 'invalid-body' };
 
 function header(headers: WebhookHeaders, name: string): string | undefined {
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
@@ -46,5 +55,11 @@ export function verifyWebhook(rawBody: string | Buffer, headers: WebhookHeaders,
     if (!/^[0-9a-f]{64}$/i.test(candidate)) continue;
     if (timingSafeEqual(Buffer.from(candidate, 'hex'), expected)) matched = true;
   }
-  return matched ? { ok: true, eventId, timestamp } : { ok: false, reason: 'no-matching-signature' };
+  if (!matched) return { ok: false, reason: 'no-matching-signature' };
+  try {
+    const event = JSON.parse(rawBody.toString()) as DeliveredEvent;
+    return event.id === eventId ? { ok: true, event, timestamp } : { ok: false, reason: 'invalid-body' };
+  } catch {
+    return { ok: false, reason: 'invalid-body' };
+  }
 }

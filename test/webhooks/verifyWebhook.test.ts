@@ -28,7 +28,7 @@ describe('verifyWebhook', () => {
   const headers = signedHeaders(secret, 'evt_1', signedAt, body);
 
   it('accepts a genuine delivery', () => {
-    expect(verifyWebhook(body, headers, secret, { now })).toEqual({ ok: true, eventId: 'evt_1', timestamp: signedAt });
+    expect(verifyWebhook(body, headers, secret, { now })).toEqual({ ok: true, event: JSON.parse(body), timestamp: signedAt });
     expect(verifyWebhook(Buffer.from(body), new Headers(headers), secret, { now }).ok).toBe(true);
   });
 

@@ -91,7 +91,7 @@ describe('webhook delivery', () => {
         expect(r.headers['content-type']).toBe('application/json');
         expect(r.headers['service-webhook-id']).toBe(event.id);
         const now = new Date(Number(r.headers['service-webhook-timestamp']) * 1000);
-        expect(verifyWebhook(r.body, r.headers, secret, { now })).toMatchObject({ ok: true, eventId: event.id });
+        expect(verifyWebhook(r.body, r.headers, secret, { now })).toMatchObject({ ok: true, event: { id: event.id } });
       }
       const attempts = await attemptsOf(deliveryId);
       expect(attempts.map((a) => [a.attempt, a.status_code])).toEqual([
@@ -144,6 +144,55 @@ describe('webhook delivery', () => {
       expect(receiver.received).toHaveLength(0);
     } finally {
       await receiver.close();
+    }
+  });
+
+  it('counts a refused connection as a failed attempt', async () => {
+    const closed = await startReceiver([200]);
+    await closed.close();
+    const { deliveryId } = await deliveryTo(closed.url);
+    const handle = await env.client.workflow.start('webhookDelivery', { workflowId: `webhook/test/${deliveryId}`, taskQueue, args: [{ deliveryId, firstAttempt: 1 }] });
+    await handle.result();
+    const attempts = await attemptsOf(deliveryId);
+    expect(attempts).toHaveLength(7);
+    expect(attempts[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/ECONNREFUSED|connect/i) });
+  });
+
+  it('signs each attempt with the secret current at that moment (rotation takes effect at once)', async () => {
+    const receiver = await startReceiver([500, 200]);
+    try {
+      const { endpoint, deliveryId } = await deliveryTo(receiver.url);
+      const handle = await env.client.workflow.start('webhookDelivery', { workflowId: `webhook/test/${deliveryId}`, taskQueue, args: [{ deliveryId, firstAttempt: 1 }] });
+      for (let i = 0; i < 200 && receiver.received.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      await database.db.updateTable('webhook_endpoints').set({ secret: 'whsec_rotated' }).where('id', '=', endpoint.id).execute();
+      expect(await handle.result()).toBe('succeeded');
+      const [first, second] = receiver.received;
+      const at = (r: typeof first) => ({ now: new Date(Number(r!.headers['service-webhook-timestamp']) * 1000) });
+      expect(verifyWebhook(first!.body, first!.headers, secret, at(first)).ok).toBe(true);
+      expect(verifyWebhook(second!.body, second!.headers, 'whsec_rotated', at(second)).ok).toBe(true);
+      expect(verifyWebhook(second!.body, second!.headers, secret, at(second)).ok).toBe(false);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('gives up on an attempt after 10 seconds without an answer', async () => {
+    const { createServer } = await import('node:http');
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { deliveryId } = await deliveryTo(`http://127.0.0.1:${(silent.address() as { port: number }).port}/hang`);
+      const handle = await env.client.workflow.start('webhookDelivery', { workflowId: `webhook/test/${deliveryId}`, taskQueue, args: [{ deliveryId, firstAttempt: 1 }] });
+      // The first attempt is logged once its 10-second limit passes; then the delivery is cut short here.
+      for (let i = 0; i < 300 && (await attemptsOf(deliveryId)).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await handle.terminate('test done');
+      const [attempt] = await attemptsOf(deliveryId);
+      expect(attempt).toMatchObject({ status_code: null, error: expect.stringMatching(/timeout|aborted/i) });
+      expect(attempt!.duration_ms).toBeGreaterThanOrEqual(9_900);
+      expect(attempt!.duration_ms).toBeLessThan(12_000);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
     }
   });
 });
