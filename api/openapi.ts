@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { ErrorBody } from '../src/contract/common.js';
+import { EVENT_DATA_SCHEMAS, eventEnvelope } from '../src/contract/events.js';
 import { z } from '../src/contract/zod.js';
 import { ERROR_STATUS, type ErrorCode } from '../src/errors.js';
 import type { RouteDefinition } from './route.js';
@@ -85,6 +86,8 @@ export function buildOpenApiDocument(routes: RouteDefinition[]) {
     } as Parameters<typeof registry.registerPath>[0]);
   }
 
+  registerWebhooks(registry);
+
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -95,4 +98,30 @@ export function buildOpenApiDocument(routes: RouteDefinition[]) {
     },
     servers: [{ url: '/' }],
   });
+}
+
+const SIGNATURE_HEADERS = z.object({
+  'Service-Webhook-Id': z.string().openapi({ description: 'The event id, the same on every retry.' }),
+  'Service-Webhook-Timestamp': z.string().openapi({ description: 'Unix seconds when this attempt was signed.' }),
+  'Service-Signature': z.string().openapi({ description: 'v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>; may hold several v1= values.' }),
+});
+
+/** One OpenAPI webhook per event kind (3.1 `webhooks`), with its versioned data schema. */
+function registerWebhooks(registry: OpenAPIRegistry) {
+  for (const type of Object.keys(EVENT_DATA_SCHEMAS) as Array<keyof typeof EVENT_DATA_SCHEMAS>) {
+    const name = type.replace(/(^|\.)(\w)/g, (_, _dot: string, c: string) => c.toUpperCase());
+    registry.registerWebhook({
+      method: 'post',
+      path: type,
+      operationId: `on${name}`,
+      summary: `${type} event`,
+      description: 'Signed POST to a registered endpoint. Answer 2xx within 10 s; anything else is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 24 h.',
+      tags: ['webhooks'],
+      request: {
+        headers: SIGNATURE_HEADERS,
+        body: { content: { 'application/json': { schema: eventEnvelope(type).openapi(`${name}Event`) } } },
+      },
+      responses: { 200: { description: 'Any 2xx acknowledges the delivery.' } },
+    });
+  }
 }

@@ -1,57 +1,17 @@
-/** Event kinds of the spec (Events) plus the console's test event. */
-export const EVENT_TYPES = [
-  'bank.transaction',
-  'levels.levelUp',
-  'shop.purchase',
-  'shop.refund',
-  'tickets.opened',
-  'tickets.closed',
-  'members.joined',
-  'members.left',
-  'giveaways.ended',
-  'moderation.caseCreated',
-  'applications.submitted',
-  'appeals.submitted',
-  'webhook.test',
-] as const;
+import type { z } from 'zod';
+import { EVENT_DATA_SCHEMAS } from '../contract/events.js';
+
+/** Event kinds of the spec (Events) plus the console's test event; their data schemas live in the contract. */
+export const EVENT_TYPES = Object.keys(EVENT_DATA_SCHEMAS) as Array<keyof typeof EVENT_DATA_SCHEMAS>;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** `data` of bank.transaction, exactly the spec's fields. */
-export interface BankTransactionEventData {
-  transactionId: number;
-  userId: string;
-  type: string;
-  /** Signed: negative is a debit. */
-  amount: number;
-  balanceAfter: number;
-  reason: string | null;
-  counterpartyId: string | null;
-  actorId: string | null;
-  createdAt: string;
-}
+export type EventDataByType = { [K in EventType]: z.infer<(typeof EVENT_DATA_SCHEMAS)[K]> };
 
-/** `data` of levels.levelUp, exactly the spec's fields. */
-export interface LevelUpEventData {
-  userId: string;
-  level: number;
-  previousLevel: number;
-  source: 'activity' | 'admin';
-}
+export type BankTransactionEventData = EventDataByType['bank.transaction'];
+export type WebhookTestEventData = EventDataByType['webhook.test'];
 
-/** `data` of webhook.test: sent to one endpoint by an operator. */
-export interface WebhookTestEventData {
-  endpointId: number;
-  message: string;
-}
-
-export interface EventDataByType {
-  'bank.transaction': BankTransactionEventData;
-  'webhook.test': WebhookTestEventData;
-  'levels.levelUp': LevelUpEventData;
-}
-
-export interface OutboxEvent<T extends keyof EventDataByType = keyof EventDataByType> {
+export interface OutboxEvent<T extends EventType = EventType> {
   id: string;
   type: T;
   guildId: string;

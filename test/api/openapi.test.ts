@@ -47,6 +47,15 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('documents every event kind in the webhooks section with its data schema', async () => {
+    const doc = (await document()) as unknown as { webhooks: Record<string, { post: { requestBody: unknown } }> };
+    expect(Object.keys(doc.webhooks).sort()).toEqual([
+      'appeals.submitted', 'applications.submitted', 'bank.transaction', 'giveaways.ended', 'levels.levelUp', 'members.joined',
+      'members.left', 'moderation.caseCreated', 'shop.purchase', 'shop.refund', 'tickets.closed', 'tickets.opened', 'webhook.test',
+    ]);
+    expect(JSON.stringify(doc.webhooks['bank.transaction']!.post.requestBody)).toContain('BankTransactionEvent');
+  });
+
   it('documents every route the app serves, and nothing else', async () => {
     const doc = await document();
     const documented = Object.entries(doc.paths)

@@ -13,6 +13,7 @@ import { useTestApp } from '../harness/testApp.js';
 import { startReceiver } from '../harness/receiver.js';
 import { insertEndpoint } from '../../db/webhooks.js';
 import { verifyWebhook } from '../../src/webhooks/verifyWebhook.js';
+import { eventEnvelope } from '../../src/contract/events.js';
 
 const database = useTestDatabase();
 const gateway = testGateway();
@@ -96,6 +97,8 @@ describe('bank log through the event fan-out', () => {
       const delivered = bankHook.received[0]!;
       expect(JSON.parse(delivered.body)).toMatchObject({ type: 'bank.transaction', guildId: guild.id, data: { transactionId: res.body.transactionId, amount: 7 } });
       expect(verifyWebhook(delivered.body, delivered.headers, 'whsec_bank').ok).toBe(true);
+      // The delivered payload is exactly what the OpenAPI document's webhooks section promises.
+      expect(eventEnvelope('bank.transaction').strict().parse(JSON.parse(delivered.body))).toBeDefined();
       const deliveries = await database.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', delivered.headers['service-webhook-id'] as string).execute();
       await eventually(async () => (await database.db.selectFrom('webhook_deliveries').select('status').where('id', '=', deliveries[0]!.id).executeTakeFirstOrThrow()).status, (s) => s === 'succeeded');
       expect(bankHook.received).toHaveLength(1);

@@ -4,6 +4,7 @@ import { listPlatformMessages } from '../../db/platformMessages.js';
 import { deletePlatformMember, upsertPlatformRoles } from '../../db/platformLocal.js';
 import { listRoleChanges } from '../../db/platformRoles.js';
 import { totalXpForLevel } from '../../src/domain/levels.js';
+import { EVENT_DATA_SCHEMAS } from '../../src/contract/events.js';
 import { relayUnstartedXpChanges } from '../../src/levels/xpChangeRelay.js';
 import { systemClock } from '../../src/clock.js';
 import type { TemporalGateway } from '../../src/temporal/gateway.js';
@@ -108,6 +109,7 @@ describe('XP changes', () => {
     const messages = await listPlatformMessages(database.db, guild.id, channel);
     expect(messages.map((m) => m.content)).toEqual([`<@${userId}> is now level 1`, `<@${userId}> is now level 3`]);
     const events = await database.db.selectFrom('events').select(['type', 'data']).where('guild_id', '=', guild.id).orderBy('seq').execute();
+    for (const e of events) EVENT_DATA_SCHEMAS['levels.levelUp'].strict().parse(e.data);
     expect(events).toEqual([
       { type: 'levels.levelUp', data: { userId, level: 1, previousLevel: 0, source: 'admin' } },
       { type: 'levels.levelUp', data: { userId, level: 3, previousLevel: 1, source: 'admin' } },
