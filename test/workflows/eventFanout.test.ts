@@ -14,6 +14,8 @@ import { startReceiver } from '../harness/receiver.js';
 import { insertEndpoint } from '../../db/webhooks.js';
 import { verifyWebhook } from '../../src/webhooks/verifyWebhook.js';
 import { eventEnvelope } from '../../src/contract/events.js';
+import { retryDelivery, sendTestEvent } from '../../src/webhooks/endpointManagement.js';
+import { relayDeliveryRetries } from '../../src/webhooks/deliveryRelay.js';
 
 const database = useTestDatabase();
 const gateway = testGateway();
@@ -106,6 +108,40 @@ describe('bank log through the event fan-out', () => {
     } finally {
       await bankHook.close();
       await levelsHook.close();
+    }
+  });
+
+  it('delivers an operator test event to its one endpoint, and a manual retry sends a failed delivery again', async () => {
+    const guild = await createTestGuild(database.db);
+    const receiver = await startReceiver([200]);
+    const other = await startReceiver([200]);
+    try {
+      const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url: receiver.url, events: [], secret: 'whsec_t' });
+      await insertEndpoint(database.db, { guildId: guild.id, url: other.url, events: [], secret: 'whsec_o' });
+      const deps = { db: database.db, clock: systemClock, actor: { type: 'system' } as const, allowInsecureLocal: true };
+      const eventId = await sendTestEvent(deps, guild.id, endpoint.id);
+      await database.db.updateTable('events').set({ created_at: new Date(Date.now() - 60_000) }).where('id', '=', eventId).execute();
+      await relayUnstartedEvents({ db: database.db, temporal: gateway, clock: systemClock });
+      await eventually(async () => receiver.received.length, (n) => n > 0);
+      expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ id: eventId, type: 'webhook.test', data: { endpointId: endpoint.id } });
+
+      const delivery = await database.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
+      await eventually(async () => (await database.db.selectFrom('webhook_deliveries').select('status').where('id', '=', delivery.id).executeTakeFirstOrThrow()).status, (s) => s === 'succeeded');
+      // Pretend it had failed: an operator's retry starts another round, numbered after the first.
+      await database.db.updateTable('webhook_deliveries').set({ status: 'failed' }).where('id', '=', delivery.id).execute();
+      await retryDelivery(deps, guild.id, delivery.id);
+      expect(await relayDeliveryRetries({ db: database.db, temporal: gateway })).toBe(1);
+      await eventually(async () => receiver.received.length, (n) => n > 1);
+      const attempts = await eventually(
+        () => database.db.selectFrom('webhook_attempts').select('attempt').where('delivery_id', '=', delivery.id).orderBy('attempt').execute(),
+        (rows) => rows.length === 2,
+      );
+      expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);
+      expect(receiver.received[1]!.body).toBe(receiver.received[0]!.body);
+      expect(other.received).toHaveLength(0);
+    } finally {
+      await receiver.close();
+      await other.close();
     }
   });
 });
