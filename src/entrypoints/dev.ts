@@ -26,6 +26,10 @@ runUntilSignal(async (defer) => {
   const guildId = await seedDemoGuild(database.db);
   const credentialsFile = join(root, '.dev', 'credentials.json');
   const apiKey = await devApiKey(database.db, guildId, DEMO_OWNER_ID, credentialsFile);
+  const { host, port, publicBaseUrl } = config.http;
+  const credentials = { baseUrl: publicBaseUrl ?? `http://${host}:${port}/api/v1`, temporalUiUrl: infra.temporalUiUrl, guildId, apiKey };
+  // Saved before the api starts, so a start that fails later (a port in use) reuses the key next time.
+  await writeDevCredentials(credentialsFile, credentials);
 
   const temporal = createTemporalGateway(config);
   defer(() => temporal.client.connection.close());
@@ -33,8 +37,8 @@ runUntilSignal(async (defer) => {
   defer(worker.stop);
   const api = await startApiServer(buildApiDeps(config, database.db, temporal, logger));
   defer(api.close);
-  const baseUrl = config.http.publicBaseUrl ?? api.url;
-  await writeDevCredentials(credentialsFile, { baseUrl, temporalUiUrl: infra.temporalUiUrl, guildId, apiKey });
+  const baseUrl = publicBaseUrl ?? api.url;
+  if (baseUrl !== credentials.baseUrl) await writeDevCredentials(credentialsFile, { ...credentials, baseUrl });
 
   console.log(`
   Community-Bot API is running.

@@ -16,12 +16,11 @@ function bounded(step: () => Promise<void>): Promise<void> {
  * Runs a process until SIGINT or SIGTERM. `start` registers a stop step for each thing it starts, at once,
  * so that a signal during start-up or a failed start stops what had started by then: the steps run in
  * reverse order, each even if an earlier one failed, so no child process is left behind. A signal while
- * starting waits for the start to settle; a second signal exits at once. Handlers that were registered on
- * SIGINT and SIGTERM before this call are removed; later ones (the Temporal worker's own drain) stay.
+ * starting waits for the start to settle. Handlers registered on SIGINT and SIGTERM before this call are
+ * removed; later ones (the Temporal worker's own drain) stay.
  */
 export function runUntilSignal(start: (defer: Defer) => Promise<void>, log: (line: string) => void): void {
   const steps: Array<() => Promise<void>> = [];
-  const started = start((step) => void steps.push(step));
   let stopping = false;
 
   const stopAndExit = async (code: number) => {
@@ -35,15 +34,11 @@ export function runUntilSignal(start: (defer: Defer) => Promise<void>, log: (lin
     process.exit(failed ? 1 : code);
   };
 
-  started.catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    if (stopping) return;
-    stopping = true;
-    void stopAndExit(1);
-  });
-
+  let started: Promise<void> = Promise.resolve();
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
+    // A repeated signal does not cut the stop short: tsx relays a signal its child may already have had, and
+    // every step is bounded in time anyway.
+    if (stopping) return log(`${signal} received again; still stopping...`);
     stopping = true;
     log(`${signal} received, stopping...`);
     void started.then(
@@ -57,4 +52,12 @@ export function runUntilSignal(start: (defer: Defer) => Promise<void>, log: (lin
     for (const listener of process.listeners(signal)) process.off(signal, listener);
     process.on(signal, onSignal);
   }
+
+  started = start((step) => void steps.push(step));
+  started.catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    if (stopping) return;
+    stopping = true;
+    void stopAndExit(1);
+  });
 }
