@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -8,13 +9,21 @@ import { loadConfig } from '../src/config.js';
 import { runBankRead } from './scenarios/bankRead.js';
 import { runBankWrite } from './scenarios/bankWrite.js';
 import { runLeaderboard, seedLevelRows } from './scenarios/levelsLeaderboard.js';
+import { runWebhookLatency, runWebhookThroughput } from './scenarios/webhooks.js';
 import { runXpLatency } from './scenarios/xpLatency.js';
 import type { ScenarioContext } from './scenarios/context.js';
 import { createBenchKey, seedBenchGuild } from './seed.js';
 import type { ServerThreadData } from './serverThread.js';
 import { startBenchStack } from './stack.js';
 
-const SCENARIOS = { read: runBankRead, write: runBankWrite, 'xp-latency': runXpLatency, leaderboard: runLeaderboard } as const;
+const SCENARIOS = {
+  read: runBankRead,
+  write: runBankWrite,
+  'xp-latency': runXpLatency,
+  leaderboard: runLeaderboard,
+  'webhook-latency': runWebhookLatency,
+  'webhook-throughput': runWebhookThroughput,
+} as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
 const { values } = parseArgs({
@@ -41,12 +50,13 @@ try {
   const members = Number(values.members);
   await seedBenchGuild(db, members, log);
   if (names.includes('leaderboard')) await seedLevelRows(db, log);
+  const taskQueue = `bench-${randomUUID()}`;
   server = new Worker(new URL('./serverThread.boot.mjs', import.meta.url), {
     workerData: {
       databaseUrl: stack.databaseUrl,
       temporalAddress: stack.temporalAddress,
       temporalNamespace: stack.temporalNamespace,
-      taskQueue: `bench-${randomUUID()}`,
+      taskQueue,
     } satisfies ServerThreadData,
   });
   const ports = await new Promise<{ fullPort: number; barePort: number }>((resolve, reject) => {
@@ -61,6 +71,10 @@ try {
     members,
     connections: Number(values.connections),
     durationSeconds: Number(values.duration),
+    temporal: {
+      client: new Client({ connection: Connection.lazy({ address: stack.temporalAddress }), namespace: stack.temporalNamespace }),
+      taskQueue,
+    },
   };
   const results = [];
   for (const name of names) {
@@ -94,6 +108,10 @@ function printTable(results: Array<Awaited<ReturnType<(typeof SCENARIOS)[Scenari
     if (r.scenario === 'read') {
       rows.push(['read (full chain)', String(r.full.requestsPerSecond), String(r.full.latencyMs.p50), String(r.full.latencyMs.p99), String(r.full.non2xx), `ratio ${r.ratio} (goal >= 0.5)`]);
       rows.push(['read (bare route)', String(r.bare.requestsPerSecond), String(r.bare.latencyMs.p50), String(r.bare.latencyMs.p99), String(r.bare.non2xx), '']);
+    } else if (r.scenario === 'webhook-latency') {
+      rows.push(['webhook-latency', String(r.ratePerSecond), String(r.latencyMs.p50), String(r.latencyMs.p99), String(r.transactions - r.delivered), '201 to receiver (goal p50 < 300 ms)']);
+    } else if (r.scenario === 'webhook-throughput') {
+      rows.push(['webhook-throughput', String(r.deliveriesPerSecond), '-', '-', String(r.events - r.delivered), `deliveries/s, ${r.workers} worker (goal >= 200)`]);
     } else if (r.scenario === 'xp-latency') {
       const l = r.postToDoneMs;
       rows.push(['xp-latency', String(r.achievedRatePerSecond), String(l.p50), String(l.p99), String(r.failed), `p95 ${l.p95} ms; POST to done (goal p50 < 150, p99 < 1000)`]);

@@ -31,6 +31,8 @@ const config = loadConfig({
   TEMPORAL_TASK_QUEUE: data.taskQueue,
   // "A Pro key with a high enough limit": the rate limiter still counts every request.
   RATE_LIMIT_PRO_PER_MINUTE: '100000000',
+  // The webhook scenarios deliver to a receiver on loopback.
+  WEBHOOK_ALLOW_INSECURE_LOCAL: 'true',
 });
 const { db } = createDatabase(data.databaseUrl, config.database.poolMax);
 const platform = createLocalPlatform(db);

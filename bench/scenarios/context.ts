@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { TemporalGateway } from '../../src/temporal/gateway.js';
 
 export interface ScenarioContext {
   db: Kysely<Database>;
@@ -10,4 +11,6 @@ export interface ScenarioContext {
   members: number;
   connections: number;
   durationSeconds: number;
+  /** Temporal as the api sees it (for scenarios that start workflows themselves). */
+  temporal: TemporalGateway;
 }

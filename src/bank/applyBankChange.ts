@@ -28,10 +28,10 @@ export interface BankChangeInput {
 export async function applyBankChange(
   trx: Kysely<Database>,
   input: BankChangeInput,
-): Promise<{ change: BankChangeBody; events: OutboxEvent[] }> {
+): Promise<{ change: BankChangeBody; events: Array<OutboxEvent<'bank.transaction'>> }> {
   const { guildId, userId, at } = input;
   const settings = await findBankSettings(trx, guildId);
-  const events: OutboxEvent[] = [];
+  const events: Array<OutboxEvent<'bank.transaction'>> = [];
 
   let previous = await lockBalance(trx, guildId, userId);
   if (previous === undefined) {
