@@ -63,7 +63,8 @@ export function buildOpenApiDocument(routes: RouteDefinition[]) {
       const auth = status === 401 ? { 'WWW-Authenticate': { description: 'Bearer realm="Service API"', schema: { type: 'string' } } } : {};
       responses[status] = {
         description: `Error codes: ${codes.join(', ')}.`,
-        headers: { ...(status === 401 || status === 429 ? {} : RATE_HEADERS), ...retry, ...auth, ...REQUEST_ID },
+        // 401s carry no rate headers (no key is known); the 429 of the address throttle carries none either.
+        headers: { ...(status === 401 ? {} : RATE_HEADERS), ...retry, ...auth, ...REQUEST_ID },
         content: { 'application/json': { schema: ErrorBody.extend({ error: z.enum(codes as [ErrorCode, ...ErrorCode[]]) }) } },
       };
     }
@@ -86,6 +87,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[]) {
     } as Parameters<typeof registry.registerPath>[0]);
   }
 
+  registerDocumentItself(registry);
   registerWebhooks(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -97,6 +99,26 @@ export function buildOpenApiDocument(routes: RouteDefinition[]) {
         'Server-to-server REST API of the community bot for one chat-platform server. Rate limits use fixed one-minute windows; see docs/api-decisions.md.',
     },
     servers: [{ url: '/' }],
+  });
+}
+
+/** The one route served without a key, so the document lists every route the app serves. */
+function registerDocumentItself(registry: OpenAPIRegistry) {
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/openapi.json',
+    operationId: 'getOpenApiDocument',
+    summary: 'This OpenAPI document',
+    description: 'Served without authentication, and also to browsers (the Origin rule does not apply).',
+    tags: ['meta'],
+    security: [],
+    responses: {
+      200: {
+        description: 'The OpenAPI 3.1 description of the API.',
+        headers: REQUEST_ID,
+        content: { 'application/json': { schema: z.object({}).passthrough().openapi({ description: 'An OpenAPI 3.1 document.' }) } },
+      },
+    },
   });
 }
 

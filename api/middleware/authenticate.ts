@@ -7,6 +7,7 @@ import { currentWindow, type WindowPosition } from '../../src/domain/fixedWindow
 import { apiKeyExpired, apiKeyRevoked, AppError, invalidApiKey, rateLimited, unauthorized } from '../../src/errors.js';
 import { API_KEY_PATTERN, hashApiKey } from '../../src/keys/keyMaterial.js';
 import type { AppContext, AppMiddleware } from '../context.js';
+import { isDependencyUnavailable } from '../dependencyErrors.js';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
@@ -27,12 +28,25 @@ export function authenticate(deps: { db: Kysely<Database>; clock: Clock; failure
       await resolveKey(ctx, { db, now, window, bucket, failuresPerMinute, throttled });
     } catch (err) {
       if (err instanceof AppError && err.status === 401) {
-        if ((await countHit(db, bucket, window.start)) > failuresPerMinute) throw throttled();
+        if ((await countFailure(db, bucket, window.start)) > failuresPerMinute) throw throttled();
       }
       throw err;
     }
     await next();
   };
+}
+
+/**
+ * Counts a failed authentication against the address. A refusal that needed no lookup (missing header,
+ * malformed key) stays a 401 while PostgreSQL is down: the caller must fix its request, not retry it.
+ */
+async function countFailure(db: Kysely<Database>, bucket: string, windowStart: Date): Promise<number> {
+  try {
+    return await countHit(db, bucket, windowStart);
+  } catch (err) {
+    if (isDependencyUnavailable(err)) return 0;
+    throw err;
+  }
 }
 
 interface ResolveInput {

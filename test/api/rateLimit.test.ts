@@ -1,22 +1,27 @@
 import { describe, expect, it } from 'vitest';
+import { setPlatformReachable } from '../../db/platformLocal.js';
 import { fixedClock } from '../../src/clock.js';
+import type { Feature } from '../../src/domain/features.js';
+import type { Scope } from '../../src/domain/scopes.js';
 import { useTestDatabase } from '../harness/database.js';
-import { bearer, createTestGuild, createTestKey } from '../harness/fixtures.js';
-import { startTestApp, useTestApp } from '../harness/testApp.js';
+import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
+import { countWrites } from '../harness/rows.js';
+import { startTestApp, useTestApp, type TestApp } from '../harness/testApp.js';
 
 const database = useTestDatabase();
 // 12:00:20 → the fixed window ends in 40 s.
-const clock = fixedClock(new Date('2026-11-22T12:00:20Z'));
+const START = new Date('2026-11-22T12:00:20Z');
+const clock = fixedClock(START);
 const app = useTestApp(() => database.db, { clock });
 
-async function keyOn(plan: 'free' | 'pro', scopes: Array<'guild:read' | 'bank:read'> = ['guild:read']) {
-  const guild = await createTestGuild(database.db, { plan });
-  const { key } = await createTestKey(database.db, guild, { scopes });
+async function keyOn(plan: 'free' | 'pro', options: { scopes?: Scope[]; features?: Feature[] } = {}) {
+  const guild = await createTestGuild(database.db, { plan, features: options.features });
+  const { key } = await createTestKey(database.db, guild, { scopes: options.scopes ?? ['guild:read'] });
   return { guild, key };
 }
 
 /** Sends `count` requests, at most 20 at a time. */
-async function burst(count: number, send: () => ReturnType<typeof app.http>) {
+async function burst(count: number, send: () => ReturnType<TestApp['http']>) {
   const statuses: number[] = [];
   for (let done = 0; done < count; done += 20) {
     const batch = await Promise.all(Array.from({ length: Math.min(20, count - done) }, send));
@@ -25,47 +30,115 @@ async function burst(count: number, send: () => ReturnType<typeof app.http>) {
   return statuses;
 }
 
-describe('per-key rate limit', () => {
-  it('sets X-RateLimit-* on every authenticated response, errors included', async () => {
-    const { guild, key } = await keyOn('free');
-    const ok = await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) });
-    expect(ok.headers).toMatchObject({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '40' });
-    const forbidden = await app.http('GET', `/guilds/${guild.id}/bank/leaderboard`, { headers: bearer(key) });
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.headers).toMatchObject({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '58' });
+const rateHeaders = (headers: Record<string, unknown>) => ({
+  limit: headers['x-ratelimit-limit'],
+  remaining: headers['x-ratelimit-remaining'],
+  reset: headers['x-ratelimit-reset'],
+});
+
+describe('X-RateLimit-* headers', () => {
+  it.each<[string, number, string, (guildId: string) => string, { scopes?: Scope[]; features?: Feature[]; unreachable?: boolean }]>([
+    ['a success', 200, '', (g) => `/guilds/${g}`, {}],
+    ['INSUFFICIENT_SCOPE', 403, 'INSUFFICIENT_SCOPE', (g) => `/guilds/${g}/bank/leaderboard`, {}],
+    ['GUILD_MISMATCH', 403, 'GUILD_MISMATCH', () => `/guilds/${snowflake()}`, {}],
+    ['INVALID_REQUEST', 400, 'INVALID_REQUEST', (g) => `/guilds/${g}/members/abc`, {}],
+    ['MEMBER_NOT_FOUND', 404, 'MEMBER_NOT_FOUND', (g) => `/guilds/${g}/members/${snowflake()}`, {}],
+    ['BANK_DISABLED', 409, 'BANK_DISABLED', (g) => `/guilds/${g}/bank/leaderboard`, { scopes: ['bank:read'], features: [] }],
+    ['SERVICE_UNAVAILABLE from the platform', 503, 'SERVICE_UNAVAILABLE', (g) => `/guilds/${g}/members/${snowflake()}`, { unreachable: true }],
+  ])('are on %s (%i)', async (_label, status, code, path, options) => {
+    const { guild, key } = await keyOn('free', options);
+    if (options.unreachable) await setPlatformReachable(database.db, guild.id, false);
+    const res = await app.http('GET', path(guild.id), { headers: bearer(key) });
+    expect(res.status).toBe(status);
+    if (code) expect(res.body.error).toBe(code);
+    expect(rateHeaders(res.headers)).toEqual({ limit: '60', remaining: '59', reset: '40' });
   });
 
+  it('count down with each request and Reset follows the clock inside the window', async () => {
+    const { guild, key } = await keyOn('pro');
+    try {
+      for (const [at, remaining, reset] of [
+        ['2026-11-22T12:00:20Z', '599', '40'],
+        ['2026-11-22T12:00:45.200Z', '598', '15'],
+        ['2026-11-22T12:00:59.999Z', '597', '1'],
+        ['2026-11-22T12:01:00Z', '599', '60'],
+      ] as const) {
+        clock.set(new Date(at));
+        const res = await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) });
+        expect(rateHeaders(res.headers), at).toEqual({ limit: '600', remaining, reset });
+      }
+    } finally {
+      clock.set(START);
+    }
+  });
+});
+
+describe('per-key rate limit', () => {
   it.each([
     ['free', 60],
     ['pro', 600],
   ] as const)('on %s answers 429 RATE_LIMITED after %i requests a minute, with Retry-After = X-RateLimit-Reset', async (plan, limit) => {
     const { guild, key } = await keyOn(plan);
     const statuses = await burst(limit, () => app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) }));
-    expect(statuses.every((s) => s === 200)).toBe(true);
-    const over = await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) });
-    expect(over.status).toBe(429);
-    expect(over.body).toEqual({ error: 'RATE_LIMITED', message: expect.any(String) });
-    expect(over.headers['retry-after']).toBe('40');
-    expect(over.headers['x-ratelimit-reset']).toBe('40');
-    expect(over.headers['x-ratelimit-remaining']).toBe('0');
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    for (let i = 0; i < 2; i++) {
+      const over = await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) });
+      expect(over.status).toBe(429);
+      expect(over.body).toEqual({ error: 'RATE_LIMITED', message: expect.any(String) });
+      expect(over.headers['retry-after']).toBe('40');
+      expect(rateHeaders(over.headers)).toEqual({ limit: String(limit), remaining: '0', reset: '40' });
+    }
   });
 
-  it('counts per key, starts again in the next window, and is shared by every api instance', async () => {
+  it('a limited write changes nothing', async () => {
+    const { guild, key } = await keyOn('free', { scopes: ['bank:write'] });
+    const userId = await addTestMember(database.db, guild);
+    const path = `/guilds/${guild.id}/bank/members/${userId}/transactions`;
+    await burst(60, () => app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) }));
+    const before = await countWrites(database.db, guild.id);
+    const res = await app.http('POST', path, { headers: bearer(key), body: { type: 'add', amount: 5 } });
+    expect(res.status).toBe(429);
+    expect(await countWrites(database.db, guild.id)).toEqual(before);
+  });
+
+  it('starts again when the clock reaches the next window', async () => {
     const { guild, key } = await keyOn('free');
-    const { key: second } = await createTestKey(database.db, guild, { scopes: ['guild:read'] });
-    const other = await startTestApp(database.db, { clock });
     try {
-      await burst(30, () => app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) }));
-      await burst(30, () => other.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) }));
-      expect((await other.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) })).status).toBe(429);
-      expect((await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) })).status).toBe(429);
-      expect((await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(second) })).status).toBe(200);
-      clock.advance(60_000);
+      await burst(60, () => app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) }));
+      clock.set(new Date('2026-11-22T12:00:59.500Z'));
+      const late = await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) });
+      expect(late.status).toBe(429);
+      expect(late.headers['retry-after']).toBe('1');
+      clock.set(new Date('2026-11-22T12:01:00Z'));
       const next = await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) });
       expect(next.status).toBe(200);
-      expect(next.headers['x-ratelimit-remaining']).toBe('59');
+      expect(rateHeaders(next.headers)).toEqual({ limit: '60', remaining: '59', reset: '60' });
     } finally {
-      clock.set(new Date('2026-11-22T12:00:20Z'));
+      clock.set(START);
+    }
+  });
+
+  it('counts per key: another key of the same server is unaffected', async () => {
+    const { guild, key } = await keyOn('free');
+    const { key: second } = await createTestKey(database.db, guild, { scopes: ['guild:read'] });
+    await burst(61, () => app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) }));
+    expect((await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) })).status).toBe(429);
+    const other = await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(second) });
+    expect(other.status).toBe(200);
+    expect(other.headers['x-ratelimit-remaining']).toBe('59');
+  });
+
+  it('is shared by every api instance on the same database', async () => {
+    const { guild, key } = await keyOn('free');
+    const other = await startTestApp(database.db, { clock });
+    try {
+      let sent = 0;
+      // Alternating: 30 requests through each instance.
+      const statuses = await burst(60, () => (sent++ % 2 === 0 ? app : other).http('GET', `/guilds/${guild.id}`, { headers: bearer(key) }));
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      expect((await other.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) })).status).toBe(429);
+      expect((await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) })).status).toBe(429);
+    } finally {
       await other.close();
     }
   });
