@@ -157,14 +157,19 @@ export async function finishDelivery(db: Kysely<Database>, deliveryId: number, s
   await db.updateTable('webhook_deliveries').set({ status, completed_at: at }).where('id', '=', deliveryId).execute();
 }
 
-/** A success clears the endpoint's failure streak; a failure starts one (if none is running). */
+/**
+ * A success clears the endpoint's failure streak; a failure starts one if none is running. Each writes
+ * only when the streak changes: every delivery of a busy endpoint passes here, and an unconditional
+ * update would queue them all on the endpoint's row.
+ */
 export async function noteEndpointOutcome(db: Kysely<Database>, endpointId: number, ok: boolean, at: Date): Promise<Date | null> {
-  const row = await db
-    .updateTable('webhook_endpoints')
-    .set(ok ? { failing_since: null } : (eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<Date>`${at}::timestamptz`) }))
-    .where('id', '=', endpointId)
-    .returning('failing_since')
-    .executeTakeFirstOrThrow();
+  const streak = db.updateTable('webhook_endpoints').where('id', '=', endpointId);
+  if (ok) {
+    await streak.set({ failing_since: null }).where('failing_since', 'is not', null).execute();
+    return null;
+  }
+  await streak.set({ failing_since: at }).where('failing_since', 'is', null).execute();
+  const row = await db.selectFrom('webhook_endpoints').select('failing_since').where('id', '=', endpointId).executeTakeFirstOrThrow();
   return row.failing_since;
 }
 
