@@ -29,7 +29,7 @@ export async function startTestApp(
 ): Promise<TestApp & { close(): Promise<void> }> {
   const config = loadConfig({ NODE_ENV: 'test', MEMBER_CACHE_SECONDS: '0', ...overrides.env });
   const clock = overrides.clock ?? systemClock;
-  const platform = createLocalPlatform(db);
+  const platform = overrides.deps?.platform ?? createLocalPlatform(db);
   const deps: AppDeps = {
     config,
     db,
