@@ -1,16 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
-import { createApp } from '../api/app.js';
-import { createDatabase } from '../db/pool.js';
-import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
+import { systemClock } from '../src/clock.js';
 import { createLocalPlatform } from '../src/platform/localPlatform.js';
-import { createMemberCache } from '../src/platform/memberCache.js';
+import { connectWorkerConnection } from '../src/temporal/connection.js';
 import { bundleWorkflows, createWorker } from '../src/temporal/worker.js';
+import { buildApiDeps, createTemporalGateway, openDatabase, startApiServer } from '../src/wiring.js';
 import { createBareApp } from './bareApp.js';
 
 export interface ServerThreadData {
@@ -20,11 +17,13 @@ export interface ServerThreadData {
   taskQueue: string;
 }
 
-// The api (full chain and bare route, one pool) and a Temporal worker run in this thread, so the load
-// generator in the main thread does not share their event loop.
+// The api (full chain and bare route, one pool) and a worker run in this thread, so the load generator
+// in the main thread does not share their event loop.
 const data = workerData as ServerThreadData;
 const config = loadConfig({
   NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  PORT: '0',
   DATABASE_URL: data.databaseUrl,
   TEMPORAL_ADDRESS: data.temporalAddress,
   TEMPORAL_NAMESPACE: data.temporalNamespace,
@@ -34,39 +33,29 @@ const config = loadConfig({
   // The webhook scenarios deliver to a receiver on loopback.
   WEBHOOK_ALLOW_INSECURE_LOCAL: 'true',
 });
-const { db } = createDatabase(data.databaseUrl, config.database.poolMax);
-const platform = createLocalPlatform(db);
-const logger = createLogger('warn', 'bench-api');
-const client = new Client({ connection: Connection.lazy({ address: data.temporalAddress }), namespace: data.temporalNamespace });
-const temporal = { client, taskQueue: data.taskQueue };
-const app = createApp({
-  config,
-  db,
-  platform,
-  memberCache: createMemberCache(platform, systemClock, config.limits.memberCacheSeconds),
-  clock: systemClock,
-  logger,
-  temporal,
-});
-
-const listen = async (handler: Parameters<typeof createServer>[1]) => {
-  const server = createServer({ keepAlive: true }, handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-};
-
+const database = openDatabase(config);
+const logger = createLogger('warn', 'bench');
+const temporal = createTemporalGateway(config);
+// A bare worker: the production worker's schedules (rank snapshots every minute) and relay would do
+// their background work in the middle of the measurements.
 const worker = await createWorker({
-  connection: await NativeConnection.connect({ address: data.temporalAddress }),
-  namespace: data.temporalNamespace,
-  taskQueue: data.taskQueue,
+  connection: await connectWorkerConnection(config.temporal),
+  namespace: config.temporal.namespace,
+  taskQueue: config.temporal.taskQueue,
   bundle: await bundleWorkflows(),
-  deps: { db, platform, clock: systemClock, logger, temporal, webhooks: config.webhooks },
+  deps: { db: database.db, platform: createLocalPlatform(database.db), clock: systemClock, logger, temporal, webhooks: config.webhooks },
 });
 const running = worker.run();
+const api = await startApiServer(buildApiDeps(config, database.db, temporal, logger));
 
-parentPort!.postMessage({ fullPort: await listen(app.callback()), barePort: await listen(createBareApp(db).callback()) });
+const bare = createServer({ keepAlive: true }, createBareApp(database.db).callback());
+await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+
+parentPort!.postMessage({ fullPort: Number(new URL(api.url).port), barePort: (bare.address() as AddressInfo).port });
 parentPort!.on('message', async (message) => {
   if (message !== 'stop') return;
+  await api.close();
+  bare.close();
   worker.shutdown();
   await running;
   process.exit(0);

@@ -1,10 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import pg from 'pg';
 import { migrateToLatest } from '../db/migrate.js';
 import { createDatabase } from '../db/pool.js';
 import type { Config } from '../src/config.js';
-import { startEmbeddedPostgres, withDatabase } from '../src/infra/embeddedPostgres.js';
+import { ensureDatabase, startEmbeddedPostgres, withDatabase } from '../src/infra/embeddedPostgres.js';
 import { findTemporalBinary, installTemporalBinary } from '../src/infra/temporalBinaries.js';
 import { startTemporalDevServer } from '../src/infra/temporalDevServer.js';
 import { readTemporalDevSettings } from '../src/infra/temporalDevSettings.js';
@@ -33,7 +32,7 @@ export async function startBenchStack(config: Config, root: string, log: (line: 
     const postgres = await startEmbeddedPostgres({ dataDir, port: BENCH_PG_PORT, persistent: true });
     stops.push(postgres.stop);
     serverUrl = withDatabase(postgres.url, BENCH_DATABASE);
-    await createDatabaseIfMissing(postgres.url, BENCH_DATABASE);
+    await ensureDatabase(postgres.url, BENCH_DATABASE);
   }
   const migrations = createDatabase(serverUrl, 2);
   await migrateToLatest(migrations.db).finally(() => migrations.close());
@@ -55,15 +54,4 @@ export async function startBenchStack(config: Config, root: string, log: (line: 
       for (const stop of stops.reverse()) await stop();
     },
   };
-}
-
-async function createDatabaseIfMissing(serverUrl: string, name: string) {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
 }

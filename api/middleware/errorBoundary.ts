@@ -16,7 +16,10 @@ export function errorBoundary(logger: Logger): AppMiddleware {
       await next();
     } catch (err) {
       const appError = toAppError(err, ctx.state.requestId);
-      if (appError.status >= 500) {
+      // A client that hung up mid-request (reading its body fails with ECONNRESET) is not our failure.
+      if (ctx.req.destroyed) {
+        logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'client closed the connection');
+      } else if (appError.status >= 500) {
         logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
       }
       ctx.status = appError.status;

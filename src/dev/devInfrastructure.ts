@@ -1,9 +1,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { Config } from '../config.js';
 import type { Defer } from '../entrypoints/shutdown.js';
-import { startEmbeddedPostgres, withDatabase } from '../infra/embeddedPostgres.js';
+import { ensureDatabase, startEmbeddedPostgres, withDatabase } from '../infra/embeddedPostgres.js';
 import { findTemporalBinary, installTemporalBinary } from '../infra/temporalBinaries.js';
 import { startTemporalDevServer } from '../infra/temporalDevServer.js';
 import { readTemporalDevSettings } from '../infra/temporalDevSettings.js';
@@ -36,7 +35,7 @@ export async function startDevInfrastructure(config: Config, root: string, log: 
     defer(async () => {
       if (await postmasterRuns(dataDir)) await postgres.stop();
     });
-    await createDatabaseIfMissing(postgres.url, DEV_DATABASE);
+    await ensureDatabase(postgres.url, DEV_DATABASE);
     databaseUrl = withDatabase(postgres.url, DEV_DATABASE);
   }
 
@@ -79,16 +78,5 @@ async function postmasterRuns(dataDir: string): Promise<boolean> {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function createDatabaseIfMissing(serverUrl: string, name: string) {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
   }
 }
