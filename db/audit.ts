@@ -33,38 +33,3 @@ export async function writeAudit(trx: Kysely<Database>, entry: AuditEntry): Prom
     })
     .execute();
 }
-
-export interface AuditRecord {
-  id: string;
-  actorType: string;
-  actorId: string | null;
-  apiKeyId: number | null;
-  action: string;
-  targetType: string | null;
-  targetId: string | null;
-  requestId: string | null;
-  data: unknown;
-  createdAt: Date;
-}
-
-export async function listAudit(db: Kysely<Database>, guildId: string): Promise<AuditRecord[]> {
-  const rows = await db
-    .selectFrom('audit_log')
-    .selectAll()
-    .where('guild_id', '=', guildId)
-    .orderBy('id', 'desc')
-    .limit(100)
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    actorType: r.actor_type,
-    actorId: r.actor_id,
-    apiKeyId: r.api_key_id,
-    action: r.action,
-    targetType: r.target_type,
-    targetId: r.target_id,
-    requestId: r.request_id,
-    data: r.data,
-    createdAt: r.created_at,
-  }));
-}
