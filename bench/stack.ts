@@ -4,7 +4,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { createDatabase } from '../db/pool.js';
 import type { Config } from '../src/config.js';
 import { ensureDatabase, startEmbeddedPostgres, withDatabase } from '../src/infra/embeddedPostgres.js';
-import { findTemporalBinary, installTemporalBinary } from '../src/infra/temporalBinaries.js';
+import { resolveTemporalBinary } from '../src/infra/temporalBinaries.js';
 import { startTemporalDevServer } from '../src/infra/temporalDevServer.js';
 import { readTemporalDevSettings } from '../src/infra/temporalDevSettings.js';
 
@@ -40,7 +40,7 @@ export async function startBenchStack(config: Config, root: string, log: (line: 
   let temporalAddress = config.temporal.address;
   let temporalNamespace = config.temporal.namespace;
   if (!temporalAddress) {
-    const cliPath = (await findTemporalBinary('temporal', config.temporal.cliPath)) ?? (await installTemporalBinary('temporal', log));
+    const cliPath = await resolveTemporalBinary('temporal', config.temporal, log);
     const temporal = await startTemporalDevServer(await readTemporalDevSettings(join(root, 'temporal-dev.yml')), { cliPath, mode: 'test' });
     stops.push(temporal.stop);
     temporalAddress = temporal.address;

