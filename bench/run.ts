@@ -34,6 +34,8 @@ const { values } = parseArgs({
     members: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
+    /** Temporal workers, each in a thread of its own (the first one also serves the api). */
+    workers: { type: 'string', default: '1' },
   },
 });
 const names = values.only.split(',') as ScenarioName[];
@@ -47,24 +49,30 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => console.log(`[bench] ${line}`);
 const stack = await startBenchStack(loadConfig(), root, log);
 const { db, close } = createDatabase(stack.databaseUrl, 4);
-let server: Worker | undefined;
+const threads: Worker[] = [];
 try {
   const members = Number(values.members);
   await seedBenchGuild(db, members, log);
   if (names.includes('leaderboard')) await seedLevelRows(db, log);
   const taskQueue = `bench-${randomUUID()}`;
-  server = new Worker(new URL('./serverThread.boot.mjs', import.meta.url), {
-    workerData: {
-      databaseUrl: stack.databaseUrl,
-      temporalAddress: stack.temporalAddress,
-      temporalNamespace: stack.temporalNamespace,
-      taskQueue,
-    } satisfies ServerThreadData,
-  });
-  const ports = await new Promise<{ fullPort: number; barePort: number }>((resolve, reject) => {
-    server!.once('message', resolve);
-    server!.once('error', reject);
-  });
+  const startThread = (role: ServerThreadData['role']) => {
+    const thread = new Worker(new URL('./serverThread.boot.mjs', import.meta.url), {
+      workerData: {
+        databaseUrl: stack.databaseUrl,
+        temporalAddress: stack.temporalAddress,
+        temporalNamespace: stack.temporalNamespace,
+        taskQueue,
+        role,
+      } satisfies ServerThreadData,
+    });
+    threads.push(thread);
+    return new Promise<{ fullPort: number; barePort: number }>((resolve, reject) => {
+      thread.once('message', resolve);
+      thread.once('error', reject);
+    });
+  };
+  const ports = await startThread('api+worker');
+  for (let i = 1; i < Number(values.workers); i++) await startThread('worker');
   const ctx: ScenarioContext = {
     db,
     fullUrl: `http://127.0.0.1:${ports.fullPort}`,
@@ -73,6 +81,7 @@ try {
     members,
     connections: Number(values.connections),
     durationSeconds: Number(values.duration),
+    workers: Number(values.workers),
     temporal: {
       client: new Client({ connection: Connection.lazy({ address: stack.temporalAddress }), namespace: stack.temporalNamespace }),
       taskQueue,
@@ -95,11 +104,13 @@ try {
   printTable(results);
   log(`results written to ${fileURLToPath(file)}`);
 } finally {
-  if (server) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve));
-    server.postMessage('stop');
-    await exited;
-  }
+  await Promise.all(
+    threads.map((thread) => {
+      const exited = new Promise((resolve) => thread.once('exit', resolve));
+      thread.postMessage('stop');
+      return exited;
+    }),
+  );
   await close();
   await stack.stop();
 }
@@ -113,7 +124,7 @@ function printTable(results: Array<Awaited<ReturnType<(typeof SCENARIOS)[Scenari
     } else if (r.scenario === 'webhook-latency') {
       rows.push(['webhook-latency', String(r.ratePerSecond), String(r.latencyMs.p50), String(r.latencyMs.p99), String(r.transactions - r.delivered), '201 to receiver (goal p50 < 300 ms)']);
     } else if (r.scenario === 'webhook-throughput') {
-      rows.push(['webhook-throughput', String(r.deliveriesPerSecond), '-', '-', String(r.events - r.delivered), `deliveries/s, ${r.workers} worker (goal >= 200)`]);
+      rows.push(['webhook-throughput', String(r.deliveriesPerSecond), '-', '-', String(r.events - r.delivered), `deliveries/s, ${r.workers} worker(s) (goal >= 200)`]);
     } else if (r.scenario === 'xp-latency') {
       const l = r.postToDoneMs;
       rows.push(['xp-latency', String(r.achievedRatePerSecond), String(l.p50), String(l.p99), String(r.failed), `p95 ${l.p95} ms; POST to done (goal p50 < 150, p99 < 1000)`]);

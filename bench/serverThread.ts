@@ -15,6 +15,8 @@ export interface ServerThreadData {
   temporalAddress: string;
   temporalNamespace: string;
   taskQueue: string;
+  /** `worker` runs only a Temporal worker: the extra workers of `--workers N`. */
+  role: 'api+worker' | 'worker';
 }
 
 // The api (full chain and bare route, one pool) and a worker run in this thread, so the load generator
@@ -46,16 +48,15 @@ const worker = await createWorker({
   deps: { db: database.db, platform: createLocalPlatform(database.db), clock: systemClock, logger, temporal, webhooks: config.webhooks },
 });
 const running = worker.run();
-const api = await startApiServer(buildApiDeps(config, database.db, temporal, logger));
+const api = data.role === 'api+worker' ? await startApiServer(buildApiDeps(config, database.db, temporal, logger)) : undefined;
+const bare = data.role === 'api+worker' ? createServer({ keepAlive: true }, createBareApp(database.db).callback()) : undefined;
+await new Promise<void>((resolve) => (bare ? bare.listen(0, '127.0.0.1', resolve) : resolve()));
 
-const bare = createServer({ keepAlive: true }, createBareApp(database.db).callback());
-await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-
-parentPort!.postMessage({ fullPort: Number(new URL(api.url).port), barePort: (bare.address() as AddressInfo).port });
+parentPort!.postMessage({ fullPort: api ? Number(new URL(api.url).port) : 0, barePort: bare ? (bare.address() as AddressInfo).port : 0 });
 parentPort!.on('message', async (message) => {
   if (message !== 'stop') return;
-  await api.close();
-  bare.close();
+  await api?.close();
+  bare?.close();
   worker.shutdown();
   await running;
   process.exit(0);

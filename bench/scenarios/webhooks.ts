@@ -93,13 +93,13 @@ export interface WebhookThroughputResult {
   scenario: 'webhook-throughput';
   events: number;
   delivered: number;
-  workers: 1;
+  workers: number;
   deliveriesPerSecond: number;
 }
 
 const THROUGHPUT_EVENTS = 2_000;
 
-/** 2,000 committed events whose fan-outs start at once; deliveries per second at the receiver with one worker. */
+/** 2,000 committed events whose fan-outs start at once; deliveries per second at the receiver (`--workers` workers). */
 export async function runWebhookThroughput(ctx: ScenarioContext): Promise<WebhookThroughputResult> {
   return withReceiver(ctx, async (arrivals) => {
     const events = [];
@@ -121,7 +121,7 @@ export async function runWebhookThroughput(ctx: ScenarioContext): Promise<Webhoo
       scenario: 'webhook-throughput',
       events: THROUGHPUT_EVENTS,
       delivered: times.length,
-      workers: 1,
+      workers: ctx.workers,
       deliveriesPerSecond: Math.round(times.length / seconds),
     };
   });
