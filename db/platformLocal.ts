@@ -42,18 +42,20 @@ export interface PlatformMemberInput {
   joinedAt?: Date;
 }
 
+const memberRow = (m: PlatformMemberInput) => ({
+  guild_id: m.guildId,
+  user_id: m.userId,
+  username: m.username,
+  global_name: m.globalName ?? null,
+  nickname: m.nickname ?? null,
+  avatar: null,
+  bot: m.bot,
+  role_ids: m.roleIds,
+  joined_at: m.joinedAt ?? new Date(),
+});
+
 export async function upsertPlatformMember(db: Kysely<Database>, m: PlatformMemberInput): Promise<void> {
-  const values = {
-    guild_id: m.guildId,
-    user_id: m.userId,
-    username: m.username,
-    global_name: m.globalName ?? null,
-    nickname: m.nickname ?? null,
-    avatar: null,
-    bot: m.bot,
-    role_ids: m.roleIds,
-    joined_at: m.joinedAt ?? new Date(),
-  };
+  const values = memberRow(m);
   await db
     .insertInto('platform_members')
     .values(values)
@@ -171,19 +173,7 @@ export async function insertPlatformMembersIfMissing(db: Kysely<Database>, membe
   if (members.length === 0) return;
   await db
     .insertInto('platform_members')
-    .values(
-      members.map((m) => ({
-        guild_id: m.guildId,
-        user_id: m.userId,
-        username: m.username,
-        global_name: m.globalName ?? null,
-        nickname: m.nickname ?? null,
-        avatar: null,
-        bot: m.bot,
-        role_ids: m.roleIds,
-        joined_at: m.joinedAt ?? new Date(),
-      })),
-    )
+    .values(members.map(memberRow))
     .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doNothing())
     .execute();
 }

@@ -1,6 +1,6 @@
 import { ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { GUILD_ID, OPERATION } from '../src/temporal/searchAttributes.js';
+import { operationAttributes } from '../src/temporal/searchAttributes.js';
 import { webhookDeliveryWorkflowId } from '../src/webhooks/delivery.js';
 import type { webhookDelivery } from './webhookDelivery.js';
 
@@ -29,10 +29,7 @@ export async function eventFanout(input: EventFanoutInput): Promise<void> {
         args: [{ deliveryId, firstAttempt: 1 }],
         // The deliveries outlive the fan-out: they may retry for a day.
         parentClosePolicy: ParentClosePolicy.ABANDON,
-        typedSearchAttributes: [
-          { key: GUILD_ID, value: input.guildId },
-          { key: OPERATION, value: 'webhook.delivery' },
-        ],
+        typedSearchAttributes: operationAttributes(input.guildId, 'webhook.delivery'),
         staticSummary: `Deliver ${input.type} ${input.eventId} to endpoint ${endpointId}`,
       });
     }

@@ -1,8 +1,8 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { XpChangeRecord } from '../../db/xpChanges.js';
 import type { TemporalGateway } from '../temporal/gateway.js';
-import { GUILD_ID, OPERATION } from '../temporal/searchAttributes.js';
+import { operationAttributes } from '../temporal/searchAttributes.js';
+import { startOnce } from '../temporal/startOnce.js';
 import type { XpChangeOutcome } from '../../workflows/xpChange.js';
 
 export const xpChangeWorkflowId = (guildId: string, changeId: string) => `xp-change/${guildId}/${changeId}`;
@@ -10,25 +10,15 @@ export const xpChangeWorkflowId = (guildId: string, changeId: string) => `xp-cha
 type StartableChange = Pick<XpChangeRecord, 'changeId' | 'guildId' | 'userId' | 'type' | 'unit' | 'amount'> & { keyName?: string };
 
 /** Starts the change's workflow; a repeated start (relay, retry) finds the existing run. */
-export async function startXpChangeWorkflow({ client, taskQueue }: TemporalGateway, change: StartableChange): Promise<void> {
+export function startXpChangeWorkflow(temporal: TemporalGateway, change: StartableChange): Promise<void> {
   const by = change.keyName ? ` by key "${change.keyName}"` : '';
-  try {
-    await client.workflow.start('xpChange', {
-      workflowId: xpChangeWorkflowId(change.guildId, change.changeId),
-      taskQueue,
-      args: [{ changeId: change.changeId, guildId: change.guildId, userId: change.userId }],
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      typedSearchAttributes: [
-        { key: GUILD_ID, value: change.guildId },
-        { key: OPERATION, value: 'levels.xpChange' },
-      ],
-      memo: { status: 'pending' },
-      staticSummary: `XP ${change.type} ${change.amount} ${change.unit} for user ${change.userId}${by}`,
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  return startOnce(temporal, 'xpChange', {
+    workflowId: xpChangeWorkflowId(change.guildId, change.changeId),
+    args: [{ changeId: change.changeId, guildId: change.guildId, userId: change.userId }],
+    typedSearchAttributes: operationAttributes(change.guildId, 'levels.xpChange'),
+    memo: { status: 'pending' },
+    staticSummary: `XP ${change.type} ${change.amount} ${change.unit} for user ${change.userId}${by}`,
+  });
 }
 
 export type LiveXpStatus = { status: 'pending' | 'processing' } | XpChangeOutcome;
