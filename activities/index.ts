@@ -3,6 +3,7 @@ import type { ActivityDeps } from './deps.js';
 import { createLevelRanksActivities } from './levelRanks.js';
 import { createLevelsActivities } from './levels.js';
 import { createMaintenanceActivities } from './maintenance.js';
+import { createModerationActivities } from './moderation.js';
 import { createWebhookActivities } from './webhooks.js';
 
 export type { ActivityDeps };
@@ -14,6 +15,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLevelsActivities(deps),
     ...createLevelRanksActivities(deps),
     ...createMaintenanceActivities(deps),
+    ...createModerationActivities(deps),
     ...createWebhookActivities(deps),
   };
 }

@@ -9,11 +9,12 @@ import { mountRoutes, type RouteDefinition } from './route.js';
 import { bankRoutes } from './routes/bank.js';
 import { guildRoutes } from './routes/guild.js';
 import { levelsRoutes } from './routes/levels.js';
+import { moderationRoutes } from './routes/moderation.js';
 
 export const API_PREFIX = '/api/v1';
 
 export function allRoutes(deps: AppDeps): RouteDefinition[] {
-  return [...guildRoutes(deps), ...bankRoutes(deps), ...levelsRoutes(deps)];
+  return [...guildRoutes(deps), ...bankRoutes(deps), ...levelsRoutes(deps), ...moderationRoutes(deps)];
 }
 
 /** The Koa application with every route; entrypoints and tests call this with their own dependencies. */

@@ -164,7 +164,7 @@ export const findPlatformMemberOfGuild = (db: Kysely<Database>, guildId: string,
   db
     .selectFrom('platform_guilds as g')
     .leftJoin('platform_members as m', (join) => join.onRef('m.guild_id', '=', 'g.guild_id').on('m.user_id', '=', userId))
-    .select(['g.reachable', 'm.user_id', 'm.username', 'm.global_name', 'm.nickname', 'm.avatar', 'm.bot', 'm.role_ids', 'm.joined_at'])
+    .select(['g.reachable', 'm.user_id', 'm.username', 'm.global_name', 'm.nickname', 'm.avatar', 'm.bot', 'm.role_ids', 'm.joined_at', 'm.timed_out_until'])
     .where('g.guild_id', '=', guildId)
     .executeTakeFirst();
 

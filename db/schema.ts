@@ -94,6 +94,8 @@ export interface PlatformMembersTable {
   bot: boolean;
   role_ids: string[];
   joined_at: Date;
+  timed_out_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  accepts_dms: Generated<boolean>;
 }
 
 export interface IdempotencyRecordsTable {
@@ -264,6 +266,150 @@ export interface WebhookAttemptsTable {
   response_excerpt: string | null;
 }
 
+export interface PlatformBansTable {
+  guild_id: string;
+  user_id: string;
+  reason: string | null;
+  created_at: CreatedAt;
+}
+
+export interface PlatformModerationLogTable {
+  id: Generated<number>;
+  guild_id: string;
+  user_id: string;
+  action: 'kick' | 'ban' | 'unban' | 'timeout' | 'untimeout';
+  reason: string | null;
+  until: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface PlatformDirectMessagesTable {
+  id: Generated<number>;
+  guild_id: string;
+  user_id: string;
+  content: string;
+  idempotency_key: string;
+  created_at: CreatedAt;
+}
+
+export interface PlatformInvitesTable {
+  code: string;
+  guild_id: string;
+  channel_id: string;
+  max_uses: number;
+  uses: Generated<number>;
+  idempotency_key: string;
+  created_at: CreatedAt;
+}
+
+export interface ModerationSettingsTable {
+  guild_id: string;
+  dm_members: boolean;
+  log_channel_id: string | null;
+  warning_expiry_seconds: number | null;
+}
+
+export interface ModerationEscalationsTable {
+  guild_id: string;
+  warnings: number;
+  action: 'timeout' | 'kick' | 'ban';
+  duration_seconds: number | null;
+}
+
+export interface RecordCountersTable {
+  guild_id: string;
+  kind: 'case' | 'appeal';
+  last_number: number;
+}
+
+export interface ModerationCasesTable {
+  guild_id: string;
+  number: number;
+  action: string;
+  user_id: string;
+  user_tag: string | null;
+  moderator_id: string;
+  reason: string | null;
+  duration_seconds: number | null;
+  evidence: string[];
+  source: string;
+  active: boolean;
+  expires_at: Date | null;
+  resolved_at: Date | null;
+  dm_status: 'sent' | 'failed' | 'off' | null;
+  api_key_id: number | null;
+  api_key_name: string | null;
+  operation_id: string | null;
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface ModerationCaseEventsTable {
+  id: Generated<number>;
+  guild_id: string;
+  case_number: number;
+  type: string;
+  actor_id: string | null;
+  data: ColumnType<unknown, string | undefined, never>;
+  created_at: Date;
+}
+
+export interface ModerationActionsTable {
+  action_id: string;
+  guild_id: string;
+  user_id: string;
+  action: 'warn' | 'timeout' | 'untimeout' | 'kick' | 'ban' | 'unban';
+  api_key_id: number | null;
+  source: 'api' | 'escalation';
+  request: ColumnType<unknown, string, never>;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  case_number: number | null;
+  error: string | null;
+  requested_at: Date;
+  finished_at: Date | null;
+  workflow_started_at: Date | null;
+}
+
+export interface AppealSettingsTable {
+  guild_id: string;
+  rejection_dm: boolean;
+  reappeal_cooldown_seconds: number;
+  invite_channel_id: string | null;
+}
+
+export interface AppealsTable {
+  guild_id: string;
+  number: number;
+  user_id: string;
+  user_tag: string | null;
+  status: 'open' | 'question' | 'approved' | 'rejected' | 'closed';
+  ban_case_number: number | null;
+  ban_reason: string | null;
+  answers: ColumnType<unknown, string, never>;
+  claimed_by: string | null;
+  decided_by: string | null;
+  decided_at: Date | null;
+  reason: string | null;
+  decided_with_api_key_id: number | null;
+  applying: Generated<boolean>;
+  failed_action: ColumnType<unknown, string | null, string | null>;
+  reappeal_after: Date | null;
+  created_at: Date;
+  last_activity_at: Date | null;
+  workflow_started_at: Date | null;
+}
+
+export interface AppealMessagesTable {
+  id: Generated<number>;
+  guild_id: string;
+  appeal_number: number;
+  author: 'user' | 'staff';
+  author_id: string | null;
+  text: string;
+  internal: Generated<boolean>;
+  created_at: Date;
+}
+
 export interface Database {
   guilds: GuildsTable;
   api_keys: ApiKeysTable;
@@ -289,6 +435,19 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  platform_bans: PlatformBansTable;
+  platform_moderation_log: PlatformModerationLogTable;
+  platform_direct_messages: PlatformDirectMessagesTable;
+  platform_invites: PlatformInvitesTable;
+  moderation_settings: ModerationSettingsTable;
+  moderation_escalations: ModerationEscalationsTable;
+  record_counters: RecordCountersTable;
+  moderation_cases: ModerationCasesTable;
+  moderation_case_events: ModerationCaseEventsTable;
+  moderation_actions: ModerationActionsTable;
+  appeal_settings: AppealSettingsTable;
+  appeals: AppealsTable;
+  appeal_messages: AppealMessagesTable;
 }
 
 export type GuildRow = Selectable<GuildsTable>;

@@ -16,10 +16,14 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   MEMBER_NOT_FOUND: 404,
   XP_CHANGE_NOT_FOUND: 404,
+  CASE_NOT_FOUND: 404,
+  ACTION_NOT_FOUND: 404,
+  APPEAL_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   FEATURE_DISABLED: 409,
   BANK_DISABLED: 409,
   INSUFFICIENT_FUNDS: 409,
+  APPEAL_NOT_OPEN: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
@@ -79,6 +83,12 @@ export const methodNotAllowed = (allowed: string[]) =>
   new AppError('METHOD_NOT_ALLOWED', 'The endpoint does not support this method.', {}, { Allow: allowed.join(', ') });
 export const memberNotFound = () => new AppError('MEMBER_NOT_FOUND', 'The user is not a member of this server.');
 export const xpChangeNotFound = () => new AppError('XP_CHANGE_NOT_FOUND', 'No XP change with this id was made with this API key.');
+export const caseNotFound = () => new AppError('CASE_NOT_FOUND', 'No moderation case with this number.');
+export const actionNotFound = () =>
+  new AppError('ACTION_NOT_FOUND', 'No moderation action with this id was requested with this API key.');
+export const appealNotFound = () => new AppError('APPEAL_NOT_FOUND', 'No ban appeal with this number.');
+export const appealNotOpen = (status: string) =>
+  new AppError('APPEAL_NOT_OPEN', `The appeal is ${status}; only open appeals (open or question) can be decided.`, { status });
 export const featureDisabled = (feature: string) =>
   new AppError('FEATURE_DISABLED', `The ${feature} feature is disabled on this server.`);
 export const bankDisabled = () => new AppError('BANK_DISABLED', 'The bank is disabled on this server.');

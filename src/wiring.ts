@@ -10,6 +10,7 @@ import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { relayUnstartedEvents } from './events/outboxRelay.js';
 import { relayUnstartedXpChanges } from './levels/xpChangeRelay.js';
+import { relayUnstartedModActions } from './moderation/modActionRelay.js';
 import type { Logger } from './logger.js';
 import { createLocalPlatform } from './platform/localPlatform.js';
 import { createMemberCache } from './platform/memberCache.js';
@@ -95,7 +96,7 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
   const relayStop = new AbortController();
   const relayDeps = { db, temporal, clock: systemClock };
   const relay = runStartRelay(
-    [() => relayUnstartedEvents(relayDeps), () => relayUnstartedXpChanges(relayDeps), () => relayDeliveryRetries(relayDeps)],
+    [() => relayUnstartedEvents(relayDeps), () => relayUnstartedXpChanges(relayDeps), () => relayUnstartedModActions(relayDeps), () => relayDeliveryRetries(relayDeps)],
     logger,
     relayStop.signal,
   );

@@ -4,3 +4,4 @@ export { purgeExpiredRecords } from './purgeExpiredRecords.js';
 export { xpChange } from './xpChange.js';
 export { refreshLevelRanks } from './refreshLevelRanks.js';
 export { webhookDelivery } from './webhookDelivery.js';
+export { moderationAction } from './moderationAction.js';

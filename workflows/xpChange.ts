@@ -1,5 +1,6 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { refusalCode } from './refusalCode.js';
 import type { XpChangeResult } from '../db/xpChanges.js';
 
 export interface XpChangeInput {
@@ -47,11 +48,4 @@ export async function xpChange(input: XpChangeInput): Promise<XpChangeOutcome> {
   await steps.finishXpChange(changeId, { status: 'done', result });
   setStatus('done', { result });
   return { status: 'done', result };
-}
-
-/** The spec code of a non-retryable refusal (local activities surface it with or without an ActivityFailure around it). */
-function refusalCode(err: unknown): string {
-  const failure = err instanceof ActivityFailure ? err.cause : err;
-  if (failure instanceof ApplicationFailure && failure.nonRetryable && failure.type) return failure.type;
-  throw err;
 }

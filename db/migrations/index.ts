@@ -5,6 +5,8 @@ import * as levels from './2026-11-22-003-levels.js';
 import * as unloggedRateLimits from './2026-11-22-004-unlogged-rate-limits.js';
 import * as levelRankSnapshots from './2026-11-22-005-level-rank-snapshots.js';
 import * as webhooks from './2026-11-22-006-webhooks.js';
+import * as moderation from './2026-11-22-007-moderation.js';
+import * as appeals from './2026-11-22-008-appeals.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-004-unlogged-rate-limits': unloggedRateLimits,
   '2026-11-22-005-level-rank-snapshots': levelRankSnapshots,
   '2026-11-22-006-webhooks': webhooks,
+  '2026-11-22-007-moderation': moderation,
+  '2026-11-22-008-appeals': appeals,
 };

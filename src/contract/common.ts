@@ -31,6 +31,7 @@ export const ErrorBody = z
     balance: z.number().int().optional().openapi({ description: 'INSUFFICIENT_FUNDS only: the current balance.' }),
     maxBalance: z.number().int().optional().openapi({ description: 'BALANCE_LIMIT only: the highest balance allowed.' }),
     limit: z.number().int().optional().openapi({ description: 'PAYLOAD_TOO_LARGE only: the body limit in bytes.' }),
+    status: z.string().optional().openapi({ description: 'APPEAL_NOT_OPEN only: the status the appeal is in.' }),
     requestId: z.string().optional().openapi({ description: 'INTERNAL_ERROR only: quote it when reporting the problem.' }),
   })
   .openapi('Error');

@@ -7,6 +7,15 @@ import {
   listPlatformRoles,
 } from '../../db/platformLocal.js';
 import { insertPlatformMessage } from '../../db/platformMessages.js';
+import {
+  banPlatformUser,
+  createPlatformInvite,
+  findPlatformBan,
+  kickPlatformMember,
+  sendPlatformDirectMessage,
+  setPlatformTimeout,
+  unbanPlatformUser,
+} from '../../db/platformModeration.js';
 import { changeMemberRole } from '../../db/platformRoles.js';
 import type { Database } from '../../db/schema.js';
 import { CHANNEL_TYPES, PlatformUnavailableError, type Platform, type PlatformChannelType } from './port.js';
@@ -77,6 +86,7 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
         bot: row.bot!,
         roleIds: row.role_ids!,
         joinedAt: row.joined_at,
+        timedOutUntil: row.timed_out_until,
       };
     },
     async postMessage(guildId, channelId, content, idempotencyKey) {
@@ -86,6 +96,36 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
     async changeRole(guildId, userId, roleId, action, reason) {
       await requireReachable(guildId);
       return changeMemberRole(db, { guildId, userId, roleId, action, reason });
+    },
+    async getBan(guildId, userId) {
+      await requireReachable(guildId);
+      const ban = await findPlatformBan(db, guildId, userId);
+      return ban && { reason: ban.reason };
+    },
+    async ban(guildId, userId, reason) {
+      await requireReachable(guildId);
+      return banPlatformUser(db, { guildId, userId, reason });
+    },
+    async unban(guildId, userId, reason) {
+      await requireReachable(guildId);
+      return unbanPlatformUser(db, { guildId, userId, reason });
+    },
+    async kick(guildId, userId, reason) {
+      await requireReachable(guildId);
+      return kickPlatformMember(db, { guildId, userId, reason });
+    },
+    async timeout(guildId, userId, until, reason) {
+      await requireReachable(guildId);
+      return setPlatformTimeout(db, { guildId, userId, until, reason });
+    },
+    async sendDirectMessage(guildId, userId, content, idempotencyKey) {
+      await requireReachable(guildId);
+      return sendPlatformDirectMessage(db, { guildId, userId, content, idempotencyKey });
+    },
+    async createInvite(guildId, channelId, maxUses, idempotencyKey) {
+      await requireReachable(guildId);
+      const code = await createPlatformInvite(db, { guildId, channelId, maxUses, idempotencyKey });
+      return `https://chat.local.invalid/invite/${code}`;
     },
   };
 }

@@ -44,7 +44,11 @@ export interface PlatformMember {
   bot: boolean;
   roleIds: string[];
   joinedAt: Date | null;
+  /** Set while the member is timed out (may lie in the past: timeouts lapse on their own). */
+  timedOutUntil: Date | null;
 }
+
+export type DirectMessageStatus = 'sent' | 'failed';
 
 export interface Platform {
   /** Undefined when the bot is not in that server. */
@@ -62,6 +66,20 @@ export interface Platform {
   postMessage(guildId: string, channelId: string, content: string, idempotencyKey: string): Promise<string>;
   /** Gives or takes a role; doing what is already done is a no-op. Returns whether the member changed. */
   changeRole(guildId: string, userId: string, roleId: string, action: 'add' | 'remove', reason: string | null): Promise<boolean>;
+
+  // Moderation. Each returns whether it changed anything: repeating an effect already in place is a no-op,
+  // so an activity retried after a lost answer applies it once.
+  /** The ban on the user, undefined when there is none. */
+  getBan(guildId: string, userId: string): Promise<{ reason: string | null } | undefined>;
+  ban(guildId: string, userId: string, reason: string | null, deleteMessageSeconds: number): Promise<boolean>;
+  unban(guildId: string, userId: string, reason: string | null): Promise<boolean>;
+  kick(guildId: string, userId: string, reason: string | null): Promise<boolean>;
+  /** Times the member out until `until`; null lifts the timeout. */
+  timeout(guildId: string, userId: string, until: Date | null, reason: string | null): Promise<boolean>;
+  /** A DM from the bot, sent once per idempotency key; 'failed' when the user does not accept it. */
+  sendDirectMessage(guildId: string, userId: string, content: string, idempotencyKey: string): Promise<DirectMessageStatus>;
+  /** An invite link to the channel, created once per idempotency key. */
+  createInvite(guildId: string, channelId: string, maxUses: number, idempotencyKey: string): Promise<string>;
 }
 
 /** The platform did not answer; callers degrade (for example memberCount null) or answer 503. */

@@ -41,14 +41,14 @@ export async function createTestGuild(
 export async function createTestKey(
   db: Kysely<Database>,
   guild: TestGuild,
-  options: { scopes?: Scope[]; expiresInDays?: KeyExpiryDays | null; clock?: Clock; name?: string } = {},
+  options: { scopes?: Scope[]; expiresInDays?: KeyExpiryDays | null; clock?: Clock; name?: string; createdBy?: string | null } = {},
 ): Promise<CreatedKey> {
   return createApiKey(db, options.clock ?? systemClock, {
     guildId: guild.id,
     name: options.name ?? 'test key',
     scopes: options.scopes ?? [...SCOPES],
     expiresInDays: options.expiresInDays ?? null,
-    createdBy: guild.ownerId,
+    createdBy: options.createdBy === undefined ? guild.ownerId : options.createdBy,
     actor: { type: 'system' },
   });
 }

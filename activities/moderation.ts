@@ -1,0 +1,106 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { findApiKey } from '../db/apiKeys.js';
+import { findGuild } from '../db/guilds.js';
+import { findModAction, finishModAction, markModActionRunning, type ModActionOutcome, type ModActionRecord } from '../db/moderationActions.js';
+import { findCaseRow, resolveCase } from '../db/moderationCases.js';
+import { findModerationSettings } from '../db/moderationSettings.js';
+import { moderationRefusal } from '../src/domain/moderation.js';
+import { moderationDirectMessage } from '../src/moderation/directMessage.js';
+import { readModerationSituation } from '../src/moderation/moderationSituation.js';
+import { recordActionCase, caseActionOf } from '../src/moderation/recordActionCase.js';
+import type { ActivityDeps } from './deps.js';
+
+const refuse = (code: string, message: string) => ApplicationFailure.nonRetryable(message, code);
+
+export interface ModActionPlan {
+  action: ModActionRecord['action'];
+  /** Timeouts and tempbans: how long the effect lasts. */
+  durationSeconds: number | null;
+}
+
+export function createModerationActivities(deps: ActivityDeps) {
+  const { db, platform, clock } = deps;
+
+  async function loadAction(actionId: string): Promise<ModActionRecord> {
+    const action = await findModAction(db, actionId);
+    if (!action) throw refuse('ACTION_NOT_FOUND', `Moderation action ${actionId} does not exist.`);
+    return action;
+  }
+
+  return {
+    /** Marks the action running and refuses it when the rules say no, as the platform stands now. */
+    async beginModAction(actionId: string): Promise<ModActionPlan> {
+      await markModActionRunning(db, actionId);
+      const action = await loadAction(actionId);
+      const guild = await findGuild(db, action.guildId);
+      if (!guild?.features.includes('moderation')) throw refuse('FEATURE_DISABLED', 'The Moderation feature is disabled.');
+      let moderatorId: string | null = null;
+      if (action.source === 'api') {
+        const key = action.apiKeyId === null ? undefined : await findApiKey(db, action.guildId, action.apiKeyId);
+        if (!key?.createdBy) throw refuse('MODERATOR_MISSING_PERMISSION', 'The API key has no creator to act for.');
+        moderatorId = key.createdBy;
+      }
+      const situation = await readModerationSituation(platform, {
+        guildId: action.guildId,
+        action: action.action,
+        targetUserId: action.userId,
+        moderatorId,
+        now: clock.now(),
+      });
+      if (!situation) throw refuse('BOT_MISSING_PERMISSIONS', 'The bot is not in the server.');
+      const refusal = moderationRefusal(situation);
+      if (refusal) throw refuse(refusal, `Refused: ${refusal}.`);
+      return { action: action.action, durationSeconds: action.request.durationSeconds };
+    },
+
+    /** DMs the member per the server's settings; returns the case's dmStatus. Sent once per action. */
+    async notifyModTarget(actionId: string, until: string | null): Promise<'sent' | 'failed' | 'off'> {
+      const action = await loadAction(actionId);
+      const settings = await findModerationSettings(db, action.guildId);
+      if (!settings.dmMembers) return 'off';
+      const guild = await findGuild(db, action.guildId);
+      const content = moderationDirectMessage(caseActionOf(action), guild?.name ?? 'the server', action.request.reason, until ? new Date(until) : null);
+      return platform.sendDirectMessage(action.guildId, action.userId, content, `mod-dm/${actionId}`);
+    },
+
+    /** The action itself on the platform; already in effect means done. */
+    async applyModEffect(actionId: string, until: string | null): Promise<void> {
+      const { guildId, userId, action, request } = await loadAction(actionId);
+      const reason = request.reason;
+      if (action === 'timeout') await platform.timeout(guildId, userId, new Date(until!), reason);
+      if (action === 'untimeout') await platform.timeout(guildId, userId, null, reason);
+      if (action === 'kick') await platform.kick(guildId, userId, reason);
+      if (action === 'ban') await platform.ban(guildId, userId, reason, request.deleteMessageSeconds);
+      if (action === 'unban') await platform.unban(guildId, userId, reason);
+    },
+
+    async recordModCase(actionId: string, effect: { dmStatus: 'sent' | 'failed' | 'off'; until: string | null }) {
+      return recordActionCase(deps, actionId, effect);
+    },
+
+    /** Posts the case to the server's mod log channel, once per case. */
+    async postModLog(guildId: string, caseNumber: number): Promise<boolean> {
+      const settings = await findModerationSettings(db, guildId);
+      const row = await findCaseRow(db, guildId, caseNumber);
+      if (!settings.logChannelId || !row) return false;
+      const line = `Case #${row.number} | ${row.action} | <@${row.user_id}> | by <@${row.moderator_id}>${row.reason ? ` | ${row.reason}` : ''}`;
+      await platform.postMessage(guildId, settings.logChannelId, line, `mod-log/${guildId}/${caseNumber}`);
+      return true;
+    },
+
+    async finishModAction(actionId: string, outcome: ModActionOutcome): Promise<void> {
+      await finishModAction(db, actionId, outcome, clock.now());
+    },
+
+    /**
+     * A timeout, tempban or warning ran out: the case becomes inactive and a tempban is lifted. A case that
+     * was revoked meanwhile (untimeout, unban) is left alone.
+     */
+    async expireModCase(guildId: string, caseNumber: number): Promise<boolean> {
+      const row = await findCaseRow(db, guildId, caseNumber);
+      if (!row?.active) return false;
+      if (row.action === 'tempban') await platform.unban(guildId, row.user_id, `Tempban of case #${caseNumber} ran out`);
+      return db.transaction().execute((trx) => resolveCase(trx, { guildId, caseNumber, how: 'expired', actorId: null, at: clock.now() }));
+    },
+  };
+}
