@@ -1,3 +1,4 @@
+import { createAppealsActivities } from './appeals.js';
 import { createBankActivities } from './bank.js';
 import type { ActivityDeps } from './deps.js';
 import { createLevelRanksActivities } from './levelRanks.js';
@@ -11,6 +12,7 @@ export type { ActivityDeps };
 /** Every activity of every area, registered on the worker under these names. */
 export function createActivities(deps: ActivityDeps) {
   return {
+    ...createAppealsActivities(deps),
     ...createBankActivities(deps),
     ...createLevelsActivities(deps),
     ...createLevelRanksActivities(deps),

@@ -8,13 +8,14 @@ import { buildOpenApiDocument } from './openapi.js';
 import { mountRoutes, type RouteDefinition } from './route.js';
 import { bankRoutes } from './routes/bank.js';
 import { guildRoutes } from './routes/guild.js';
+import { appealsRoutes } from './routes/appeals.js';
 import { levelsRoutes } from './routes/levels.js';
 import { moderationRoutes } from './routes/moderation.js';
 
 export const API_PREFIX = '/api/v1';
 
 export function allRoutes(deps: AppDeps): RouteDefinition[] {
-  return [...guildRoutes(deps), ...bankRoutes(deps), ...levelsRoutes(deps), ...moderationRoutes(deps)];
+  return [...guildRoutes(deps), ...bankRoutes(deps), ...levelsRoutes(deps), ...moderationRoutes(deps), ...appealsRoutes(deps)];
 }
 
 /** The Koa application with every route; entrypoints and tests call this with their own dependencies. */

@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { relayUnstartedEvents } from './events/outboxRelay.js';
 import { relayUnstartedXpChanges } from './levels/xpChangeRelay.js';
 import { relayUnstartedModActions } from './moderation/modActionRelay.js';
+import { relayUndispatchedAppealDecisions } from './appeals/appealDecisionRelay.js';
 import type { Logger } from './logger.js';
 import { createLocalPlatform } from './platform/localPlatform.js';
 import { createMemberCache } from './platform/memberCache.js';
@@ -96,7 +97,13 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
   const relayStop = new AbortController();
   const relayDeps = { db, temporal, clock: systemClock };
   const relay = runStartRelay(
-    [() => relayUnstartedEvents(relayDeps), () => relayUnstartedXpChanges(relayDeps), () => relayUnstartedModActions(relayDeps), () => relayDeliveryRetries(relayDeps)],
+    [
+      () => relayUnstartedEvents(relayDeps),
+      () => relayUnstartedXpChanges(relayDeps),
+      () => relayUnstartedModActions(relayDeps),
+      () => relayUndispatchedAppealDecisions(relayDeps),
+      () => relayDeliveryRetries(relayDeps),
+    ],
     logger,
     relayStop.signal,
   );

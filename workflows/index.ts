@@ -5,3 +5,4 @@ export { xpChange } from './xpChange.js';
 export { refreshLevelRanks } from './refreshLevelRanks.js';
 export { webhookDelivery } from './webhookDelivery.js';
 export { moderationAction } from './moderationAction.js';
+export { appealDecision } from './appealDecision.js';

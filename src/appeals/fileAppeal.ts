@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import { insertAppeal, type AppealAnswer } from '../../db/appeals.js';
+import { insertEvent } from '../../db/events.js';
+import { nextRecordNumber } from '../../db/recordCounters.js';
+import type { Database } from '../../db/schema.js';
+import type { OutboxEvent } from '../events/eventTypes.js';
+
+/**
+ * Files a ban appeal with its `appeals.submitted` event in the caller's transaction. The bot files
+ * appeals from its appeal form; the demo guild and tests file them here.
+ */
+export async function fileAppeal(
+  trx: Kysely<Database>,
+  a: { guildId: string; userId: string; userTag: string | null; banCaseNumber: number | null; banReason: string | null; answers: AppealAnswer[]; at: Date },
+): Promise<{ number: number; event: OutboxEvent }> {
+  const number = await nextRecordNumber(trx, a.guildId, 'appeal');
+  await insertAppeal(trx, { ...a, number, createdAt: a.at });
+  const event = await insertEvent(trx, {
+    type: 'appeals.submitted',
+    guildId: a.guildId,
+    createdAt: a.at,
+    data: { appealNumber: number, userId: a.userId, banCaseNumber: a.banCaseNumber, answers: a.answers, createdAt: a.at.toISOString() },
+  });
+  return { number, event };
+}
