@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createActivities } from '../../activities/index.js';
+import { insertModAction, type ModActionRequest } from '../../db/moderationActions.js';
+import { listCaseEvents } from '../../db/moderationCases.js';
+import { saveEscalationRule, saveModerationSettings } from '../../db/moderationSettings.js';
+import { findPlatformBan, listPlatformModerationLog } from '../../db/platformModeration.js';
+import { systemClock } from '../../src/clock.js';
+import type { ModActionType } from '../../src/domain/moderation.js';
+import { createLogger } from '../../src/logger.js';
+import { createLocalPlatform } from '../../src/platform/localPlatform.js';
+import { useTestDatabase } from '../harness/database.js';
+import { createModerationGuild, type ModerationGuild } from '../harness/moderationGuild.js';
+import { sharedBundle } from '../harness/temporal.js';
+
+const database = useTestDatabase();
+const db = () => database.db;
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+const taskQueue = 'moderation-timers-test';
+
+beforeAll(async () => {
+  // The time-skipping server fires the hour- and day-long timers of timeouts, tempbans and warnings at once.
+  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('testServerPath') } } });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await sharedBundle(),
+    activities: createActivities({
+      db: db(),
+      platform: createLocalPlatform(db()),
+      clock: systemClock,
+      logger: createLogger('silent', 'moderation-timers-test'),
+      temporal: { client: env.client, taskQueue },
+      webhooks: { allowInsecureLocal: true },
+    }),
+  });
+  running = worker.run();
+});
+
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+async function start(g: ModerationGuild, action: ModActionType, userId: string, request: Partial<ModActionRequest> = {}) {
+  const actionId = `mda_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  await insertModAction(db(), {
+    actionId,
+    guildId: g.id,
+    userId,
+    action,
+    apiKeyId: g.keyId,
+    source: 'api',
+    request: { reason: null, evidence: [], durationSeconds: null, deleteMessageSeconds: 0, ...request },
+    requestedAt: new Date(),
+  });
+  return env.client.workflow.start('moderationAction', {
+    taskQueue,
+    workflowId: `mod-action/${g.id}/${actionId}`,
+    args: [{ actionId, guildId: g.id }],
+  });
+}
+
+const caseRow = (g: ModerationGuild, number: number) =>
+  db().selectFrom('moderation_cases').selectAll().where('guild_id', '=', g.id).where('number', '=', number).executeTakeFirstOrThrow();
+
+const eventTypes = async (g: ModerationGuild, number: number) => (await listCaseEvents(db(), g.id, number)).map((e) => e.type);
+
+describe('moderation timers', () => {
+  it('a timeout runs out: the case becomes inactive with an expired entry after exactly its duration', async () => {
+    const g = await createModerationGuild(db());
+    const target = await g.addMember();
+    const handle = await start(g, 'timeout', target, { durationSeconds: 3600 });
+    expect(await handle.result()).toEqual({ status: 'done', caseNumber: 1 });
+    const row = await caseRow(g, 1);
+    expect(row).toMatchObject({ action: 'timeout', active: false });
+    expect(row.resolved_at).not.toBeNull();
+    expect(await eventTypes(g, 1)).toEqual(['created', 'dm', 'expired']);
+    // One timer, set to fire at the case's end (an hour after the timeout began, less the steps in between).
+    // (Workflow time: the test server's clock, which runs ahead of the wall clock once it skipped.)
+    const events = (await handle.fetchHistory()).events!;
+    const at = (e: (typeof events)[number]) => Number(e.eventTime!.seconds) * 1000 + e.eventTime!.nanos! / 1e6;
+    const timers = events.filter((e) => e.timerStartedEventAttributes);
+    expect(timers).toHaveLength(1);
+    const firesMs = at(timers[0]!) + Number(timers[0]!.timerStartedEventAttributes!.startToFireTimeout!.seconds) * 1000;
+    expect(Math.abs(firesMs - row.expires_at!.getTime())).toBeLessThan(1500);
+    const sinceStart = row.expires_at!.getTime() - at(events[0]!);
+    expect(sinceStart).toBeGreaterThan(3595_000);
+    expect(sinceStart).toBeLessThan(3605_000);
+  });
+
+  it('a tempban runs out: the bot lifts the ban and the case expires', async () => {
+    const g = await createModerationGuild(db());
+    const target = await g.addMember();
+    const handle = await start(g, 'ban', target, { durationSeconds: 86_400, reason: 'cool off' });
+    expect(await handle.result()).toEqual({ status: 'done', caseNumber: 1 });
+    expect(await findPlatformBan(db(), g.id, target)).toBeUndefined();
+    expect((await listPlatformModerationLog(db(), g.id, target)).map((e) => e.action)).toEqual(['ban', 'unban']);
+    expect(await caseRow(g, 1)).toMatchObject({ action: 'tempban', active: false });
+    expect(await eventTypes(g, 1)).toEqual(['created', 'dm', 'expired']);
+  });
+
+  it('a tempban lifted early by an unban is revoked, and its timer then changes nothing', async () => {
+    const g = await createModerationGuild(db());
+    const target = await g.addMember();
+    const tempban = await start(g, 'ban', target, { durationSeconds: 86_400 });
+    // Wait for the tempban's case without letting time skip past its timer.
+    await env.client.withDeadline(Date.now() + 10_000, async () => {
+      while ((await tempban.describe()).memo?.status !== 'done') await new Promise((r) => setTimeout(r, 50));
+    });
+    const unban = await start(g, 'unban', target);
+    expect(await unban.result()).toEqual({ status: 'done', caseNumber: 2 });
+    expect(await tempban.result()).toEqual({ status: 'done', caseNumber: 1 });
+    expect((await listPlatformModerationLog(db(), g.id, target)).map((e) => e.action)).toEqual(['ban', 'unban']);
+    expect(await eventTypes(g, 1)).toEqual(['created', 'dm', 'revoked']);
+  });
+
+  it('an expired warning stops counting toward escalation', async () => {
+    const g = await createModerationGuild(db());
+    await saveModerationSettings(db(), g.id, { dmMembers: false, logChannelId: null, warningExpirySeconds: 7 * 86_400 });
+    await saveEscalationRule(db(), g.id, { warnings: 2, action: 'kick', durationSeconds: null });
+    const target = await g.addMember();
+    expect(await (await start(g, 'warn', target, { reason: 'one' })).result()).toEqual({ status: 'done', caseNumber: 1 });
+    expect(await caseRow(g, 1)).toMatchObject({ active: false });
+    expect(await eventTypes(g, 1)).toEqual(['created', 'expired']);
+    expect(await (await start(g, 'warn', target, { reason: 'two' })).result()).toEqual({ status: 'done', caseNumber: 2 });
+    const cases = await db().selectFrom('moderation_cases').select('action').where('guild_id', '=', g.id).execute();
+    expect(cases.map((c) => c.action)).toEqual(['warn', 'warn']);
+  });
+});
