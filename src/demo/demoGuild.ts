@@ -12,6 +12,7 @@ import {
 import type { Database } from '../../db/schema.js';
 import { FEATURES } from '../domain/features.js';
 import { createGuild } from '../guilds/guildManagement.js';
+import { seedDemoModeration } from './demoModeration.js';
 
 export const DEMO_GUILD_ID = '1100000000000000001';
 export const DEMO_OWNER_ID = '1100000000000000002';
@@ -82,9 +83,9 @@ function rolesOf(i: number): string[] {
 
 /**
  * The demo server of `npm run dev`: Pro, every feature on, roles in a hierarchy, channels in categories,
- * 46 members plus the owner and the bot. Running it again changes nothing.
+ * 46 members plus the owner and the bot, and a moderation history with appeals. Running it again changes nothing.
  */
-export async function seedDemoGuild(db: Kysely<Database>): Promise<string> {
+export async function seedDemoGuild(db: Kysely<Database>, now = new Date()): Promise<string> {
   if (!(await findGuild(db, DEMO_GUILD_ID))) {
     await createGuild(db, {
       id: DEMO_GUILD_ID,
@@ -129,5 +130,6 @@ export async function seedDemoGuild(db: Kysely<Database>): Promise<string> {
       joinedAt: new Date(Date.UTC(2025, i % 12, 1 + i)),
     })),
   );
+  await seedDemoModeration(db, DEMO_GUILD_ID, { modLog: id(232), invites: id(201) }, now);
   return DEMO_GUILD_ID;
 }

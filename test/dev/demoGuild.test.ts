@@ -23,6 +23,14 @@ async function snapshot(db: Kysely<Database>) {
     bankSettings: await db.selectFrom('bank_settings').selectAll().where('guild_id', '=', DEMO_GUILD_ID).execute(),
     levelSettings: await db.selectFrom('level_settings').selectAll().where('guild_id', '=', DEMO_GUILD_ID).execute(),
     levelRewards: await db.selectFrom('level_rewards').selectAll().where('guild_id', '=', DEMO_GUILD_ID).execute(),
+    moderationSettings: await db.selectFrom('moderation_settings').selectAll().where('guild_id', '=', DEMO_GUILD_ID).execute(),
+    escalations: await db.selectFrom('moderation_escalations').selectAll().where('guild_id', '=', DEMO_GUILD_ID).execute(),
+    cases: await db.selectFrom('moderation_cases').selectAll().where('guild_id', '=', DEMO_GUILD_ID).orderBy('number').execute(),
+    caseEvents: await db.selectFrom('moderation_case_events').selectAll().where('guild_id', '=', DEMO_GUILD_ID).orderBy('id').execute(),
+    bans: await db.selectFrom('platform_bans').selectAll().where('guild_id', '=', DEMO_GUILD_ID).orderBy('user_id').execute(),
+    appeals: await db.selectFrom('appeals').selectAll().where('guild_id', '=', DEMO_GUILD_ID).orderBy('number').execute(),
+    appealMessages: await db.selectFrom('appeal_messages').selectAll().where('guild_id', '=', DEMO_GUILD_ID).orderBy('id').execute(),
+    events: await db.selectFrom('events').select(['id', 'type']).where('guild_id', '=', DEMO_GUILD_ID).orderBy('id').execute(),
     auditRows: (await db.selectFrom('audit_log').select('id').execute()).length,
   };
 }
@@ -88,6 +96,52 @@ describe('demo guild', () => {
     await seedDemoGuild(database.db);
     const after = await database.db.selectFrom('platform_members').select('role_ids').where('guild_id', '=', DEMO_GUILD_ID).where('user_id', '=', member.user_id).executeTakeFirstOrThrow();
     expect(after.role_ids).toEqual(granted);
+  });
+
+  it('has a moderation history: cases from several sources with timelines, bans, and appeals waiting for a decision', async () => {
+    await seedDemoGuild(database.db);
+    const { key } = await createApiKey(database.db, systemClock, {
+      guildId: DEMO_GUILD_ID,
+      name: 'demo moderation',
+      scopes: ['moderation:read', 'appeals:read'],
+      expiresInDays: null,
+      createdBy: DEMO_OWNER_ID,
+      actor: { type: 'system' },
+    });
+    const cases = await app.http('GET', `/guilds/${DEMO_GUILD_ID}/moderation/cases?limit=100`, { headers: bearer(key) });
+    expect(cases.status).toBe(200);
+    const items: Array<{ number: number; action: string; source: string; userId: string }> = cases.body.items;
+    expect(items.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(items.map((c) => c.action))).toEqual(new Set(['warn', 'timeout', 'kick', 'ban']));
+    expect(new Set(items.map((c) => c.source)).size).toBeGreaterThanOrEqual(3);
+    const active = await app.http('GET', `/guilds/${DEMO_GUILD_ID}/moderation/cases?active=1`, { headers: bearer(key) });
+    expect(active.body.items.map((c: { action: string }) => c.action)).toEqual(['warn', 'warn']);
+
+    const timeout = items.find((c) => c.action === 'timeout')!;
+    const detail = await app.http('GET', `/guilds/${DEMO_GUILD_ID}/moderation/cases/${timeout.number}`, { headers: bearer(key) });
+    expect(detail.body).toMatchObject({ active: false, resolvedAt: expect.any(String) });
+    expect(detail.body.events.map((e: { type: string }) => e.type)).toEqual(['created', 'dm', 'expired']);
+
+    const { bans, events } = await snapshot(database.db);
+    for (const ban of items.filter((c) => c.action === 'ban')) expect(bans.map((b) => b.user_id)).toContain(ban.userId);
+    expect(events.filter((e) => e.type === 'moderation.caseCreated')).toHaveLength(items.length);
+
+    const waiting = await app.http('GET', `/guilds/${DEMO_GUILD_ID}/appeals`, { headers: bearer(key) });
+    expect(waiting.status).toBe(200);
+    expect(waiting.body.items.map((a: { status: string }) => a.status).sort()).toEqual(['open', 'question']);
+    const all = await app.http('GET', `/guilds/${DEMO_GUILD_ID}/appeals?status=all`, { headers: bearer(key) });
+    expect(all.body.items.map((a: { status: string }) => a.status)).toContain('rejected');
+    expect(events.filter((e) => e.type === 'appeals.submitted')).toHaveLength(all.body.items.length);
+    for (const appeal of all.body.items as Array<{ userId: string; banCaseNumber: number }>) {
+      expect(items.find((c) => c.number === appeal.banCaseNumber)).toMatchObject({ action: 'ban', userId: appeal.userId });
+    }
+
+    const question = waiting.body.items.find((a: { status: string }) => a.status === 'question');
+    const asked = await app.http('GET', `/guilds/${DEMO_GUILD_ID}/appeals/${question.number}`, { headers: bearer(key) });
+    expect(asked.body.answers.length).toBeGreaterThan(0);
+    expect(asked.body.messages).toHaveLength(1);
+    expect(asked.body.messages[0]).toMatchObject({ author: 'staff' });
+    expect(JSON.stringify(asked.body)).not.toContain('Internal');
   });
 
   it('is served by the api', async () => {
