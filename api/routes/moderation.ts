@@ -134,9 +134,10 @@ export function moderationRoutes({ db, platform, clock, temporal }: AppDeps): Ro
       request: { params: GuildParams, query: ModCasesQuery },
       response: { status: 200, schema: ModCaseList, description: 'One page of cases.' },
       async handle({ query, caller: { guild } }) {
-        const items = await listCases(db, guild.id, query);
-        const last = items.at(-1);
-        return { items, nextCursor: items.length === query.limit && last ? String(last.number) : null };
+        // One row more than the page tells whether another page follows: a full last page gets no cursor.
+        const rows = await listCases(db, guild.id, { ...query, limit: query.limit + 1 });
+        const items = rows.slice(0, query.limit);
+        return { items, nextCursor: rows.length > query.limit ? String(items.at(-1)!.number) : null };
       },
     }),
     defineRoute({
