@@ -80,9 +80,10 @@ export function appealsRoutes({ db, clock, temporal }: AppDeps): RouteDefinition
       request: { params: GuildParams, query: AppealsQuery },
       response: { status: 200, schema: AppealList, description: 'One page of appeals.' },
       async handle({ query, caller: { guild } }) {
-        const items = await listAppeals(db, guild.id, query);
-        const last = items.at(-1);
-        return { items, nextCursor: items.length === query.limit && last ? String(last.number) : null };
+        // One row more than the page tells whether another page follows: a full last page gets no cursor.
+        const rows = await listAppeals(db, guild.id, { ...query, limit: query.limit + 1 });
+        const items = rows.slice(0, query.limit);
+        return { items, nextCursor: rows.length > query.limit ? String(items.at(-1)!.number) : null };
       },
     }),
     defineRoute({
