@@ -9,6 +9,7 @@ import type { Logger } from '../src/logger.js';
 import type { MemberCache } from '../src/platform/memberCache.js';
 import type { Platform } from '../src/platform/port.js';
 import type { TemporalGateway } from '../src/temporal/gateway.js';
+import type { KeyHitCounter } from './keyHitCounter.js';
 
 /** Everything the HTTP layer needs, built by an entrypoint (or a test) and passed to createApp. */
 export interface AppDeps {
@@ -19,6 +20,8 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   temporal: TemporalGateway;
+  /** This instance's share of the per-key request counts; flushed when the server closes. */
+  keyHits: KeyHitCounter;
 }
 
 /** What the middleware chain learns about a request, in the order it learns it. */

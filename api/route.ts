@@ -76,7 +76,7 @@ export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 export function mountRoutes(router: Router<RequestState>, routes: RouteDefinition[], deps: AppDeps): void {
   const { db, clock } = deps;
   const shared: AppMiddleware[] = [
-    authenticate({ db, clock, failuresPerMinute: deps.config.limits.authFailuresPerMinute }),
+    authenticate({ db, clock, keyHits: deps.keyHits, failuresPerMinute: deps.config.limits.authFailuresPerMinute }),
     rateLimit({ clock, perMinute: deps.config.limits.requestsPerMinute }),
     guildAccess(),
   ];

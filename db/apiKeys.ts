@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Scope } from '../src/domain/scopes.js';
 import type { GuildRecord } from './guilds.js';
+import { markHot } from './pool.js';
 import type { ApiKeyRow, Database } from './schema.js';
 
 export interface ApiKeyRecord {
@@ -164,55 +165,27 @@ export interface AuthenticationLookup {
   credential?: { apiKey: ApiKeyRecord; guild: GuildRecord };
   /** Failed authentications of the caller's address in the current window. */
   addressFailures: number;
-  /** The key's requests in the current window including this one; null when the request was not counted. */
-  keyHits: number | null;
 }
 
 /**
- * Everything authentication and the rate limit need, in one round trip on the hot path: the key and its
- * guild, the address's failure count, and, for a usable key from an address that is not throttled, one
- * more hit in the key's window.
+ * Everything authentication needs, in one round trip on the hot path: the key, its guild and the address's
+ * failure count. Written as one fixed statement, prepared once per connection (db/pool.ts markHot).
  */
-export async function lookUpAndCountRequest(
+export async function lookUpCredential(
   db: Kysely<Database>,
-  input: { hash: Buffer; addressBucket: string; windowStart: Date; now: Date; addressLimit: number },
+  input: { hash: Buffer; addressBucket: string; windowStart: Date },
 ): Promise<AuthenticationLookup> {
-  const row = await db
-    .with('cred', () => credentialQuery(db, input.hash))
-    .with('failures', (qb) =>
-      qb
-        .selectFrom('rate_limit_counters')
-        .select('count')
-        .where('bucket', '=', input.addressBucket)
-        .where('window_start', '=', input.windowStart),
-    )
-    .with('hit', (qb) =>
-      qb
-        .insertInto('rate_limit_counters')
-        .columns(['bucket', 'window_start', 'count'])
-        .expression((eb) =>
-          eb
-            .selectFrom('cred')
-            .select([sql<string>`'key:' || cred.id`.as('bucket'), sql<Date>`${input.windowStart}::timestamptz`.as('window_start'), sql<number>`1`.as('count')])
-            .where('cred.revoked_at', 'is', null)
-            .where((w) => w.or([w('cred.expires_at', 'is', null), w('cred.expires_at', '>', input.now)]))
-            .where(sql<boolean>`coalesce((select count from failures), 0) < ${input.addressLimit}`),
-        )
-        .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_counters.count + 1` }))
-        .returning('count'),
-    )
-    .selectFrom(sql`(values (1))`.as('one'))
-    .leftJoin('cred', (join) => join.onTrue())
-    .selectAll('cred')
-    .select([
-      sql<number | null>`(select count from failures)`.as('address_failures'),
-      sql<number | null>`(select count from hit)`.as('key_hits'),
-    ])
-    .executeTakeFirstOrThrow();
-  const { address_failures, key_hits, ...credential } = row as typeof row & CredentialRow;
+  const query = sql<CredentialRow & { address_failures: number | null }>`
+    select ${sql.join(PUBLIC_COLUMNS.map((c) => sql.ref(`k.${c}`)))},
+      g.name as g_name, g.icon as g_icon, g.locale as g_locale, g.plan as g_plan, g.features as g_features, g.blocked as g_blocked,
+      (select count from rate_limit_counters where bucket = ${input.addressBucket} and window_start = ${input.windowStart}) as address_failures
+    from (values (1)) as one
+    left join (api_keys k join guilds g on g.id = k.guild_id) on k.key_hash = ${input.hash}`.compile(db);
+  markHot(query.sql);
+  const { rows } = await db.executeQuery(query);
+  const { address_failures, ...credential } = rows[0]!;
   return {
     credential: credential.id ? toCredential(credential as CredentialRow) : undefined,
     addressFailures: address_failures ?? 0,
-    keyHits: key_hits,
   };
 }

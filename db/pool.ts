@@ -16,6 +16,25 @@ const types = {
     oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * Statements run on nearly every request, by SQL text. On each connection they are prepared once (a named
+ * statement), so PostgreSQL parses and plans them once instead of on every call; others run unnamed.
+ */
+const hotStatements = new Map<string, string>();
+
+/** Marks a statement as hot; its text must not vary from call to call (values are parameters). */
+export function markHot(sqlText: string): void {
+  if (!hotStatements.has(sqlText)) hotStatements.set(sqlText, `hot_${hotStatements.size + 1}`);
+}
+
+function prepareHotStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+  client.query = ((text: unknown, values?: unknown[]) => {
+    const name = typeof text === 'string' ? hotStatements.get(text) : undefined;
+    return name ? query({ name, text: text as string, values }) : (query as (t: unknown, v?: unknown) => Promise<pg.QueryResult>)(text, values);
+  }) as typeof client.query;
+}
+
 export interface DatabaseHandle {
   db: Kysely<Database>;
   pool: pg.Pool;
@@ -26,6 +45,7 @@ export function createDatabase(connectionString: string, max = 20): DatabaseHand
   const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 5_000 });
   // An idle client losing its server must not crash the process; the next query reports the failure.
   pool.on('error', () => {});
+  pool.on('connect', prepareHotStatements);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, pool, close: () => db.destroy() };
 }

@@ -28,3 +28,17 @@ export async function purgeWindowsBefore(db: Kysely<Database>, before: Date): Pr
   const result = await db.deleteFrom('rate_limit_counters').where('window_start', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** How addHits names a window in its answer. */
+export const windowId = (bucket: string, windowStart: Date) => `${bucket}@${windowStart.getTime()}`;
+
+/** Adds several counts in one statement; answers each window's new total by windowId. */
+export async function addHits(db: Kysely<Database>, hits: Array<{ bucket: string; windowStart: Date; count: number }>): Promise<Map<string, number>> {
+  const rows = await db
+    .insertInto('rate_limit_counters')
+    .values(hits.map((h) => ({ bucket: h.bucket, window_start: h.windowStart, count: h.count })))
+    .onConflict((oc) => oc.columns(['bucket', 'window_start']).doUpdateSet({ count: sql`rate_limit_counters.count + excluded.count` }))
+    .returning(['bucket', 'window_start', 'count'])
+    .execute();
+  return new Map(rows.map((r) => [windowId(r.bucket, r.window_start), r.count]));
+}

@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { createApp } from '../api/app.js';
 import type { AppDeps } from '../api/context.js';
+import { KeyHitCounter } from '../api/keyHitCounter.js';
 import { createDatabase, type DatabaseHandle } from '../db/pool.js';
 import type { Database } from '../db/schema.js';
 import { systemClock } from './clock.js';
@@ -46,6 +47,7 @@ export function buildApiDeps(config: Config, db: Kysely<Database>, temporal: Tem
     clock: systemClock,
     logger,
     temporal,
+    keyHits: new KeyHitCounter(db),
   };
 }
 
@@ -71,7 +73,7 @@ export async function startApiServer(deps: AppDeps): Promise<RunningApi> {
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      }),
+      }).then(() => deps.keyHits.flush()),
   };
 }
 

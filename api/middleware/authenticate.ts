@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { lookUpAndCountRequest } from '../../db/apiKeys.js';
+import { lookUpCredential } from '../../db/apiKeys.js';
 import { countHit } from '../../db/rateLimits.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/clock.js';
@@ -8,24 +8,25 @@ import { apiKeyExpired, apiKeyRevoked, AppError, invalidApiKey, rateLimited, una
 import { API_KEY_PATTERN, hashApiKey } from '../../src/keys/keyMaterial.js';
 import type { AppContext, AppMiddleware } from '../context.js';
 import { isDependencyUnavailable } from '../dependencyErrors.js';
+import type { KeyHitCounter } from '../keyHitCounter.js';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
  * Resolves the Bearer key on every request (no cache, so a revocation is effective at once on every
  * instance). Each 401 counts against the caller's IP address; past `failuresPerMinute` the address gets
- * 429 until the minute ends, before its key is even looked at. The lookup also counts the request in the
- * key's rate-limit window (see rateLimit.ts), so a request costs one round trip here.
+ * 429 until the minute ends, before its key is even looked at. A usable key's request is then counted in
+ * the key's rate-limit window (see rateLimit.ts).
  */
-export function authenticate(deps: { db: Kysely<Database>; clock: Clock; failuresPerMinute: number }): AppMiddleware {
-  const { db, clock, failuresPerMinute } = deps;
+export function authenticate(deps: { db: Kysely<Database>; clock: Clock; keyHits: KeyHitCounter; failuresPerMinute: number }): AppMiddleware {
+  const { db, clock, keyHits, failuresPerMinute } = deps;
   return async (ctx, next) => {
     const now = clock.now();
     const window = currentWindow(now);
     const bucket = `auth-failures:${ctx.ip}`;
     const throttled = () => rateLimited(window.secondsToReset, 'Too many failed authentications from this address.');
     try {
-      await resolveKey(ctx, { db, now, window, bucket, failuresPerMinute, throttled });
+      await resolveKey(ctx, { db, keyHits, now, window, bucket, failuresPerMinute, throttled });
     } catch (err) {
       if (err instanceof AppError && err.status === 401) {
         if ((await countFailure(db, bucket, window.start)) > failuresPerMinute) throw throttled();
@@ -51,6 +52,7 @@ async function countFailure(db: Kysely<Database>, bucket: string, windowStart: D
 
 interface ResolveInput {
   db: Kysely<Database>;
+  keyHits: KeyHitCounter;
   now: Date;
   window: WindowPosition;
   bucket: string;
@@ -65,13 +67,7 @@ async function resolveKey(ctx: AppContext, input: ResolveInput): Promise<void> {
   if (!API_KEY_PATTERN.test(presented)) throw invalidApiKey();
   // Only digests are compared, by an index lookup: a caller cannot steer a digest's prefix, so the
   // lookup's timing reveals nothing about stored keys.
-  const lookup = await lookUpAndCountRequest(input.db, {
-    hash: hashApiKey(presented),
-    addressBucket: input.bucket,
-    windowStart: input.window.start,
-    now: input.now,
-    addressLimit: input.failuresPerMinute,
-  });
+  const lookup = await lookUpCredential(input.db, { hash: hashApiKey(presented), addressBucket: input.bucket, windowStart: input.window.start });
   if (lookup.addressFailures >= input.failuresPerMinute) throw input.throttled();
   if (!lookup.credential) throw invalidApiKey();
   const { apiKey, guild } = lookup.credential;
@@ -79,5 +75,5 @@ async function resolveKey(ctx: AppContext, input: ResolveInput): Promise<void> {
   if (apiKey.expiresAt && apiKey.expiresAt <= input.now) throw apiKeyExpired();
   ctx.state.apiKey = apiKey;
   ctx.state.guild = guild;
-  ctx.state.keyHits = lookup.keyHits!;
+  ctx.state.keyHits = await input.keyHits.hit(`key:${apiKey.id}`, input.window.start);
 }

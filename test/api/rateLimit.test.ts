@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setPlatformReachable } from '../../db/platformLocal.js';
+import { readHits } from '../../db/rateLimits.js';
+import { currentWindow } from '../../src/domain/fixedWindow.js';
 import { fixedClock } from '../../src/clock.js';
 import type { Feature } from '../../src/domain/features.js';
 import type { Scope } from '../../src/domain/scopes.js';
@@ -16,8 +18,8 @@ const app = useTestApp(() => database.db, { clock });
 
 async function keyOn(plan: 'free' | 'pro', options: { scopes?: Scope[]; features?: Feature[] } = {}) {
   const guild = await createTestGuild(database.db, { plan, features: options.features });
-  const { key } = await createTestKey(database.db, guild, { scopes: options.scopes ?? ['guild:read'] });
-  return { guild, key };
+  const { key, id } = await createTestKey(database.db, guild, { scopes: options.scopes ?? ['guild:read'] });
+  return { guild, key, keyId: id };
 }
 
 /** Sends `count` requests, at most 20 at a time. */
@@ -128,14 +130,17 @@ describe('per-key rate limit', () => {
     expect(other.headers['x-ratelimit-remaining']).toBe('59');
   });
 
-  it('is shared by every api instance on the same database', async () => {
-    const { guild, key } = await keyOn('free');
+  it('is shared by every api instance on the same database: each learns the others\' counts with its next write', async () => {
+    const { guild, key, keyId } = await keyOn('free');
     const other = await startTestApp(database.db, { clock });
     try {
       let sent = 0;
       // Alternating: 30 requests through each instance.
       const statuses = await burst(60, () => (sent++ % 2 === 0 ? app : other).http('GET', `/guilds/${guild.id}`, { headers: bearer(key) }));
       expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      // What each flush interval does: app writes its hits, other writes its own and reads app's, app reads other's.
+      for (const instance of [app, other, app]) await instance.deps.keyHits.flush();
+      expect(await readHits(database.db, `key:${keyId}`, currentWindow(clock.now()).start)).toBe(60);
       expect((await other.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) })).status).toBe(429);
       expect((await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) })).status).toBe(429);
     } finally {

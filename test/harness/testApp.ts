@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../api/app.js';
+import { KeyHitCounter } from '../../api/keyHitCounter.js';
 import type { AppDeps } from '../../api/context.js';
 import type { Database } from '../../db/schema.js';
 import { fixedClock, systemClock, type Clock } from '../../src/clock.js';
@@ -38,6 +39,7 @@ export async function startTestApp(
     clock,
     logger: createLogger('silent', 'api-test'),
     temporal: overrides.deps?.temporal ?? testGateway(),
+    keyHits: new KeyHitCounter(db),
     ...overrides.deps,
   };
   const server: Server = createServer(createApp(deps).callback());
@@ -48,7 +50,7 @@ export async function startTestApp(
     deps,
     baseUrl,
     http: createHttpClient(`${baseUrl}/api/v1`),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => deps.keyHits.flush()),
   };
 }
 

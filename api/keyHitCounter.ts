@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import { addHits, countHit, windowId } from '../db/rateLimits.js';
+import type { Database } from '../db/schema.js';
+
+interface WindowCount {
+  bucket: string;
+  windowStart: Date;
+  /** The window's count in PostgreSQL (every instance's hits) as of this instance's last write. */
+  stored: number;
+  /** Hits of this instance in the write under way. */
+  sending: number;
+  /** Hits of this instance not written yet. */
+  pending: number;
+  /** The first hit's synchronous write, which later hits of the window wait for. */
+  baseline: Promise<void>;
+}
+
+/**
+ * Counts requests per key and fixed window, shared by every api instance through `rate_limit_counters`.
+ * Writing every request's hit at once made all requests of a key queue on one row lock; instead the
+ * first hit of a window is written at once (so an instance starting mid-window knows the count so far) and
+ * later hits are added in memory and written together at most `flushMs` later. Each write answers the
+ * window's total, which brings in the other instances' hits. So a single instance counts exactly, and with
+ * several instances a key can get at most what the others took since this instance's last write beyond its
+ * limit (docs/api-decisions.md). Counts are never too high: a request is refused only when truly over.
+ */
+export class KeyHitCounter {
+  private readonly windows = new Map<string, WindowCount>();
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly flushMs = 50,
+  ) {}
+
+  /** Counts one hit and returns the window's count including it. */
+  async hit(bucket: string, windowStart: Date): Promise<number> {
+    const id = windowId(bucket, windowStart);
+    const known = this.windows.get(id);
+    if (!known) {
+      const entry: WindowCount = { bucket, windowStart, stored: 0, sending: 0, pending: 0, baseline: Promise.resolve() };
+      let total = 0;
+      entry.baseline = countHit(this.db, bucket, windowStart).then((count) => {
+        total = count;
+        entry.stored = Math.max(entry.stored, count);
+      });
+      this.windows.set(id, entry);
+      this.forgetEndedWindows(windowStart);
+      try {
+        await entry.baseline;
+      } catch (err) {
+        this.windows.delete(id);
+        throw err;
+      }
+      return total;
+    }
+    await known.baseline;
+    known.pending += 1;
+    this.scheduleFlush();
+    return known.stored + known.sending + known.pending;
+  }
+
+  /** Writes the pending hits now (also on shutdown) and refreshes this instance's view of every window it knows. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    // A failed write must not stop the ones after it.
+    this.writing = this.writing.catch(() => {}).then(() => this.write());
+    return this.writing;
+  }
+
+  private scheduleFlush(): void {
+    this.timer ??= setTimeout(() => void this.flush().catch(() => {}), this.flushMs).unref();
+  }
+
+  private async write(): Promise<void> {
+    const entries = [...this.windows.values()];
+    if (entries.length === 0) return;
+    for (const e of entries) {
+      e.sending = e.pending;
+      e.pending = 0;
+    }
+    try {
+      const totals = await addHits(
+        this.db,
+        entries.map((e) => ({ bucket: e.bucket, windowStart: e.windowStart, count: e.sending })),
+      );
+      for (const e of entries) {
+        e.stored = totals.get(windowId(e.bucket, e.windowStart)) ?? e.stored + e.sending;
+        e.sending = 0;
+      }
+    } catch (err) {
+      // Not lost: the hits go with the next write.
+      for (const e of entries) {
+        e.pending += e.sending;
+        e.sending = 0;
+      }
+      if (entries.some((e) => e.pending > 0)) this.scheduleFlush();
+      throw err;
+    }
+  }
+
+  /** Windows before the current one are of no use once written. */
+  private forgetEndedWindows(current: Date): void {
+    for (const [id, e] of this.windows) {
+      if (e.windowStart < current && e.pending === 0 && e.sending === 0) this.windows.delete(id);
+    }
+  }
+}
