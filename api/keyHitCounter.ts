@@ -31,7 +31,7 @@ export class KeyHitCounter {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly flushMs = 50,
+    private readonly flushMs: number,
   ) {}
 
   /** Counts one hit and returns the window's count including it. */
@@ -61,7 +61,7 @@ export class KeyHitCounter {
     return known.stored + known.sending + known.pending;
   }
 
-  /** Writes the pending hits now (also on shutdown) and refreshes this instance's view of every window it knows. */
+  /** Writes the pending hits now (also on shutdown); their windows' totals come back with the write. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -75,7 +75,8 @@ export class KeyHitCounter {
   }
 
   private async write(): Promise<void> {
-    const entries = [...this.windows.values()];
+    // Only windows with new hits: a write per idle key would grow with the number of keys, not with traffic.
+    const entries = [...this.windows.values()].filter((e) => e.pending > 0);
     if (entries.length === 0) return;
     for (const e of entries) {
       e.sending = e.pending;

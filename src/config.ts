@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   /** Requests per key per minute by plan (spec: 60 Free, 600 Pro); raised only for load tests. */
   RATE_LIMIT_FREE_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_PRO_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** How long an api instance may hold per-key request counts before writing them (api/keyHitCounter.ts). */
+  RATE_LIMIT_FLUSH_MS: z.coerce.number().int().min(1).max(1000).default(50),
   /** Failed authentications per IP address per minute before 429 RATE_LIMITED. */
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
   /** How long the Server member endpoint may serve a cached member (spec: up to 5 minutes). */
@@ -68,6 +70,7 @@ export type Config = Readonly<{
     authFailuresPerMinute: number;
     memberCacheSeconds: number;
     requestsPerMinute: Readonly<Record<Plan, number>>;
+    rateLimitFlushMs: number;
   }>;
 }>;
 
@@ -107,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,
       memberCacheSeconds: e.MEMBER_CACHE_SECONDS,
       requestsPerMinute: Object.freeze({ free: e.RATE_LIMIT_FREE_PER_MINUTE, pro: e.RATE_LIMIT_PRO_PER_MINUTE }),
+      rateLimitFlushMs: e.RATE_LIMIT_FLUSH_MS,
     }),
   });
 }

@@ -47,7 +47,7 @@ export function buildApiDeps(config: Config, db: Kysely<Database>, temporal: Tem
     clock: systemClock,
     logger,
     temporal,
-    keyHits: new KeyHitCounter(db),
+    keyHits: new KeyHitCounter(db, config.limits.rateLimitFlushMs),
   };
 }
 

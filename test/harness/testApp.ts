@@ -39,7 +39,7 @@ export async function startTestApp(
     clock,
     logger: createLogger('silent', 'api-test'),
     temporal: overrides.deps?.temporal ?? testGateway(),
-    keyHits: new KeyHitCounter(db),
+    keyHits: new KeyHitCounter(db, config.limits.rateLimitFlushMs),
     ...overrides.deps,
   };
   const server: Server = createServer(createApp(deps).callback());
