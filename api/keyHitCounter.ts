@@ -21,8 +21,8 @@ interface WindowCount {
  * first hit of a window is written at once (so an instance starting mid-window knows the count so far) and
  * later hits are added in memory and written together at most `flushMs` later. Each write answers the
  * window's total, which brings in the other instances' hits. So a single instance counts exactly, and with
- * several instances a key can get at most what the others took since this instance's last write beyond its
- * limit (docs/api-decisions.md). Counts are never too high: a request is refused only when truly over.
+ * several instances a key can get beyond its limit at most what each instance admits in one flush interval
+ * before its write brings the total in (docs/api-decisions.md). Counts are never too high: a request is refused only when truly over.
  */
 export class KeyHitCounter {
   private readonly windows = new Map<string, WindowCount>();
