@@ -18,20 +18,31 @@ const { postBankLog } = proxyActivities<Activities>({
 });
 const { createWebhookDeliveries } = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds' });
 
-/** Everything one event sets off: the bank log line, and one delivery workflow per subscribed endpoint. */
+/**
+ * Everything one event sets off: the bank log line, and one delivery workflow per subscribed endpoint.
+ * The deliveries start alongside the bank log post, not after it: a platform outage retries the post for
+ * up to a day and must not hold the customer's webhooks back.
+ */
 export async function eventFanout(input: EventFanoutInput): Promise<void> {
-  if (input.type === 'bank.transaction') await postBankLog(input.eventId);
-  // Runs recorded before webhook deliveries existed replay without them.
-  if (patched('webhook-deliveries')) {
-    for (const { deliveryId, endpointId } of await createWebhookDeliveries(input.eventId)) {
-      await startChild<typeof webhookDelivery>('webhookDelivery', {
-        workflowId: webhookDeliveryWorkflowId(endpointId, input.eventId),
-        args: [{ deliveryId, firstAttempt: 1 }],
-        // The deliveries outlive the fan-out: they may retry for a day.
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        typedSearchAttributes: operationAttributes(input.guildId, 'webhook.delivery'),
-        staticSummary: `Deliver ${input.type} ${input.eventId} to endpoint ${endpointId}`,
-      });
-    }
+  const bankLog = input.type === 'bank.transaction';
+  if (patched('deliveries-alongside-bank-log')) {
+    await Promise.all([startDeliveries(input), bankLog ? postBankLog(input.eventId) : undefined]);
+    return;
+  }
+  // Runs recorded before that: the post first; before 'webhook-deliveries', no deliveries at all.
+  if (bankLog) await postBankLog(input.eventId);
+  if (patched('webhook-deliveries')) await startDeliveries(input);
+}
+
+async function startDeliveries(input: EventFanoutInput): Promise<void> {
+  for (const { deliveryId, endpointId } of await createWebhookDeliveries(input.eventId)) {
+    await startChild<typeof webhookDelivery>('webhookDelivery', {
+      workflowId: webhookDeliveryWorkflowId(endpointId, input.eventId),
+      args: [{ deliveryId, firstAttempt: 1 }],
+      // The deliveries outlive the fan-out: they may retry for a day.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      typedSearchAttributes: operationAttributes(input.guildId, 'webhook.delivery'),
+      staticSummary: `Deliver ${input.type} ${input.eventId} to endpoint ${endpointId}`,
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { saveBankSettings } from '../../db/bank.js';
+import { setPlatformReachable } from '../../db/platformLocal.js';
 import { listPlatformMessages } from '../../db/platformMessages.js';
 import { applyBankChange } from '../../src/bank/applyBankChange.js';
 import { systemClock } from '../../src/clock.js';
@@ -108,6 +109,32 @@ describe('bank log through the event fan-out', () => {
     } finally {
       await bankHook.close();
       await levelsHook.close();
+    }
+  });
+
+  it('delivers the webhook while the bank log post still waits for the platform', async () => {
+    const { guild, logChannelId, userId } = await guildWithLogChannel();
+    const hook = await startReceiver([200]);
+    try {
+      await insertEndpoint(database.db, { guildId: guild.id, url: hook.url, events: ['bank.transaction'], secret: 'whsec_outage' });
+      await setPlatformReachable(database.db, guild.id, false);
+      const { events } = await database.db.transaction().execute((trx) =>
+        applyBankChange(trx, { guildId: guild.id, userId, type: 'add', amount: 3, reason: null, apiKeyId: 0, actorId: null, requestId: 'outage', at: new Date() }),
+      );
+      const event = events[0]!;
+      await startEventFanout(gateway, { id: event.id, guildId: guild.id, type: event.type });
+      await eventually(async () => hook.received.length, (n) => n > 0);
+      expect(JSON.parse(hook.received[0]!.body)).toMatchObject({ id: event.id, type: 'bank.transaction' });
+      expect(await messagesIn(guild.id, logChannelId)()).toEqual([]);
+      const fanout = gateway.client.workflow.getHandle(fanoutWorkflowId(event.id));
+      expect((await fanout.describe()).status.name).toBe('RUNNING');
+
+      await setPlatformReachable(database.db, guild.id, true);
+      await fanout.result();
+      expect(await messagesIn(guild.id, logChannelId)()).toHaveLength(1);
+      expect(hook.received).toHaveLength(1);
+    } finally {
+      await hook.close();
     }
   });
 
