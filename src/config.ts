@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   TEMPORAL_TLS_CERT_PATH: z.string().optional(),
   TEMPORAL_TLS_KEY_PATH: z.string().optional(),
   TEMPORAL_API_KEY: z.string().optional(),
+  /** Open runs a worker keeps in memory; unset: the SDK's default, about 600 per GB of heap. */
+  TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
   /** Port of the embedded PostgreSQL that `npm run dev` starts when DATABASE_URL is not set. */
   DEV_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** Where the Temporal CLI and the time-skipping test server are, when not on PATH. */
@@ -59,6 +61,7 @@ export type Config = Readonly<{
     tlsCertPath?: string;
     tlsKeyPath?: string;
     apiKey?: string;
+    maxCachedWorkflows?: number;
     cliPath?: string;
     testServerPath?: string;
     /** The process's PATH, where the Temporal binaries are looked for. */
@@ -100,6 +103,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tlsCertPath: e.TEMPORAL_TLS_CERT_PATH,
       tlsKeyPath: e.TEMPORAL_TLS_KEY_PATH,
       apiKey: e.TEMPORAL_API_KEY,
+      maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
       cliPath: e.TEMPORAL_CLI_PATH,
       testServerPath: e.TEMPORAL_TEST_SERVER_PATH,
       binarySearchPath: e.PATH,

@@ -93,6 +93,7 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     taskQueue: config.temporal.taskQueue,
     bundle: await bundleWorkflows(),
     deps: { db, platform: createLocalPlatform(db), clock: systemClock, logger, temporal, webhooks: config.webhooks },
+    maxCachedWorkflows: config.temporal.maxCachedWorkflows,
   });
   await ensureSchedules(temporal);
   const running = worker.run();
