@@ -5,9 +5,9 @@ import { rateLimited } from '../../src/errors.js';
 import type { AppMiddleware } from '../context.js';
 
 /**
- * Per-key request rate by plan. The hit is counted in PostgreSQL by the authentication lookup (one round
- * trip for both), so every api instance shares the count. Sets the X-RateLimit-* headers on every
- * authenticated response, errors included (see docs/api-decisions.md).
+ * Per-key request rate by plan. Authentication counts the hit (api/keyHitCounter.ts: shared by every api
+ * instance through PostgreSQL). Sets the X-RateLimit-* headers on every authenticated response, errors
+ * included (see docs/api-decisions.md).
  */
 export function rateLimit(deps: { clock: Clock; perMinute: Readonly<Record<Plan, number>> }): AppMiddleware {
   return async (ctx, next) => {
