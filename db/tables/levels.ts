@@ -1,0 +1,59 @@
+import type { ColumnType, Generated } from 'kysely';
+
+export interface LevelSettingsTable {
+  guild_id: string;
+  announce_channel_id: string | null;
+  announce_template: string;
+  remove_previous_rewards: boolean;
+}
+
+export interface LevelRewardsTable {
+  guild_id: string;
+  level: number;
+  role_id: string;
+}
+
+export interface LevelMembersTable {
+  guild_id: string;
+  user_id: string;
+  xp: number;
+  messages: Generated<number>;
+  voice_minutes: Generated<number>;
+  streak: Generated<number>;
+  best_streak: Generated<number>;
+  hidden: Generated<boolean>;
+  last_xp_at: Date | null;
+}
+
+export interface XpChangesTable {
+  change_id: string;
+  guild_id: string;
+  user_id: string;
+  api_key_id: number;
+  type: 'add' | 'remove' | 'set';
+  unit: 'xp' | 'levels';
+  amount: number;
+  reason: string | null;
+  status: 'pending' | 'processing' | 'done' | 'failed';
+  result: ColumnType<unknown, string | null, string | null>;
+  error: string | null;
+  created_at: Date;
+  processed_at: Date | null;
+  workflow_started_at: Date | null;
+}
+
+export interface LevelRankSnapshotsTable {
+  guild_id: string;
+  position: number;
+  user_id: string;
+  xp: number;
+  hidden: boolean;
+  messages: number;
+  voice_minutes: number;
+}
+
+export interface LevelRankSnapshotStateTable {
+  guild_id: string;
+  total: number;
+  refreshed_at: Date;
+}
