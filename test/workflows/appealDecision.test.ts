@@ -3,10 +3,10 @@ import { findAppealRow } from '../../db/appeals.js';
 import { saveAppealSettings } from '../../db/appealSettings.js';
 import { upsertPlatformChannels } from '../../db/platformLocal.js';
 import { banPlatformUser, findPlatformBan, listPlatformDirectMessages } from '../../db/platformModeration.js';
-import { fileAppeal } from '../../src/appeals/fileAppeal.js';
 import { EVENT_DATA_SCHEMAS } from '../../src/contract/events.js';
 import type { Feature } from '../../src/domain/features.js';
 import { FEATURES } from '../../src/domain/features.js';
+import { fileTestAppeal } from '../harness/appeals.js';
 import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
 import { bearer, createTestKey, snowflake, type TestGuild } from '../harness/fixtures.js';
@@ -31,19 +31,13 @@ async function appealGuild(features: Feature[] = [...FEATURES]) {
 async function bannedAppellant(guild: TestGuild) {
   const userId = snowflake();
   await banPlatformUser(db(), { guildId: guild.id, userId, reason: 'spam' });
-  const { number } = await db()
-    .transaction()
-    .execute((trx) =>
-      fileAppeal(trx, {
-        guildId: guild.id,
-        userId,
-        userTag: 'appellant',
-        banCaseNumber: null,
-        banReason: 'spam',
-        answers: [{ id: 'why', type: 'paragraph', label: 'Why should we unban you?', value: 'I changed.' }],
-        at: new Date(),
-      }),
-    );
+  const { number } = await fileTestAppeal(db(), guild.id, {
+    userId,
+    userTag: 'appellant',
+    banReason: 'spam',
+    answers: [{ id: 'why', type: 'paragraph', label: 'Why should we unban you?', value: 'I changed.' }],
+    at: new Date(),
+  });
   return { userId, number };
 }
 
@@ -69,6 +63,7 @@ describe('appeal decisions', () => {
     const done = await applied(guild, key, number);
     expect(done).toMatchObject({ status: 'approved', applying: false, failedAction: null });
     expect(await findPlatformBan(db(), guild.id, userId)).toBeUndefined();
+    expect((await findAppealRow(db(), guild.id, number))!.workflow_started_at).not.toBeNull();
     const invites = await db().selectFrom('platform_invites').selectAll().where('guild_id', '=', guild.id).execute();
     expect(invites).toHaveLength(1);
     expect(invites[0]).toMatchObject({ channel_id: general, max_uses: 1 });
@@ -100,9 +95,7 @@ describe('appeal decisions', () => {
     // A user who shares the server and closed their DMs (the appeal is about a ban lifted meanwhile).
     const userId = await guild.addMember();
     await db().updateTable('platform_members').set({ accepts_dms: false }).where('user_id', '=', userId).execute();
-    const { number } = await db()
-      .transaction()
-      .execute((trx) => fileAppeal(trx, { guildId: guild.id, userId, userTag: null, banCaseNumber: null, banReason: null, answers: [], at: new Date() }));
+    const { number } = await fileTestAppeal(db(), guild.id, { userId, at: new Date() });
     await decide(guild, key, number, 'approve');
     expect(await applied(guild, key, number)).toMatchObject({ status: 'approved', failedAction: { type: 'dm', error: 'DM_FAILED' } });
   });
