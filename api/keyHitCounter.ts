@@ -39,21 +39,21 @@ export class KeyHitCounter {
     const id = windowId(bucket, windowStart);
     const known = this.windows.get(id);
     if (!known) {
+      const counted = countHit(this.db, bucket, windowStart);
       const entry: WindowCount = { bucket, windowStart, stored: 0, sending: 0, pending: 0, baseline: Promise.resolve() };
-      let total = 0;
-      entry.baseline = countHit(this.db, bucket, windowStart).then((count) => {
-        total = count;
+      entry.baseline = counted.then((count) => {
         entry.stored = Math.max(entry.stored, count);
       });
+      // A failed first write reaches this caller through `counted` and the waiting hits through `baseline`.
+      entry.baseline.catch(() => {});
       this.windows.set(id, entry);
       this.forgetEndedWindows(windowStart);
       try {
-        await entry.baseline;
+        return await counted;
       } catch (err) {
         this.windows.delete(id);
         throw err;
       }
-      return total;
     }
     await known.baseline;
     known.pending += 1;

@@ -6,6 +6,7 @@ import { GuildParams } from '../../src/contract/common.js';
 import { appealNotFound, appealNotOpen } from '../../src/errors.js';
 import { startAppealDecisionWorkflow } from '../../src/appeals/appealDecisionWorkflow.js';
 import type { AppDeps } from '../context.js';
+import { cursorPage } from '../cursorPage.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
 const area = 'appeals';
@@ -80,10 +81,7 @@ export function appealsRoutes({ db, clock, temporal }: AppDeps): RouteDefinition
       request: { params: GuildParams, query: AppealsQuery },
       response: { status: 200, schema: AppealList, description: 'One page of appeals.' },
       async handle({ query, caller: { guild } }) {
-        // One row more than the page tells whether another page follows: a full last page gets no cursor.
-        const rows = await listAppeals(db, guild.id, { ...query, limit: query.limit + 1 });
-        const items = rows.slice(0, query.limit);
-        return { items, nextCursor: rows.length > query.limit ? String(items.at(-1)!.number) : null };
+        return cursorPage(query.limit, (limit) => listAppeals(db, guild.id, { ...query, limit }), (a) => a.number);
       },
     }),
     defineRoute({

@@ -13,6 +13,7 @@ import { GuildMemberParams, GuildParams } from '../../src/contract/common.js';
 import { startFanouts } from '../../src/events/outboxRelay.js';
 import { botAccount, memberNotFound } from '../../src/errors.js';
 import type { AppDeps } from '../context.js';
+import { cursorPage } from '../cursorPage.js';
 import { defineRoute } from '../route.js';
 
 const area = 'bank';
@@ -47,12 +48,8 @@ export function bankRoutes({ db, platform, clock, temporal }: AppDeps) {
       request: { params: GuildMemberParams, query: BankTransactionsQuery },
       response: { status: 200, schema: BankTransactionPage, description: 'One page of ledger rows.' },
       async handle({ params, query, caller: { guild } }) {
-        const rows = await listLedger(db, guild.id, params.userId, { limit: query.limit + 1, before: query.before });
-        const items = rows.slice(0, query.limit);
-        return {
-          items: items.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
-          nextCursor: rows.length > query.limit ? String(items.at(-1)!.id) : null,
-        };
+        const page = await cursorPage(query.limit, (limit) => listLedger(db, guild.id, params.userId, { limit, before: query.before }), (r) => r.id);
+        return { items: page.items.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })), nextCursor: page.nextCursor };
       },
     }),
     defineRoute({

@@ -22,6 +22,7 @@ import type { ModActionType } from '../../src/domain/moderation.js';
 import { actionNotFound, caseNotFound, memberNotFound, rateLimited } from '../../src/errors.js';
 import { readModActionStatus, startModActionWorkflow } from '../../src/moderation/modActionWorkflow.js';
 import type { AppDeps } from '../context.js';
+import { cursorPage } from '../cursorPage.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
 const area = 'moderation';
@@ -134,10 +135,7 @@ export function moderationRoutes({ db, platform, clock, temporal }: AppDeps): Ro
       request: { params: GuildParams, query: ModCasesQuery },
       response: { status: 200, schema: ModCaseList, description: 'One page of cases.' },
       async handle({ query, caller: { guild } }) {
-        // One row more than the page tells whether another page follows: a full last page gets no cursor.
-        const rows = await listCases(db, guild.id, { ...query, limit: query.limit + 1 });
-        const items = rows.slice(0, query.limit);
-        return { items, nextCursor: rows.length > query.limit ? String(items.at(-1)!.number) : null };
+        return cursorPage(query.limit, (limit) => listCases(db, guild.id, { ...query, limit }), (c) => c.number);
       },
     }),
     defineRoute({

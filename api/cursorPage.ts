@@ -1,0 +1,13 @@
+/**
+ * One page of a newest-first list with a `before` cursor. It fetches one row more than `limit`: the extra
+ * row tells whether another page follows, so a last page that is exactly full gets no cursor.
+ */
+export async function cursorPage<T>(
+  limit: number,
+  fetch: (limit: number) => Promise<T[]>,
+  cursorOf: (last: T) => number,
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  const rows = await fetch(limit + 1);
+  const items = rows.slice(0, limit);
+  return { items, nextCursor: rows.length > limit ? String(cursorOf(items.at(-1)!)) : null };
+}
