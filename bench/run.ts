@@ -10,6 +10,7 @@ import { runBankRead } from './scenarios/bankRead.js';
 import { runBankWrite } from './scenarios/bankWrite.js';
 import { runLeaderboard, seedLevelRows } from './scenarios/levelsLeaderboard.js';
 import { runWebhookLatency, runWebhookThroughput } from './scenarios/webhooks.js';
+import { runTemporalCeiling } from './scenarios/temporalCeiling.js';
 import { runXpLatency } from './scenarios/xpLatency.js';
 import type { ScenarioContext } from './scenarios/context.js';
 import { createBenchKey, seedBenchGuild } from './seed.js';
@@ -25,6 +26,7 @@ const SCENARIOS = {
   'webhook-latency': runWebhookLatency,
   write: runBankWrite,
   'webhook-throughput': runWebhookThroughput,
+  'temporal-ceiling': runTemporalCeiling,
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
@@ -86,6 +88,7 @@ try {
       client: new Client({ connection: Connection.lazy({ address: stack.temporalAddress }), namespace: stack.temporalNamespace }),
       taskQueue,
     },
+    temporalAddress: stack.temporalAddress,
   };
   const results = [];
   for (const name of names) {
@@ -125,6 +128,9 @@ function printTable(results: Array<Awaited<ReturnType<(typeof SCENARIOS)[Scenari
       rows.push(['webhook-latency', String(r.ratePerSecond), String(r.latencyMs.p50), String(r.latencyMs.p99), String(r.transactions - r.delivered), '201 to receiver (goal p50 < 300 ms)']);
     } else if (r.scenario === 'webhook-throughput') {
       rows.push(['webhook-throughput', String(r.deliveriesPerSecond), '-', '-', String(r.events - r.delivered), `deliveries/s, ${r.workers} worker(s) (goal >= 200)`]);
+    } else if (r.scenario === 'temporal-ceiling') {
+      const w = r.workflowsPerSecond;
+      rows.push(['temporal-ceiling', String(w.empty), '-', '-', '-', `empty workflows/s, one worker (${w.oneActivity}/s with one activity)`]);
     } else if (r.scenario === 'xp-latency') {
       const l = r.postToDoneMs;
       rows.push(['xp-latency', String(r.achievedRatePerSecond), String(l.p50), String(l.p99), String(r.failed), `p95 ${l.p95} ms; POST to done (goal p50 < 150, p99 < 1000)`]);

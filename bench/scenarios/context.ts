@@ -15,4 +15,6 @@ export interface ScenarioContext {
   workers: number;
   /** Temporal as the api sees it (for scenarios that start workflows themselves). */
   temporal: TemporalGateway;
+  /** Where a scenario's own worker connects. */
+  temporalAddress: string;
 }
