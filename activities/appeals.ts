@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { findApiKey } from '../db/apiKeys.js';
-import { findAppealRow, finishAppealDecision, type FailedAppealAction } from '../db/appeals.js';
-import { findAppealSettings } from '../db/appealSettings.js';
-import { findGuild } from '../db/guilds.js';
-import { listActiveCaseNumbers, resolveCase } from '../db/moderationCases.js';
+import { findApiKey } from '../db/keys/apiKeys.js';
+import { findAppealRow, finishAppealDecision, type FailedAppealAction } from '../db/appeals/appeals.js';
+import { findAppealSettings } from '../db/appeals/settings.js';
+import { findGuild } from '../db/guild/guilds.js';
+import { listActiveCaseNumbers, resolveCase } from '../db/moderation/cases.js';
 import { appealDirectMessage } from '../src/appeals/appealMessages.js';
 import { startFanouts } from '../src/events/outboxRelay.js';
 import { recordCase } from '../src/moderation/recordCase.js';

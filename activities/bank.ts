@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { findBankSettings } from '../db/bank.js';
-import { findEvent } from '../db/events.js';
+import { findBankSettings } from '../db/bank/accounts.js';
+import { findEvent } from '../db/shared/events.js';
 import { bankLogMessage } from '../src/bank/bankLogMessage.js';
 import type { BankTransactionEventData } from '../src/events/eventTypes.js';
 import type { ActivityDeps } from './deps.js';

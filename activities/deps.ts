@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { Clock } from '../src/clock.js';
-import type { Logger } from '../src/logger.js';
-import type { Platform } from '../src/platform/port.js';
-import type { TemporalGateway } from '../src/temporal/gateway.js';
+import type { Clock } from '../src/core/clock.js';
+import type { Logger } from '../src/core/logger.js';
+import type { Platform } from '../src/core/platform.js';
+import type { TemporalGateway } from '../src/core/temporal/gateway.js';
 
 /** What activities may touch; the worker entrypoint (or a test) builds it. */
 export interface ActivityDeps {

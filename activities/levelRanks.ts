@@ -1,4 +1,4 @@
-import { dropRankSnapshot, listLargeLevelGuilds, refreshRankSnapshot } from '../db/levelRanks.js';
+import { dropRankSnapshot, listLargeLevelGuilds, refreshRankSnapshot } from '../db/levels/ranks.js';
 import { RANK_SNAPSHOT_THRESHOLD } from '../src/levels/leaderboard.js';
 import type { ActivityDeps } from './deps.js';
 

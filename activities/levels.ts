@@ -1,11 +1,11 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { writeAudit } from '../db/audit.js';
-import { insertEvent } from '../db/events.js';
-import { findGuild } from '../db/guilds.js';
-import { findLevelSettings, listLevelRewards, lockXp, setXp } from '../db/levels.js';
-import { finishXpChange, markXpChangeProcessing, type XpChangeResult } from '../db/xpChanges.js';
-import { planRewardRoles } from '../src/domain/levelRewards.js';
-import { applyXpChange, levelFromXp } from '../src/domain/levels.js';
+import { writeAudit } from '../db/shared/audit.js';
+import { insertEvent } from '../db/shared/events.js';
+import { findGuild } from '../db/guild/guilds.js';
+import { findLevelSettings, listLevelRewards, lockXp, setXp } from '../db/levels/members.js';
+import { finishXpChange, markXpChangeProcessing, type XpChangeResult } from '../db/levels/xpChanges.js';
+import { planRewardRoles } from '../src/levels/rewardRoles.js';
+import { applyXpChange, levelFromXp } from '../src/levels/curve.js';
 import type { OutboxEvent } from '../src/events/eventTypes.js';
 import { startFanouts } from '../src/events/outboxRelay.js';
 import { levelUpMessage } from '../src/levels/levelUpMessage.js';

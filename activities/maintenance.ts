@@ -1,6 +1,6 @@
-import { purgeExpiredIdempotencyRecords } from '../db/idempotency.js';
-import { purgeWindowsBefore } from '../db/rateLimits.js';
-import { WINDOW_MS } from '../src/domain/fixedWindow.js';
+import { purgeExpiredIdempotencyRecords } from '../db/shared/idempotency.js';
+import { purgeWindowsBefore } from '../db/shared/rateLimits.js';
+import { WINDOW_MS } from '../src/core/fixedWindow.js';
 import type { ActivityDeps } from './deps.js';
 
 export function createMaintenanceActivities({ db, clock }: ActivityDeps) {

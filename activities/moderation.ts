@@ -1,10 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { findApiKey } from '../db/apiKeys.js';
-import { findGuild } from '../db/guilds.js';
-import { findModAction, finishModAction, markModActionRunning, type ModActionOutcome, type ModActionRecord } from '../db/moderationActions.js';
-import { findCaseRow, resolveCase } from '../db/moderationCases.js';
-import { findModerationSettings } from '../db/moderationSettings.js';
-import { moderationRefusal } from '../src/domain/moderation.js';
+import { findApiKey } from '../db/keys/apiKeys.js';
+import { findGuild } from '../db/guild/guilds.js';
+import { findModAction, finishModAction, markModActionRunning, type ModActionOutcome, type ModActionRecord } from '../db/moderation/actions.js';
+import { findCaseRow, resolveCase } from '../db/moderation/cases.js';
+import { findModerationSettings } from '../db/moderation/settings.js';
+import { moderationRefusal } from '../src/moderation/refusalRules.js';
 import { moderationDirectMessage } from '../src/moderation/directMessage.js';
 import { readModerationSituation } from '../src/moderation/moderationSituation.js';
 import { recordActionCase, caseActionOf } from '../src/moderation/recordActionCase.js';

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { findEvent } from '../db/events.js';
+import { findEvent } from '../db/shared/events.js';
 import {
   createDeliveries,
   findDeliveryTarget,
@@ -8,7 +8,7 @@ import {
   recordAttempt,
   setEndpointEnabled,
   subscribedEndpoints,
-} from '../db/webhooks.js';
+} from '../db/webhooks/webhooks.js';
 import { ATTEMPT_TIMEOUT_MS, deliveryBody, DISABLE_AFTER_MS, RESPONSE_EXCERPT_BYTES } from '../src/webhooks/delivery.js';
 import { createGuardedDispatcher } from '../src/webhooks/guardedDispatcher.js';
 import { signedHeaders } from '../src/webhooks/signing.js';

@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import type Koa from 'koa';
-import type { ApiKeyRecord } from '../db/apiKeys.js';
-import type { GuildRecord } from '../db/guilds.js';
+import type { ApiKeyRecord } from '../db/keys/apiKeys.js';
+import type { GuildRecord } from '../db/guild/guilds.js';
 import type { Database } from '../db/schema.js';
-import type { Clock } from '../src/clock.js';
-import type { Config } from '../src/config.js';
-import type { Logger } from '../src/logger.js';
-import type { MemberCache } from '../src/platform/memberCache.js';
-import type { Platform } from '../src/platform/port.js';
-import type { TemporalGateway } from '../src/temporal/gateway.js';
+import type { Clock } from '../src/core/clock.js';
+import type { Config } from '../src/core/config.js';
+import type { Logger } from '../src/core/logger.js';
+import type { MemberCache } from '../src/core/memberCache.js';
+import type { Platform } from '../src/core/platform.js';
+import type { TemporalGateway } from '../src/core/temporal/gateway.js';
 import type { KeyHitCounter } from './keyHitCounter.js';
 
 /** Everything the HTTP layer needs, built by an entrypoint (or a test) and passed to createApp. */

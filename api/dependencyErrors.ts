@@ -1,4 +1,4 @@
-import { PlatformUnavailableError } from '../src/platform/port.js';
+import { PlatformUnavailableError } from '../src/core/platform.js';
 
 // Connection-level failures of PostgreSQL, Temporal and the platform: answered 503 with Retry-After.
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);

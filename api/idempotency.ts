@@ -6,11 +6,11 @@ import {
   findIdempotencyRecord,
   tryClaimIdempotencyKey,
   type IdempotencyClaim,
-} from '../db/idempotency.js';
+} from '../db/shared/idempotency.js';
 import type { Database } from '../db/schema.js';
-import type { Clock } from '../src/clock.js';
-import { canonicalJson } from '../src/domain/canonicalJson.js';
-import { idempotencyKeyReused, invalidRequest, serviceUnavailable } from '../src/errors.js';
+import type { Clock } from '../src/core/clock.js';
+import { canonicalJson } from '../src/core/canonicalJson.js';
+import { idempotencyKeyReused, invalidRequest, serviceUnavailable } from '../src/core/errors.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const KEY_PATTERN = /^[\x20-\x7e]{1,100}$/;

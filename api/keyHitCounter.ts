@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { addHits, countHit, windowId } from '../db/rateLimits.js';
+import { addHits, countHit, windowId } from '../db/shared/rateLimits.js';
 import type { Database } from '../db/schema.js';
 
 interface WindowCount {

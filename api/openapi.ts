@@ -1,8 +1,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { ErrorBody } from '../src/contract/common.js';
-import { EVENT_DATA_SCHEMAS, eventEnvelope } from '../src/contract/events.js';
-import { z } from '../src/contract/zod.js';
-import { ERROR_STATUS, type ErrorCode } from '../src/errors.js';
+import { ErrorBody } from '../src/core/contract.js';
+import { EVENT_DATA_SCHEMAS, eventEnvelope } from '../src/events/contract.js';
+import { z } from '../src/core/zod.js';
+import { ERROR_STATUS, type ErrorCode } from '../src/core/errors.js';
 import type { RouteDefinition } from './route.js';
 
 /** Codes every authenticated endpoint can answer, whatever it does. */

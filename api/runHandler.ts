@@ -1,4 +1,4 @@
-import { completeIdempotencyKey, releaseIdempotencyKey, type IdempotencyClaim } from '../db/idempotency.js';
+import { completeIdempotencyKey, releaseIdempotencyKey, type IdempotencyClaim } from '../db/shared/idempotency.js';
 import type { AppContext, AppDeps } from './context.js';
 import { claimOrReplay, IDEMPOTENCY_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency.js';
 import type { RouteDefinition } from './route.js';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Kysely } from 'kysely';
-import { findBalance, findBankSettings } from '../db/bank.js';
+import { findBalance, findBankSettings } from '../db/bank/accounts.js';
 import type { Database } from '../db/schema.js';
 
 /** The balance read with nothing around it: the baseline the full middleware chain is compared with. */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { createDatabase } from '../db/pool.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/core/config.js';
 import { runBankRead } from './scenarios/bankRead.js';
 import { runBankWrite } from './scenarios/bankWrite.js';
 import { runLeaderboard, seedLevelRows } from './scenarios/levelsLeaderboard.js';

@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { saveBankSettings } from '../db/bank.js';
-import { findGuild } from '../db/guilds.js';
+import { saveBankSettings } from '../db/bank/accounts.js';
+import { findGuild } from '../db/guild/guilds.js';
 import type { Database } from '../db/schema.js';
-import { systemClock } from '../src/clock.js';
-import { FEATURES } from '../src/domain/features.js';
-import { SCOPES } from '../src/domain/scopes.js';
-import { createGuild } from '../src/guilds/guildManagement.js';
+import { systemClock } from '../src/core/clock.js';
+import { FEATURES } from '../src/core/features.js';
+import { SCOPES } from '../src/core/scopes.js';
+import { createGuild } from '../src/guild/guildManagement.js';
 import { createApiKey } from '../src/keys/keyManagement.js';
 
 export const BENCH_GUILD_ID = '1200000000000000001';

@@ -1,13 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { systemClock } from '../src/clock.js';
+import { loadConfig } from '../src/core/config.js';
+import { createLogger } from '../src/core/logger.js';
+import { systemClock } from '../src/core/clock.js';
 import { createLocalPlatform } from '../src/platform/localPlatform.js';
-import { connectWorkerConnection } from '../src/temporal/connection.js';
-import { bundleWorkflows, createWorker } from '../src/temporal/worker.js';
-import { buildApiDeps, createTemporalGateway, openDatabase, startApiServer } from '../src/wiring.js';
+import { connectWorkerConnection } from '../src/core/temporal/connection.js';
+import { bundleWorkflows, createWorker } from '../src/process/worker.js';
+import { buildApiDeps, createTemporalGateway, openDatabase, startApiServer } from '../src/process/wiring.js';
 import { createBareApp } from './bareApp.js';
 
 export interface ServerThreadData {

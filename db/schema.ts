@@ -1,20 +1,20 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { GuildsTable, ApiKeysTable, AuditLogTable, RateLimitCountersTable, IdempotencyRecordsTable, EventsTable } from './tables/core.js';
-import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable } from './tables/platform.js';
-import type { BankSettingsTable, BankAccountsTable, BankLedgerTable } from './tables/bank.js';
-import type { LevelSettingsTable, LevelRewardsTable, LevelMembersTable, XpChangesTable, LevelRankSnapshotsTable, LevelRankSnapshotStateTable } from './tables/levels.js';
-import type { WebhookEndpointsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './tables/webhooks.js';
-import type { ModerationSettingsTable, ModerationEscalationsTable, RecordCountersTable, ModerationCasesTable, ModerationCaseEventsTable, ModerationActionsTable } from './tables/moderation.js';
-import type { AppealSettingsTable, AppealsTable, AppealMessagesTable } from './tables/appeals.js';
+import type { GuildsTable, ApiKeysTable, AuditLogTable, RateLimitCountersTable, IdempotencyRecordsTable, EventsTable } from './shared/tables.js';
+import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable } from './platform/tables.js';
+import type { BankSettingsTable, BankAccountsTable, BankLedgerTable } from './bank/tables.js';
+import type { LevelSettingsTable, LevelRewardsTable, LevelMembersTable, XpChangesTable, LevelRankSnapshotsTable, LevelRankSnapshotStateTable } from './levels/tables.js';
+import type { WebhookEndpointsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './webhooks/tables.js';
+import type { ModerationSettingsTable, ModerationEscalationsTable, RecordCountersTable, ModerationCasesTable, ModerationCaseEventsTable, ModerationActionsTable } from './moderation/tables.js';
+import type { AppealSettingsTable, AppealsTable, AppealMessagesTable } from './appeals/tables.js';
 
 // Row types of every table, one file per area; the Database interface below is what Kysely sees.
-export type * from './tables/core.js';
-export type * from './tables/platform.js';
-export type * from './tables/bank.js';
-export type * from './tables/levels.js';
-export type * from './tables/webhooks.js';
-export type * from './tables/moderation.js';
-export type * from './tables/appeals.js';
+export type * from './shared/tables.js';
+export type * from './platform/tables.js';
+export type * from './bank/tables.js';
+export type * from './levels/tables.js';
+export type * from './webhooks/tables.js';
+export type * from './moderation/tables.js';
+export type * from './appeals/tables.js';
 
 export interface Database {
   guilds: GuildsTable;

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { FailedAppealAction } from '../db/appeals.js';
+import type { FailedAppealAction } from '../db/appeals/appeals.js';
 
 export interface AppealDecisionInput {
   guildId: string;

@@ -1,6 +1,6 @@
 import { ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { operationAttributes } from '../src/temporal/searchAttributes.js';
+import { operationAttributes } from '../src/core/temporal/searchAttributes.js';
 import { webhookDeliveryWorkflowId } from '../src/webhooks/delivery.js';
 import type { webhookDelivery } from './webhookDelivery.js';
 

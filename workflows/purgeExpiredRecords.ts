@@ -6,7 +6,7 @@ const { purgeExpiredRecords: purge } = proxyActivities<Activities>({
   retry: { maximumAttempts: 5 },
 });
 
-/** Run by the hourly `maintenance/purge-expired-records` schedule (src/temporal/schedules.ts). */
+/** Run by the hourly `maintenance/purge-expired-records` schedule (src/core/temporal/schedules.ts). */
 export async function purgeExpiredRecords(): Promise<{ idempotencyRecords: number; rateLimitWindows: number }> {
   return purge();
 }

@@ -6,7 +6,7 @@ const { refreshLevelRankSnapshots } = proxyActivities<Activities>({
   retry: { maximumAttempts: 3 },
 });
 
-/** Run every minute by the `maintenance/refresh-level-ranks` schedule (src/temporal/schedules.ts). */
+/** Run every minute by the `maintenance/refresh-level-ranks` schedule (src/core/temporal/schedules.ts). */
 export async function refreshLevelRanks(): Promise<{ refreshed: number; dropped: number }> {
   return refreshLevelRankSnapshots();
 }

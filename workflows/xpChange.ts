@@ -1,7 +1,7 @@
 import { proxyActivities, proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { refusalCode } from './refusalCode.js';
-import type { XpChangeResult } from '../db/xpChanges.js';
+import type { XpChangeResult } from '../db/levels/xpChanges.js';
 
 export interface XpChangeInput {
   changeId: string;

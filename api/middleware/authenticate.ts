@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { lookUpCredential } from '../../db/apiKeys.js';
-import { countHit } from '../../db/rateLimits.js';
+import { lookUpCredential } from '../../db/keys/apiKeys.js';
+import { countHit } from '../../db/shared/rateLimits.js';
 import type { Database } from '../../db/schema.js';
-import type { Clock } from '../../src/clock.js';
-import { currentWindow, type WindowPosition } from '../../src/domain/fixedWindow.js';
-import { apiKeyExpired, apiKeyRevoked, AppError, invalidApiKey, rateLimited, unauthorized } from '../../src/errors.js';
+import type { Clock } from '../../src/core/clock.js';
+import { currentWindow, type WindowPosition } from '../../src/core/fixedWindow.js';
+import { apiKeyExpired, apiKeyRevoked, AppError, invalidApiKey, rateLimited, unauthorized } from '../../src/core/errors.js';
 import { API_KEY_PATTERN, hashApiKey } from '../../src/keys/keyMaterial.js';
 import type { AppContext, AppMiddleware } from '../context.js';
 import { isDependencyUnavailable } from '../dependencyErrors.js';

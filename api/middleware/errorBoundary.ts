@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, internalError, serviceUnavailable } from '../../src/errors.js';
-import type { Logger } from '../../src/logger.js';
+import { AppError, internalError, serviceUnavailable } from '../../src/core/errors.js';
+import type { Logger } from '../../src/core/logger.js';
 import { isDependencyUnavailable } from '../dependencyErrors.js';
 import type { AppMiddleware } from '../context.js';
 

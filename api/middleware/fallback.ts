@@ -1,4 +1,4 @@
-import { methodNotAllowed, notFound } from '../../src/errors.js';
+import { methodNotAllowed, notFound } from '../../src/core/errors.js';
 import type { AppMiddleware } from '../context.js';
 
 /**

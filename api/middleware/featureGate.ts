@@ -1,5 +1,5 @@
-import { FEATURE_LABELS, type Feature } from '../../src/domain/features.js';
-import { bankDisabled, featureDisabled } from '../../src/errors.js';
+import { FEATURE_LABELS, type Feature } from '../../src/core/features.js';
+import { bankDisabled, featureDisabled } from '../../src/core/errors.js';
 import type { AppMiddleware } from '../context.js';
 
 /** Every resource of a disabled feature answers 409; the bank has its own code (spec: Errors). */

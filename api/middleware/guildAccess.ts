@@ -1,4 +1,4 @@
-import { guildBlocked, guildMismatch } from '../../src/errors.js';
+import { guildBlocked, guildMismatch } from '../../src/core/errors.js';
 import type { AppMiddleware } from '../context.js';
 
 /** A key works only for its own server, and not at all while that server is blocked. */

@@ -1,4 +1,4 @@
-import { invalidJson, invalidRequest, payloadTooLarge, unsupportedMediaType, type ValidationIssue } from '../../src/errors.js';
+import { invalidJson, invalidRequest, payloadTooLarge, unsupportedMediaType, type ValidationIssue } from '../../src/core/errors.js';
 import type { AppMiddleware } from '../context.js';
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;

@@ -1,4 +1,4 @@
-import { browserRequestsNotAllowed } from '../../src/errors.js';
+import { browserRequestsNotAllowed } from '../../src/core/errors.js';
 import type { AppMiddleware } from '../context.js';
 
 /** The API is server-to-server only: any Origin header means a browser sent the request. */

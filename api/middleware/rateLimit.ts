@@ -1,7 +1,7 @@
-import type { Clock } from '../../src/clock.js';
-import { currentWindow } from '../../src/domain/fixedWindow.js';
-import type { Plan } from '../../src/domain/plans.js';
-import { rateLimited } from '../../src/errors.js';
+import type { Clock } from '../../src/core/clock.js';
+import { currentWindow } from '../../src/core/fixedWindow.js';
+import type { Plan } from '../../src/core/plans.js';
+import { rateLimited } from '../../src/core/errors.js';
 import type { AppMiddleware } from '../context.js';
 
 /**

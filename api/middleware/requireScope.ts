@@ -1,5 +1,5 @@
-import type { Scope } from '../../src/domain/scopes.js';
-import { insufficientScope } from '../../src/errors.js';
+import type { Scope } from '../../src/core/scopes.js';
+import { insufficientScope } from '../../src/core/errors.js';
 import type { AppMiddleware } from '../context.js';
 
 /** Scopes are independent: only the exact scope counts. */

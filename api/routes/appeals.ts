@@ -1,9 +1,9 @@
-import { writeAudit } from '../../db/audit.js';
-import { addAppealMessage, decideAppeal, findAppealRow, listAppeals, lockAppealRow, markAppealWorkflowStarted, toAppealDetail } from '../../db/appeals.js';
-import { findAppealSettings } from '../../db/appealSettings.js';
-import { AppealDecisionRequest, AppealDetail, AppealList, AppealParams, AppealsQuery } from '../../src/contract/appeals.js';
-import { GuildParams } from '../../src/contract/common.js';
-import { appealNotFound, appealNotOpen } from '../../src/errors.js';
+import { writeAudit } from '../../db/shared/audit.js';
+import { addAppealMessage, decideAppeal, findAppealRow, listAppeals, lockAppealRow, markAppealWorkflowStarted, toAppealDetail } from '../../db/appeals/appeals.js';
+import { findAppealSettings } from '../../db/appeals/settings.js';
+import { AppealDecisionRequest, AppealDetail, AppealList, AppealParams, AppealsQuery } from '../../src/appeals/contract.js';
+import { GuildParams } from '../../src/core/contract.js';
+import { appealNotFound, appealNotOpen } from '../../src/core/errors.js';
 import { startAppealDecisionWorkflow } from '../../src/appeals/appealDecisionWorkflow.js';
 import type { AppDeps } from '../context.js';
 import { cursorPage } from '../cursorPage.js';

@@ -1,4 +1,4 @@
-import { findBalance, findBankSettings, listLedger, listTopBalances } from '../../db/bank.js';
+import { findBalance, findBankSettings, listLedger, listTopBalances } from '../../db/bank/accounts.js';
 import { applyBankChange } from '../../src/bank/applyBankChange.js';
 import {
   BankBalance,
@@ -8,10 +8,10 @@ import {
   BankLeaderboardQuery,
   BankTransactionPage,
   BankTransactionsQuery,
-} from '../../src/contract/bank.js';
-import { GuildMemberParams, GuildParams } from '../../src/contract/common.js';
+} from '../../src/bank/contract.js';
+import { GuildMemberParams, GuildParams } from '../../src/core/contract.js';
 import { startFanouts } from '../../src/events/outboxRelay.js';
-import { botAccount, memberNotFound } from '../../src/errors.js';
+import { botAccount, memberNotFound } from '../../src/core/errors.js';
 import type { AppDeps } from '../context.js';
 import { cursorPage } from '../cursorPage.js';
 import { defineRoute } from '../route.js';

@@ -1,9 +1,9 @@
-import { GuildMemberParams, GuildParams } from '../../src/contract/common.js';
-import { ChannelList, Guild, Member, RoleList } from '../../src/contract/guild.js';
-import { channelsInSidebarOrder, displayName, roleColorHex, rolesHighestFirst } from '../../src/domain/guild.js';
-import { memberNotFound } from '../../src/errors.js';
-import { PlatformUnavailableError } from '../../src/platform/port.js';
-import { rememberGuildLook } from '../../db/guilds.js';
+import { GuildMemberParams, GuildParams } from '../../src/core/contract.js';
+import { ChannelList, Guild, Member, RoleList } from '../../src/guild/contract.js';
+import { channelsInSidebarOrder, displayName, roleColorHex, rolesHighestFirst } from '../../src/guild/ordering.js';
+import { memberNotFound } from '../../src/core/errors.js';
+import { PlatformUnavailableError } from '../../src/core/platform.js';
+import { rememberGuildLook } from '../../db/guild/guilds.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../route.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { findLevelMember } from '../../db/levels.js';
-import { findXpChange, insertXpChange, markXpWorkflowStarted, type XpChangeRecord } from '../../db/xpChanges.js';
-import { GuildMemberParams, GuildParams } from '../../src/contract/common.js';
+import { findLevelMember } from '../../db/levels/members.js';
+import { findXpChange, insertXpChange, markXpWorkflowStarted, type XpChangeRecord } from '../../db/levels/xpChanges.js';
+import { GuildMemberParams, GuildParams } from '../../src/core/contract.js';
 import {
   LEVEL_CURVE_DESCRIPTION,
   LevelLeaderboard,
@@ -11,9 +11,9 @@ import {
   XpChangeIdParams,
   XpChangeRequest,
   type XpChangeBody,
-} from '../../src/contract/levels.js';
-import { levelFromXp } from '../../src/domain/levels.js';
-import { botAccount, memberNotFound, xpChangeNotFound } from '../../src/errors.js';
+} from '../../src/levels/contract.js';
+import { levelFromXp } from '../../src/levels/curve.js';
+import { botAccount, memberNotFound, xpChangeNotFound } from '../../src/core/errors.js';
 import { leaderboardPage, memberRank } from '../../src/levels/leaderboard.js';
 import { readXpChangeStatus, startXpChangeWorkflow } from '../../src/levels/xpChangeWorkflow.js';
 import type { AppDeps } from '../context.js';

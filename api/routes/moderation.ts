@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { findModAction, insertModAction, markModActionStarted, type ModActionRecord } from '../../db/moderationActions.js';
-import { findCaseRow, listCaseEvents, listCases, toModCase } from '../../db/moderationCases.js';
-import { countHit } from '../../db/rateLimits.js';
-import { GuildMemberParams, GuildParams } from '../../src/contract/common.js';
+import { findModAction, insertModAction, markModActionStarted, type ModActionRecord } from '../../db/moderation/actions.js';
+import { findCaseRow, listCaseEvents, listCases, toModCase } from '../../db/moderation/cases.js';
+import { countHit } from '../../db/shared/rateLimits.js';
+import { GuildMemberParams, GuildParams } from '../../src/core/contract.js';
 import {
   BanRequest,
   CaseParams,
@@ -16,10 +16,10 @@ import {
   TimeoutRequest,
   WarnRequest,
   type ModActionBody,
-} from '../../src/contract/moderation.js';
-import { currentWindow } from '../../src/domain/fixedWindow.js';
-import type { ModActionType } from '../../src/domain/moderation.js';
-import { actionNotFound, caseNotFound, memberNotFound, rateLimited } from '../../src/errors.js';
+} from '../../src/moderation/contract.js';
+import { currentWindow } from '../../src/core/fixedWindow.js';
+import type { ModActionType } from '../../src/moderation/refusalRules.js';
+import { actionNotFound, caseNotFound, memberNotFound, rateLimited } from '../../src/core/errors.js';
 import { readModActionStatus, startModActionWorkflow } from '../../src/moderation/modActionWorkflow.js';
 import type { AppDeps } from '../context.js';
 import { cursorPage } from '../cursorPage.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { findLedgerMismatches } from '../../db/bank.js';
+import { findLedgerMismatches } from '../../db/bank/accounts.js';
 import { BENCH_GUILD_ID, memberId } from '../seed.js';
 import { runLoad, type LoadResult } from '../load.js';
 import type { ScenarioContext } from './context.js';

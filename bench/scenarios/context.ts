@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { TemporalGateway } from '../../src/temporal/gateway.js';
+import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 
 export interface ScenarioContext {
   db: Kysely<Database>;

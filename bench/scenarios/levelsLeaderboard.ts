@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { refreshRankSnapshot } from '../../db/levelRanks.js';
+import { refreshRankSnapshot } from '../../db/levels/ranks.js';
 import type { Database } from '../../db/schema.js';
 import { runLoad, type LoadResult } from '../load.js';
 import { BENCH_GUILD_ID, FIRST_MEMBER_ID } from '../seed.js';

@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { markEndpointRemoved } from '../../db/webhooks.js';
+import { markEndpointRemoved } from '../../db/webhooks/webhooks.js';
 import { applyBankChange } from '../../src/bank/applyBankChange.js';
-import { systemClock } from '../../src/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { startFanouts } from '../../src/events/outboxRelay.js';
 import { addEndpoint } from '../../src/webhooks/endpointManagement.js';
 import { BENCH_GUILD_ID, memberId } from '../seed.js';

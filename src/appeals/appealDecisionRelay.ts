@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { listUndispatchedDecisions, markAppealWorkflowStarted } from '../../db/appeals.js';
+import { listUndispatchedDecisions, markAppealWorkflowStarted } from '../../db/appeals/appeals.js';
 import type { Database } from '../../db/schema.js';
-import type { Clock } from '../clock.js';
-import type { TemporalGateway } from '../temporal/gateway.js';
+import type { Clock } from '../core/clock.js';
+import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { startAppealDecisionWorkflow } from './appealDecisionWorkflow.js';
 
 /** Starts the effects of every decided appeal whose start was lost; returns how many. */

@@ -1,6 +1,6 @@
-import type { TemporalGateway } from '../temporal/gateway.js';
-import { operationAttributes } from '../temporal/searchAttributes.js';
-import { startOnce } from '../temporal/startOnce.js';
+import type { TemporalGateway } from '../core/temporal/gateway.js';
+import { operationAttributes } from '../core/temporal/searchAttributes.js';
+import { startOnce } from '../core/temporal/startOnce.js';
 
 export const appealDecisionWorkflowId = (guildId: string, number: number) => `appeal-decision/${guildId}/${number}`;
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { insertAppeal, type AppealAnswer } from '../../db/appeals.js';
-import { insertEvent } from '../../db/events.js';
-import { nextRecordNumber } from '../../db/recordCounters.js';
+import { insertAppeal, type AppealAnswer } from '../../db/appeals/appeals.js';
+import { insertEvent } from '../../db/shared/events.js';
+import { nextRecordNumber } from '../../db/shared/recordCounters.js';
 import type { Database } from '../../db/schema.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 

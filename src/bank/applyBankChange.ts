@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { writeAudit } from '../../db/audit.js';
-import { findBankSettings, insertLedgerEntry, lockBalance, openAccount, setBalance, type LedgerEntryInput } from '../../db/bank.js';
-import { insertEvent } from '../../db/events.js';
+import { writeAudit } from '../../db/shared/audit.js';
+import { findBankSettings, insertLedgerEntry, lockBalance, openAccount, setBalance, type LedgerEntryInput } from '../../db/bank/accounts.js';
+import { insertEvent } from '../../db/shared/events.js';
 import type { Database } from '../../db/schema.js';
-import type { BankChangeBody } from '../contract/bank.js';
-import { nextBalance } from '../domain/bank.js';
+import type { BankChangeBody } from './contract.js';
+import { nextBalance } from './balanceRules.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 
 export interface BankChangeInput {

@@ -1,4 +1,4 @@
-import type { BankSettings } from '../../db/bank.js';
+import type { BankSettings } from '../../db/bank/accounts.js';
 import type { BankTransactionEventData } from '../events/eventTypes.js';
 
 /** The line the bot posts in the server's bank log channel for one ledger change. */

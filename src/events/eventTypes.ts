@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { EVENT_DATA_SCHEMAS } from '../contract/events.js';
+import { EVENT_DATA_SCHEMAS } from './contract.js';
 
 /** Event kinds of the spec (Events) plus the console's test event; their data schemas live in the contract. */
 export const EVENT_TYPES = Object.keys(EVENT_DATA_SCHEMAS) as Array<keyof typeof EVENT_DATA_SCHEMAS>;

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { listUnstartedEvents, markFanoutStarted } from '../../db/events.js';
+import { listUnstartedEvents, markFanoutStarted } from '../../db/shared/events.js';
 import type { Database } from '../../db/schema.js';
-import type { Clock } from '../clock.js';
-import type { TemporalGateway } from '../temporal/gateway.js';
+import type { Clock } from '../core/clock.js';
+import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { startEventFanout, type FanoutTarget } from './fanout.js';
 
 export interface RelayDeps {

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { countActiveApiKeys, findApiKey, insertApiKey, markApiKeyRevoked, type ApiKeyRecord } from '../../db/apiKeys.js';
-import { writeAudit, type AuditActor } from '../../db/audit.js';
+import { countActiveApiKeys, findApiKey, insertApiKey, markApiKeyRevoked, type ApiKeyRecord } from '../../db/keys/apiKeys.js';
+import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
 import type { Database } from '../../db/schema.js';
-import type { Clock } from '../clock.js';
-import { PLAN_LIMITS, type Plan } from '../domain/plans.js';
-import type { Scope } from '../domain/scopes.js';
+import type { Clock } from '../core/clock.js';
+import { PLAN_LIMITS, type Plan } from '../core/plans.js';
+import type { Scope } from '../core/scopes.js';
 import { generateApiKey } from './keyMaterial.js';
 
 export const KEY_EXPIRY_DAYS = [30, 90, 365] as const;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { findRankSnapshot, snapshotPage, snapshotRank } from '../../db/levelRanks.js';
-import { countRanked, listLeaderboard, rankOf, type LeaderboardRow } from '../../db/levels.js';
+import { findRankSnapshot, snapshotPage, snapshotRank } from '../../db/levels/ranks.js';
+import { countRanked, listLeaderboard, rankOf, type LeaderboardRow } from '../../db/levels/members.js';
 import type { Database } from '../../db/schema.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { listUnstartedXpChanges, markXpWorkflowStarted } from '../../db/xpChanges.js';
-import type { Clock } from '../clock.js';
-import type { TemporalGateway } from '../temporal/gateway.js';
+import { listUnstartedXpChanges, markXpWorkflowStarted } from '../../db/levels/xpChanges.js';
+import type { Clock } from '../core/clock.js';
+import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { startXpChangeWorkflow } from './xpChangeWorkflow.js';
 
 /** Starts the workflow of every accepted XP change whose start was lost; returns how many. */

@@ -1,8 +1,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { XpChangeRecord } from '../../db/xpChanges.js';
-import type { TemporalGateway } from '../temporal/gateway.js';
-import { operationAttributes } from '../temporal/searchAttributes.js';
-import { startOnce } from '../temporal/startOnce.js';
+import type { XpChangeRecord } from '../../db/levels/xpChanges.js';
+import type { TemporalGateway } from '../core/temporal/gateway.js';
+import { operationAttributes } from '../core/temporal/searchAttributes.js';
+import { startOnce } from '../core/temporal/startOnce.js';
 import type { XpChangeOutcome } from '../../workflows/xpChange.js';
 
 export const xpChangeWorkflowId = (guildId: string, changeId: string) => `xp-change/${guildId}/${changeId}`;

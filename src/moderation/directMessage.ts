@@ -1,4 +1,4 @@
-import type { ModActionType } from '../domain/moderation.js';
+import type { ModActionType } from './refusalRules.js';
 
 const WHAT: Record<ModActionType | 'tempban', string> = {
   warn: 'You were warned in',

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { listUnstartedModActions, markModActionStarted } from '../../db/moderationActions.js';
+import { listUnstartedModActions, markModActionStarted } from '../../db/moderation/actions.js';
 import type { Database } from '../../db/schema.js';
-import type { Clock } from '../clock.js';
-import type { TemporalGateway } from '../temporal/gateway.js';
+import type { Clock } from '../core/clock.js';
+import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { startModActionWorkflow } from './modActionWorkflow.js';
 
 /** Starts the workflow of every accepted moderation action whose start was lost; returns how many. */

@@ -1,9 +1,9 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { ModActionRecord } from '../../db/moderationActions.js';
+import type { ModActionRecord } from '../../db/moderation/actions.js';
 import type { ModerationActionOutcome } from '../../workflows/moderationAction.js';
-import type { TemporalGateway } from '../temporal/gateway.js';
-import { operationAttributes } from '../temporal/searchAttributes.js';
-import { startOnce } from '../temporal/startOnce.js';
+import type { TemporalGateway } from '../core/temporal/gateway.js';
+import { operationAttributes } from '../core/temporal/searchAttributes.js';
+import { startOnce } from '../core/temporal/startOnce.js';
 
 export const modActionWorkflowId = (guildId: string, actionId: string) => `mod-action/${guildId}/${actionId}`;
 

@@ -1,5 +1,5 @@
-import type { ModActionType, ModerationSituation } from '../domain/moderation.js';
-import type { Platform } from '../platform/port.js';
+import type { ModActionType, ModerationSituation } from './refusalRules.js';
+import type { Platform } from '../core/platform.js';
 
 /**
  * Everything the hierarchy rules look at, read from the platform at the moment the action runs (a

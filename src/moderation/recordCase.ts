@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { AuditActor } from '../../db/audit.js';
-import { writeAudit } from '../../db/audit.js';
-import { insertEvent } from '../../db/events.js';
-import { insertCase, type NewCase } from '../../db/moderationCases.js';
+import type { AuditActor } from '../../db/shared/audit.js';
+import { writeAudit } from '../../db/shared/audit.js';
+import { insertEvent } from '../../db/shared/events.js';
+import { insertCase, type NewCase } from '../../db/moderation/cases.js';
 import type { Database } from '../../db/schema.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 

@@ -5,8 +5,8 @@ import {
   findPlatformMemberOfGuild,
   listPlatformChannels,
   listPlatformRoles,
-} from '../../db/platformLocal.js';
-import { insertPlatformMessage } from '../../db/platformMessages.js';
+} from '../../db/platform/local.js';
+import { insertPlatformMessage } from '../../db/platform/messages.js';
 import {
   banPlatformUser,
   createPlatformInvite,
@@ -15,10 +15,10 @@ import {
   sendPlatformDirectMessage,
   setPlatformTimeout,
   unbanPlatformUser,
-} from '../../db/platformModeration.js';
-import { changeMemberRole } from '../../db/platformRoles.js';
+} from '../../db/platform/moderation.js';
+import { changeMemberRole } from '../../db/platform/roles.js';
 import type { Database } from '../../db/schema.js';
-import { CHANNEL_TYPES, PlatformUnavailableError, type Platform, type PlatformChannelType } from './port.js';
+import { CHANNEL_TYPES, PlatformUnavailableError, type Platform, type PlatformChannelType } from '../core/platform.js';
 
 const toChannelType = (type: string): PlatformChannelType =>
   (CHANNEL_TYPES as readonly string[]).includes(type) ? (type as PlatformChannelType) : 'other';

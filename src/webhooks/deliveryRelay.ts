@@ -1,9 +1,9 @@
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { clearRetryRequest, listRetryRequests } from '../../db/webhooks.js';
-import type { TemporalGateway } from '../temporal/gateway.js';
-import { OPERATION } from '../temporal/searchAttributes.js';
+import { clearRetryRequest, listRetryRequests } from '../../db/webhooks/webhooks.js';
+import type { TemporalGateway } from '../core/temporal/gateway.js';
+import { OPERATION } from '../core/temporal/searchAttributes.js';
 import { webhookDeliveryWorkflowId } from './delivery.js';
 
 /** Starts another round of attempts for every delivery an operator asked to retry; returns how many. */

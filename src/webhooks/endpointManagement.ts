@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { writeAudit, type AuditActor } from '../../db/audit.js';
-import { insertEvent } from '../../db/events.js';
+import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
+import { insertEvent } from '../../db/shared/events.js';
 import type { Database } from '../../db/schema.js';
 import {
   countEndpoints,
@@ -11,9 +11,9 @@ import {
   requestDeliveryRetry,
   setEndpointEnabled,
   type WebhookEndpoint,
-} from '../../db/webhooks.js';
-import type { Clock } from '../clock.js';
-import { PLAN_LIMITS, type Plan } from '../domain/plans.js';
+} from '../../db/webhooks/webhooks.js';
+import type { Clock } from '../core/clock.js';
+import { PLAN_LIMITS, type Plan } from '../core/plans.js';
 import { EVENT_TYPES } from '../events/eventTypes.js';
 import { refuseEndpointUrl } from './endpointUrl.js';
 import { newWebhookSecret } from './signing.js';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { Database } from '../../db/schema.js';
-import { runAdmin } from '../../src/admin/runAdmin.js';
-import type { Clock } from '../../src/clock.js';
+import { runAdmin } from '../../src/process/admin/runAdmin.js';
+import type { Clock } from '../../src/core/clock.js';
 import { snowflake } from '../harness/fixtures.js';
 
 export interface CliResult {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { findGuild } from '../../db/guilds.js';
-import { findPlatformGuild, listPlatformMembers } from '../../db/platformLocal.js';
-import { fixedClock } from '../../src/clock.js';
-import { FEATURES } from '../../src/domain/features.js';
+import { findGuild } from '../../db/guild/guilds.js';
+import { findPlatformGuild, listPlatformMembers } from '../../db/platform/local.js';
+import { fixedClock } from '../../src/core/clock.js';
+import { FEATURES } from '../../src/core/features.js';
 import { useTestDatabase } from '../harness/database.js';
 import { snowflake } from '../harness/fixtures.js';
 import { cli, cliGuild } from './cli.js';

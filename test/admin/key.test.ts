@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findCredential } from '../../db/apiKeys.js';
-import { fixedClock } from '../../src/clock.js';
-import { SCOPES } from '../../src/domain/scopes.js';
+import { findCredential } from '../../db/keys/apiKeys.js';
+import { fixedClock } from '../../src/core/clock.js';
+import { SCOPES } from '../../src/core/scopes.js';
 import { hashApiKey } from '../../src/keys/keyMaterial.js';
 import { useTestDatabase } from '../harness/database.js';
 import { bearer, snowflake } from '../harness/fixtures.js';

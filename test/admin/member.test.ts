@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findPlatformMember } from '../../db/platformLocal.js';
-import { fixedClock } from '../../src/clock.js';
+import { findPlatformMember } from '../../db/platform/local.js';
+import { fixedClock } from '../../src/core/clock.js';
 import { useTestDatabase } from '../harness/database.js';
 import { snowflake } from '../harness/fixtures.js';
 import { cli, cliGuild } from './cli.js';

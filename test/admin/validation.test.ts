@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../src/clock.js';
-import { FEATURES } from '../../src/domain/features.js';
-import { SCOPES } from '../../src/domain/scopes.js';
+import { fixedClock } from '../../src/core/clock.js';
+import { FEATURES } from '../../src/core/features.js';
+import { SCOPES } from '../../src/core/scopes.js';
 import { useTestDatabase } from '../harness/database.js';
 import { snowflake } from '../harness/fixtures.js';
 import { cli, cliGuild } from './cli.js';

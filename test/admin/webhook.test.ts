@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixedClock } from '../../src/clock.js';
+import { fixedClock } from '../../src/core/clock.js';
 import { useTestDatabase } from '../harness/database.js';
 import { cli, cliGuild } from './cli.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../src/clock.js';
-import { FEATURES } from '../../src/domain/features.js';
-import { SCOPES } from '../../src/domain/scopes.js';
+import { fixedClock } from '../../src/core/clock.js';
+import { FEATURES } from '../../src/core/features.js';
+import { SCOPES } from '../../src/core/scopes.js';
 import { useTestDatabase } from '../harness/database.js';
 import { bearer } from '../harness/fixtures.js';
 import { testGateway } from '../harness/temporal.js';

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { addAppealMessage, findAppealRow, type AppealAnswer } from '../../db/appeals.js';
-import { saveAppealSettings } from '../../db/appealSettings.js';
-import { fixedClock } from '../../src/clock.js';
+import { addAppealMessage, findAppealRow, type AppealAnswer } from '../../db/appeals/appeals.js';
+import { saveAppealSettings } from '../../db/appeals/settings.js';
+import { fixedClock } from '../../src/core/clock.js';
 import { useTestDatabase } from '../harness/database.js';
 import { bearer, snowflake } from '../harness/fixtures.js';
 import { countWrites } from '../harness/rows.js';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { addAppealMessage, type AppealAnswer } from '../../db/appeals.js';
-import { fixedClock } from '../../src/clock.js';
+import { addAppealMessage, type AppealAnswer } from '../../db/appeals/appeals.js';
+import { fixedClock } from '../../src/core/clock.js';
 import { useTestDatabase } from '../harness/database.js';
 import { snowflake } from '../harness/fixtures.js';
 import { testGateway } from '../harness/temporal.js';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { findAppealRow } from '../../db/appeals.js';
-import { fixedClock } from '../../src/clock.js';
+import { findAppealRow } from '../../db/appeals/appeals.js';
+import { fixedClock } from '../../src/core/clock.js';
 import { useTestDatabase } from '../harness/database.js';
 import { countWrites } from '../harness/rows.js';
 import { testGateway } from '../harness/temporal.js';

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { addAppealMessage } from '../../db/appeals.js';
-import { fixedClock } from '../../src/clock.js';
-import { APPEAL_STATUSES, type AppealStatus } from '../../src/contract/appeals.js';
+import { addAppealMessage } from '../../db/appeals/appeals.js';
+import { fixedClock } from '../../src/core/clock.js';
+import { APPEAL_STATUSES, type AppealStatus } from '../../src/appeals/contract.js';
 import { useTestDatabase } from '../harness/database.js';
 import { snowflake } from '../harness/fixtures.js';
 import { testGateway } from '../harness/temporal.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { readHits } from '../../db/rateLimits.js';
-import { fixedClock } from '../../src/clock.js';
-import { currentWindow } from '../../src/domain/fixedWindow.js';
-import { SCOPES, type Scope } from '../../src/domain/scopes.js';
+import { readHits } from '../../db/shared/rateLimits.js';
+import { fixedClock } from '../../src/core/clock.js';
+import { currentWindow } from '../../src/core/fixedWindow.js';
+import { SCOPES, type Scope } from '../../src/core/scopes.js';
 import { revokeApiKey } from '../../src/keys/keyManagement.js';
 import { useTestDatabase } from '../harness/database.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';

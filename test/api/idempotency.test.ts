@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { purgeExpiredIdempotencyRecords } from '../../db/idempotency.js';
-import { fixedClock } from '../../src/clock.js';
+import { purgeExpiredIdempotencyRecords } from '../../db/shared/idempotency.js';
+import { fixedClock } from '../../src/core/clock.js';
 import { useTestDatabase } from '../harness/database.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, type TestGuild } from '../harness/fixtures.js';
 import { countWrites } from '../harness/rows.js';

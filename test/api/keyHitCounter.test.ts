@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KeyHitCounter } from '../../api/keyHitCounter.js';
-import { readHits } from '../../db/rateLimits.js';
+import { readHits } from '../../db/shared/rateLimits.js';
 import { useTestDatabase } from '../harness/database.js';
 
 const database = useTestDatabase();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { finishModAction } from '../../db/moderationActions.js';
-import { fixedClock } from '../../src/clock.js';
+import { finishModAction } from '../../db/moderation/actions.js';
+import { fixedClock } from '../../src/core/clock.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createTestKey, snowflake } from '../harness/fixtures.js';
 import { createModerationGuild } from '../harness/moderationGuild.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { insertCase } from '../../db/moderationCases.js';
-import { fixedClock } from '../../src/clock.js';
+import { insertCase } from '../../db/moderation/cases.js';
+import { fixedClock } from '../../src/core/clock.js';
 import { useTestDatabase } from '../harness/database.js';
 import { snowflake } from '../harness/fixtures.js';
 import { createModerationGuild, type ModerationGuild } from '../harness/moderationGuild.js';

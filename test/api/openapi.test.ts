@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
 import { koaPath } from '../../api/route.js';
-import { SCOPES } from '../../src/domain/scopes.js';
+import { SCOPES } from '../../src/core/scopes.js';
 import { useTestDatabase } from '../harness/database.js';
 import { bearer, createTestGuild, createTestKey } from '../harness/fixtures.js';
 import { useTestApp } from '../harness/testApp.js';

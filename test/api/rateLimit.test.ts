@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { setPlatformReachable } from '../../db/platformLocal.js';
-import { readHits } from '../../db/rateLimits.js';
-import { currentWindow } from '../../src/domain/fixedWindow.js';
-import { fixedClock } from '../../src/clock.js';
-import type { Feature } from '../../src/domain/features.js';
-import type { Scope } from '../../src/domain/scopes.js';
+import { setPlatformReachable } from '../../db/platform/local.js';
+import { readHits } from '../../db/shared/rateLimits.js';
+import { currentWindow } from '../../src/core/fixedWindow.js';
+import { fixedClock } from '../../src/core/clock.js';
+import type { Feature } from '../../src/core/features.js';
+import type { Scope } from '../../src/core/scopes.js';
 import { useTestDatabase } from '../harness/database.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
 import { countWrites } from '../harness/rows.js';

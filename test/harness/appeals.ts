@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
-import type { AppealAnswer } from '../../db/appeals.js';
+import type { AppealAnswer } from '../../db/appeals/appeals.js';
 import type { Database } from '../../db/schema.js';
 import { fileAppeal } from '../../src/appeals/fileAppeal.js';
-import type { AppealStatus } from '../../src/contract/appeals.js';
-import { FEATURES, type Feature } from '../../src/domain/features.js';
-import type { Scope } from '../../src/domain/scopes.js';
+import type { AppealStatus } from '../../src/appeals/contract.js';
+import { FEATURES, type Feature } from '../../src/core/features.js';
+import type { Scope } from '../../src/core/scopes.js';
 import { bearer, createTestGuild, createTestKey, snowflake, type TestGuild } from './fixtures.js';
 import type { TestResponse } from './httpClient.js';
 import { countWrites } from './rows.js';

@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { upsertPlatformMember } from '../../db/platformLocal.js';
+import { upsertPlatformMember } from '../../db/platform/local.js';
 import type { Database } from '../../db/schema.js';
-import { systemClock, type Clock } from '../../src/clock.js';
-import { FEATURES, type Feature } from '../../src/domain/features.js';
-import type { Plan } from '../../src/domain/plans.js';
-import { SCOPES, type Scope } from '../../src/domain/scopes.js';
-import { createGuild } from '../../src/guilds/guildManagement.js';
+import { systemClock, type Clock } from '../../src/core/clock.js';
+import { FEATURES, type Feature } from '../../src/core/features.js';
+import type { Plan } from '../../src/core/plans.js';
+import { SCOPES, type Scope } from '../../src/core/scopes.js';
+import { createGuild } from '../../src/guild/guildManagement.js';
 import { createApiKey, type CreatedKey, type KeyExpiryDays } from '../../src/keys/keyManagement.js';
 
 /** A random 19-digit snowflake, as the platform would issue. */

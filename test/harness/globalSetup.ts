@@ -5,12 +5,12 @@ import type { TestProject } from 'vitest/node';
 import pg from 'pg';
 import { createDatabase } from '../../db/pool.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { loadConfig } from '../../src/config.js';
-import { startEmbeddedPostgres, withDatabase } from '../../src/infra/embeddedPostgres.js';
-import { freePort } from '../../src/infra/freePort.js';
-import { resolveTemporalBinary } from '../../src/infra/temporalBinaries.js';
-import { startTemporalDevServer } from '../../src/infra/temporalDevServer.js';
-import { readTemporalDevSettings } from '../../src/infra/temporalDevSettings.js';
+import { loadConfig } from '../../src/core/config.js';
+import { startEmbeddedPostgres, withDatabase } from '../../src/process/infra/embeddedPostgres.js';
+import { freePort } from '../../src/process/infra/freePort.js';
+import { resolveTemporalBinary } from '../../src/process/infra/temporalBinaries.js';
+import { startTemporalDevServer } from '../../src/process/infra/temporalDevServer.js';
+import { readTemporalDevSettings } from '../../src/process/infra/temporalDevSettings.js';
 
 import { TEMPLATE_DATABASE } from './template.js';
 

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { upsertPlatformMember, upsertPlatformRoles } from '../../db/platformLocal.js';
+import { upsertPlatformMember, upsertPlatformRoles } from '../../db/platform/local.js';
 import type { Database } from '../../db/schema.js';
-import { PERMISSION } from '../../src/domain/moderation.js';
-import type { Feature } from '../../src/domain/features.js';
+import { PERMISSION } from '../../src/moderation/refusalRules.js';
+import type { Feature } from '../../src/core/features.js';
 import { addTestMember, createTestGuild, createTestKey, snowflake, type TestGuild } from './fixtures.js';
 
 const MODERATION = PERMISSION.kickMembers | PERMISSION.banMembers | PERMISSION.moderateMembers;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
-import { insertCase, type NewCase } from '../../db/moderationCases.js';
+import { insertCase, type NewCase } from '../../db/moderation/cases.js';
 import type { Database } from '../../db/schema.js';
 import { bearer } from './fixtures.js';
 import type { ModerationGuild } from './moderationGuild.js';

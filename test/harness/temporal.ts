@@ -5,11 +5,11 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { ActivityDeps } from '../../activities/index.js';
 import type { Database } from '../../db/schema.js';
-import { systemClock } from '../../src/clock.js';
-import { createLogger } from '../../src/logger.js';
+import { systemClock } from '../../src/core/clock.js';
+import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
-import type { TemporalGateway } from '../../src/temporal/gateway.js';
-import { bundleWorkflows, createWorker } from '../../src/temporal/worker.js';
+import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
+import { bundleWorkflows, createWorker } from '../../src/process/worker.js';
 
 let bundle: Promise<WorkflowBundle> | undefined;
 /** One bundle per test file process: bundling takes seconds. */

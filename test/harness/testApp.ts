@@ -6,11 +6,11 @@ import { createApp } from '../../api/app.js';
 import { KeyHitCounter } from '../../api/keyHitCounter.js';
 import type { AppDeps } from '../../api/context.js';
 import type { Database } from '../../db/schema.js';
-import { fixedClock, systemClock, type Clock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { fixedClock, systemClock, type Clock } from '../../src/core/clock.js';
+import { loadConfig } from '../../src/core/config.js';
+import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
-import { createMemberCache } from '../../src/platform/memberCache.js';
+import { createMemberCache } from '../../src/core/memberCache.js';
 import { createHttpClient, type HttpClient } from './httpClient.js';
 import { testGateway } from './temporal.js';
 

@@ -3,7 +3,7 @@ import { bundleWorkflowCode, Worker, type ReplayResult } from '@temporalio/worke
 import { DeterminismViolationError } from '@temporalio/workflow/lib/errors.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as workflows from '../../workflows/index.js';
-import { readRecordedHistories, type RecordedHistory } from '../../src/temporal/histories.js';
+import { readRecordedHistories, type RecordedHistory } from '../../src/core/temporal/histories.js';
 import { sharedBundle } from '../harness/temporal.js';
 
 const HISTORIES = fileURLToPath(new URL('../histories', import.meta.url));

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { findAppealRow } from '../../db/appeals.js';
-import { saveAppealSettings } from '../../db/appealSettings.js';
-import { upsertPlatformChannels } from '../../db/platformLocal.js';
-import { banPlatformUser, findPlatformBan, listPlatformDirectMessages } from '../../db/platformModeration.js';
-import { EVENT_DATA_SCHEMAS } from '../../src/contract/events.js';
-import type { Feature } from '../../src/domain/features.js';
-import { FEATURES } from '../../src/domain/features.js';
+import { findAppealRow } from '../../db/appeals/appeals.js';
+import { saveAppealSettings } from '../../db/appeals/settings.js';
+import { upsertPlatformChannels } from '../../db/platform/local.js';
+import { banPlatformUser, findPlatformBan, listPlatformDirectMessages } from '../../db/platform/moderation.js';
+import { EVENT_DATA_SCHEMAS } from '../../src/events/contract.js';
+import type { Feature } from '../../src/core/features.js';
+import { FEATURES } from '../../src/core/features.js';
 import { fileTestAppeal } from '../harness/appeals.js';
 import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';

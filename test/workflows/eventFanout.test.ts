@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { saveBankSettings } from '../../db/bank.js';
-import { setPlatformReachable } from '../../db/platformLocal.js';
-import { listPlatformMessages } from '../../db/platformMessages.js';
+import { saveBankSettings } from '../../db/bank/accounts.js';
+import { setPlatformReachable } from '../../db/platform/local.js';
+import { listPlatformMessages } from '../../db/platform/messages.js';
 import { applyBankChange } from '../../src/bank/applyBankChange.js';
-import { systemClock } from '../../src/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { fanoutWorkflowId, startEventFanout } from '../../src/events/fanout.js';
 import { relayUnstartedEvents } from '../../src/events/outboxRelay.js';
 import { useTestDatabase } from '../harness/database.js';
@@ -12,9 +12,9 @@ import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from
 import { testGateway, useTestWorker } from '../harness/temporal.js';
 import { useTestApp } from '../harness/testApp.js';
 import { startReceiver } from '../harness/receiver.js';
-import { insertEndpoint } from '../../db/webhooks.js';
+import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { verifyWebhook } from '../../src/webhooks/verifyWebhook.js';
-import { eventEnvelope } from '../../src/contract/events.js';
+import { eventEnvelope } from '../../src/events/contract.js';
 import { retryDelivery, sendTestEvent } from '../../src/webhooks/endpointManagement.js';
 import { relayDeliveryRetries } from '../../src/webhooks/deliveryRelay.js';
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createLevelRanksActivities } from '../../activities/levelRanks.js';
-import { systemClock } from '../../src/clock.js';
-import { createLogger } from '../../src/logger.js';
+import { systemClock } from '../../src/core/clock.js';
+import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { RANK_SNAPSHOT_THRESHOLD } from '../../src/levels/leaderboard.js';
 import { useTestDatabase } from '../harness/database.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { tryClaimIdempotencyKey } from '../../db/idempotency.js';
-import { countHit } from '../../db/rateLimits.js';
-import { ensureSchedules, PURGE_SCHEDULE_ID, RANKS_SCHEDULE_ID } from '../../src/temporal/schedules.js';
+import { tryClaimIdempotencyKey } from '../../db/shared/idempotency.js';
+import { countHit } from '../../db/shared/rateLimits.js';
+import { ensureSchedules, PURGE_SCHEDULE_ID, RANKS_SCHEDULE_ID } from '../../src/core/temporal/schedules.js';
 import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
 import { testGateway, useTestWorker } from '../harness/temporal.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { saveEscalationRule, saveModerationSettings } from '../../db/moderationSettings.js';
-import { listPlatformMessages } from '../../db/platformMessages.js';
-import { deletePlatformMember, findPlatformMember, upsertPlatformMember } from '../../db/platformLocal.js';
-import { findPlatformBan, listPlatformDirectMessages, listPlatformModerationLog, setPlatformAcceptsDms } from '../../db/platformModeration.js';
-import { EVENT_DATA_SCHEMAS } from '../../src/contract/events.js';
+import { saveEscalationRule, saveModerationSettings } from '../../db/moderation/settings.js';
+import { listPlatformMessages } from '../../db/platform/messages.js';
+import { deletePlatformMember, findPlatformMember, upsertPlatformMember } from '../../db/platform/local.js';
+import { findPlatformBan, listPlatformDirectMessages, listPlatformModerationLog, setPlatformAcceptsDms } from '../../db/platform/moderation.js';
+import { EVENT_DATA_SCHEMAS } from '../../src/events/contract.js';
 import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
 import { bearer, createTestKey, snowflake } from '../harness/fixtures.js';

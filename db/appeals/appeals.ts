@@ -1,0 +1,197 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AppealBody, AppealDetailBody, AppealStatus } from '../../src/appeals/contract.js';
+import type { AppealsTable, Database } from '../schema.js';
+
+type Db = Kysely<Database>;
+type AppealRow = Selectable<AppealsTable>;
+
+export interface AppealAnswer {
+  id: string;
+  type: string;
+  label: string;
+  value: unknown;
+}
+
+export interface NewAppeal {
+  guildId: string;
+  number: number;
+  userId: string;
+  userTag: string | null;
+  banCaseNumber: number | null;
+  banReason: string | null;
+  answers: AppealAnswer[];
+  createdAt: Date;
+}
+
+export async function insertAppeal(trx: Db, a: NewAppeal): Promise<void> {
+  await trx
+    .insertInto('appeals')
+    .values({
+      guild_id: a.guildId,
+      number: a.number,
+      user_id: a.userId,
+      user_tag: a.userTag,
+      status: 'open',
+      ban_case_number: a.banCaseNumber,
+      ban_reason: a.banReason,
+      answers: JSON.stringify(a.answers),
+      claimed_by: null,
+      decided_by: null,
+      decided_at: null,
+      reason: null,
+      decided_with_api_key_id: null,
+      failed_action: null,
+      reappeal_after: null,
+      created_at: a.createdAt,
+      last_activity_at: a.createdAt,
+      workflow_started_at: null,
+    })
+    .execute();
+}
+
+export const findAppealRow = (db: Db, guildId: string, number: number) =>
+  db.selectFrom('appeals').selectAll().where('guild_id', '=', guildId).where('number', '=', number).executeTakeFirst();
+
+/** The appeal, locked until the caller's transaction ends: two decisions on one appeal run one after the other. */
+export const lockAppealRow = (trx: Db, guildId: string, number: number) =>
+  trx.selectFrom('appeals').selectAll().where('guild_id', '=', guildId).where('number', '=', number).forUpdate().executeTakeFirst();
+
+export interface AppealDecision {
+  status: 'approved' | 'rejected';
+  reason: string | null;
+  apiKeyId: number;
+  at: Date;
+  reappealAfter: Date | null;
+}
+
+export async function decideAppeal(trx: Db, guildId: string, number: number, d: AppealDecision): Promise<void> {
+  await trx
+    .updateTable('appeals')
+    .set({
+      status: d.status,
+      decided_by: null,
+      decided_at: d.at,
+      reason: d.reason,
+      decided_with_api_key_id: d.apiKeyId,
+      applying: true,
+      failed_action: null,
+      reappeal_after: d.reappealAfter,
+      last_activity_at: d.at,
+    })
+    .where('guild_id', '=', guildId)
+    .where('number', '=', number)
+    .execute();
+}
+
+export async function addAppealMessage(
+  trx: Db,
+  m: { guildId: string; number: number; author: 'user' | 'staff'; authorId: string | null; text: string; internal?: boolean; at: Date },
+): Promise<void> {
+  await trx
+    .insertInto('appeal_messages')
+    .values({
+      guild_id: m.guildId,
+      appeal_number: m.number,
+      author: m.author,
+      author_id: m.authorId,
+      text: m.text,
+      internal: m.internal ?? false,
+      created_at: m.at,
+    })
+    .execute();
+}
+
+export type FailedAppealAction = { type: 'unban' | 'invite' | 'dm'; error: string | null };
+
+/** The decision's effects are over: `applying` goes false, with the step that failed if one did. */
+export async function finishAppealDecision(db: Db, guildId: string, number: number, failed: FailedAppealAction | null): Promise<void> {
+  await db
+    .updateTable('appeals')
+    .set({ applying: false, failed_action: failed && JSON.stringify(failed) })
+    .where('guild_id', '=', guildId)
+    .where('number', '=', number)
+    .execute();
+}
+
+export async function markAppealWorkflowStarted(db: Db, guildId: string, number: number, at: Date): Promise<void> {
+  await db
+    .updateTable('appeals')
+    .set({ workflow_started_at: at })
+    .where('guild_id', '=', guildId)
+    .where('number', '=', number)
+    .where('workflow_started_at', 'is', null)
+    .execute();
+}
+
+export async function listUndispatchedDecisions(db: Db, olderThan: Date, limit: number) {
+  const rows = await db
+    .selectFrom('appeals')
+    .select(['guild_id', 'number', 'status'])
+    .where('applying', '=', true)
+    .where('workflow_started_at', 'is', null)
+    .where('decided_at', '<', olderThan)
+    .orderBy('decided_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ guildId: r.guild_id, number: r.number, decision: r.status as 'approved' | 'rejected' }));
+}
+
+/** `open` means waiting for a decision: open and question (spec: Ban appeals). */
+const STATUS_FILTER: Record<AppealStatus | 'all', AppealStatus[] | undefined> = {
+  open: ['open', 'question'],
+  question: ['question'],
+  approved: ['approved'],
+  rejected: ['rejected'],
+  closed: ['closed'],
+  all: undefined,
+};
+
+export async function listAppeals(
+  db: Db,
+  guildId: string,
+  f: { status: AppealStatus | 'all'; userId?: string; before?: number; limit: number },
+): Promise<AppealBody[]> {
+  let q = db.selectFrom('appeals').selectAll().where('guild_id', '=', guildId);
+  const statuses = STATUS_FILTER[f.status];
+  if (statuses) q = q.where('status', 'in', statuses);
+  if (f.userId) q = q.where('user_id', '=', f.userId);
+  if (f.before !== undefined) q = q.where('number', '<', f.before);
+  const rows = await q.orderBy('number', 'desc').limit(f.limit).execute();
+  return rows.map(toAppeal);
+}
+
+export function toAppeal(row: AppealRow): AppealBody {
+  return {
+    number: row.number,
+    userId: row.user_id,
+    userTag: row.user_tag,
+    status: row.status,
+    banCaseNumber: row.ban_case_number,
+    claimedBy: row.claimed_by,
+    decidedBy: row.decided_by,
+    decidedAt: row.decided_at?.toISOString() ?? null,
+    reason: row.reason,
+    createdAt: row.created_at.toISOString(),
+    lastActivityAt: row.last_activity_at?.toISOString() ?? null,
+  };
+}
+
+/** The appeal as the API shows it: internal staff notes are left out here, in the query. */
+export async function toAppealDetail(db: Db, row: AppealRow): Promise<AppealDetailBody> {
+  const messages = await db
+    .selectFrom('appeal_messages')
+    .select(['author', 'author_id', 'text', 'created_at'])
+    .where('guild_id', '=', row.guild_id)
+    .where('appeal_number', '=', row.number)
+    .where('internal', '=', false)
+    .orderBy('id')
+    .execute();
+  return {
+    ...toAppeal(row),
+    banReason: row.ban_reason,
+    answers: row.answers as AppealAnswer[],
+    messages: messages.map((m) => ({ author: m.author, authorId: m.author_id, text: m.text, createdAt: m.created_at.toISOString() })),
+    applying: row.applying,
+    failedAction: row.failed_action as FailedAppealAction | null,
+  };
+}

@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Feature } from '../../src/core/features.js';
+import type { Plan } from '../../src/core/plans.js';
+import type { Database, GuildRow } from '../schema.js';
+
+/** A server as the service configures it (plan, features, block); platform facts live behind the Platform port. */
+export interface GuildRecord {
+  id: string;
+  name: string;
+  icon: string | null;
+  locale: 'en' | 'ru' | 'he';
+  plan: Plan;
+  features: Feature[];
+  blocked: boolean;
+}
+
+export type GuildChanges = Partial<Omit<GuildRecord, 'id'>>;
+
+const toRecord = (row: GuildRow): GuildRecord => ({
+  id: row.id,
+  name: row.name,
+  icon: row.icon,
+  locale: row.locale as GuildRecord['locale'],
+  plan: row.plan as Plan,
+  features: row.features as Feature[],
+  blocked: row.blocked,
+});
+
+export async function findGuild(db: Kysely<Database>, id: string): Promise<GuildRecord | undefined> {
+  const row = await db.selectFrom('guilds').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+export async function insertGuild(db: Kysely<Database>, guild: GuildRecord): Promise<GuildRecord> {
+  const row = await db
+    .insertInto('guilds')
+    .values({ ...guild, updated_at: new Date() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toRecord(row);
+}
+
+export async function updateGuild(
+  db: Kysely<Database>,
+  id: string,
+  changes: GuildChanges,
+): Promise<GuildRecord | undefined> {
+  const row = await db
+    .updateTable('guilds')
+    .set({ ...changes, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toRecord(row);
+}
+
+/** Keeps the last name and icon seen on the platform, so the Guild endpoint can answer during an outage. */
+export async function rememberGuildLook(
+  db: Kysely<Database>,
+  id: string,
+  look: { name: string; icon: string | null },
+): Promise<void> {
+  await db
+    .updateTable('guilds')
+    .set(look)
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('name', '!=', look.name), eb('icon', 'is distinct from', look.icon)]))
+    .execute();
+}

@@ -1,0 +1,109 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+
+export type XpChangeStatus = 'pending' | 'processing' | 'done' | 'failed';
+
+export interface XpChangeResult {
+  previousLevel: number;
+  level: number;
+  xp: number;
+}
+
+export interface XpChangeRecord {
+  changeId: string;
+  guildId: string;
+  userId: string;
+  apiKeyId: number;
+  type: 'add' | 'remove' | 'set';
+  unit: 'xp' | 'levels';
+  amount: number;
+  reason: string | null;
+  status: XpChangeStatus;
+  result: XpChangeResult | null;
+  error: string | null;
+  createdAt: Date;
+  processedAt: Date | null;
+}
+
+export async function insertXpChange(trx: Kysely<Database>, c: Omit<XpChangeRecord, 'status' | 'result' | 'error' | 'processedAt'>): Promise<void> {
+  await trx
+    .insertInto('xp_changes')
+    .values({
+      change_id: c.changeId,
+      guild_id: c.guildId,
+      user_id: c.userId,
+      api_key_id: c.apiKeyId,
+      type: c.type,
+      unit: c.unit,
+      amount: c.amount,
+      reason: c.reason,
+      status: 'pending',
+      result: null,
+      error: null,
+      created_at: c.createdAt,
+      processed_at: null,
+      workflow_started_at: null,
+    })
+    .execute();
+}
+
+export async function findXpChange(db: Kysely<Database>, changeId: string): Promise<XpChangeRecord | undefined> {
+  const row = await db.selectFrom('xp_changes').selectAll().where('change_id', '=', changeId).executeTakeFirst();
+  return (
+    row && {
+      changeId: row.change_id,
+      guildId: row.guild_id,
+      userId: row.user_id,
+      apiKeyId: row.api_key_id,
+      type: row.type,
+      unit: row.unit,
+      amount: row.amount,
+      reason: row.reason,
+      status: row.status,
+      result: row.result as XpChangeResult | null,
+      error: row.error,
+      createdAt: row.created_at,
+      processedAt: row.processed_at,
+    }
+  );
+}
+
+/** Records the outcome; only the first final outcome counts (a retried activity cannot overwrite it). */
+export async function finishXpChange(
+  db: Kysely<Database>,
+  changeId: string,
+  outcome: { status: 'done'; result: XpChangeResult } | { status: 'failed'; error: string },
+  at: Date,
+): Promise<void> {
+  await db
+    .updateTable('xp_changes')
+    .set({
+      status: outcome.status,
+      result: outcome.status === 'done' ? JSON.stringify(outcome.result) : null,
+      error: outcome.status === 'failed' ? outcome.error : null,
+      processed_at: at,
+    })
+    .where('change_id', '=', changeId)
+    .where('status', 'not in', ['done', 'failed'])
+    .execute();
+}
+
+export async function markXpChangeProcessing(db: Kysely<Database>, changeId: string): Promise<void> {
+  await db.updateTable('xp_changes').set({ status: 'processing' }).where('change_id', '=', changeId).where('status', '=', 'pending').execute();
+}
+
+export async function markXpWorkflowStarted(db: Kysely<Database>, changeId: string, at: Date): Promise<void> {
+  await db.updateTable('xp_changes').set({ workflow_started_at: at }).where('change_id', '=', changeId).where('workflow_started_at', 'is', null).execute();
+}
+
+export async function listUnstartedXpChanges(db: Kysely<Database>, olderThan: Date, limit: number) {
+  const rows = await db
+    .selectFrom('xp_changes')
+    .select(['change_id', 'guild_id', 'user_id', 'type', 'unit', 'amount'])
+    .where('workflow_started_at', 'is', null)
+    .where('created_at', '<', olderThan)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ changeId: r.change_id, guildId: r.guild_id, userId: r.user_id, type: r.type, unit: r.unit, amount: r.amount }));
+}

@@ -1,0 +1,118 @@
+import type { Kysely } from 'kysely';
+import type { ModActionType } from '../../src/moderation/refusalRules.js';
+import type { Database } from '../schema.js';
+
+type Db = Kysely<Database>;
+
+export type ModActionStatus = 'pending' | 'running' | 'done' | 'failed';
+
+/** What the caller asked for, as validated (reason, evidence, durations). */
+export interface ModActionRequest {
+  reason: string | null;
+  evidence: string[];
+  durationSeconds: number | null;
+  deleteMessageSeconds: number;
+  /** Escalations only: the warning case that triggered it. */
+  escalatedFrom?: number;
+}
+
+export interface ModActionRecord {
+  actionId: string;
+  guildId: string;
+  userId: string;
+  action: ModActionType;
+  apiKeyId: number | null;
+  source: 'api' | 'escalation';
+  request: ModActionRequest;
+  status: ModActionStatus;
+  caseNumber: number | null;
+  error: string | null;
+  requestedAt: Date;
+  finishedAt: Date | null;
+}
+
+export async function insertModAction(
+  trx: Db,
+  a: Omit<ModActionRecord, 'status' | 'caseNumber' | 'error' | 'finishedAt'> & { workflowStartedAt?: Date },
+): Promise<void> {
+  await trx
+    .insertInto('moderation_actions')
+    .values({
+      action_id: a.actionId,
+      guild_id: a.guildId,
+      user_id: a.userId,
+      action: a.action,
+      api_key_id: a.apiKeyId,
+      source: a.source,
+      request: JSON.stringify(a.request),
+      status: 'pending',
+      case_number: null,
+      error: null,
+      requested_at: a.requestedAt,
+      finished_at: null,
+      workflow_started_at: a.workflowStartedAt ?? null,
+    })
+    .execute();
+}
+
+export async function findModAction(db: Db, actionId: string): Promise<ModActionRecord | undefined> {
+  const row = await db.selectFrom('moderation_actions').selectAll().where('action_id', '=', actionId).executeTakeFirst();
+  return (
+    row && {
+      actionId: row.action_id,
+      guildId: row.guild_id,
+      userId: row.user_id,
+      action: row.action,
+      apiKeyId: row.api_key_id,
+      source: row.source,
+      request: row.request as ModActionRequest,
+      status: row.status,
+      caseNumber: row.case_number,
+      error: row.error,
+      requestedAt: row.requested_at,
+      finishedAt: row.finished_at,
+    }
+  );
+}
+
+export async function markModActionRunning(db: Db, actionId: string): Promise<void> {
+  await db.updateTable('moderation_actions').set({ status: 'running' }).where('action_id', '=', actionId).where('status', '=', 'pending').execute();
+}
+
+export type ModActionOutcome = { status: 'done'; caseNumber: number } | { status: 'failed'; error: string };
+
+/** Records the outcome; only the first final outcome counts. */
+export async function finishModAction(db: Db, actionId: string, outcome: ModActionOutcome, at: Date): Promise<void> {
+  await db
+    .updateTable('moderation_actions')
+    .set({
+      status: outcome.status,
+      case_number: outcome.status === 'done' ? outcome.caseNumber : null,
+      error: outcome.status === 'failed' ? outcome.error : null,
+      finished_at: at,
+    })
+    .where('action_id', '=', actionId)
+    .where('status', 'not in', ['done', 'failed'])
+    .execute();
+}
+
+export async function markModActionStarted(db: Db, actionId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('moderation_actions')
+    .set({ workflow_started_at: at })
+    .where('action_id', '=', actionId)
+    .where('workflow_started_at', 'is', null)
+    .execute();
+}
+
+export async function listUnstartedModActions(db: Db, olderThan: Date, limit: number) {
+  const rows = await db
+    .selectFrom('moderation_actions')
+    .select(['action_id', 'guild_id', 'user_id', 'action'])
+    .where('workflow_started_at', 'is', null)
+    .where('requested_at', '<', olderThan)
+    .orderBy('requested_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ actionId: r.action_id, guildId: r.guild_id, userId: r.user_id, action: r.action }));
+}

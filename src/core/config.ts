@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import type { Plan } from './plans.js';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+/** Every setting the processes read from the environment, parsed once at boot. */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Public base URL printed by the dev launcher; defaults to http://HOST:PORT/api/v1. */
+  PUBLIC_BASE_URL: z.url().optional(),
+  /** Trust X-Forwarded-For (set when the api runs behind a load balancer). */
+  TRUST_PROXY: booleanFlag.default(false),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  TEMPORAL_ADDRESS: z.string().optional(),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('community-bot'),
+  TEMPORAL_TLS: booleanFlag.default(false),
+  TEMPORAL_TLS_CERT_PATH: z.string().optional(),
+  TEMPORAL_TLS_KEY_PATH: z.string().optional(),
+  TEMPORAL_API_KEY: z.string().optional(),
+  /** Open runs a worker keeps in memory; unset: the SDK's default, about 600 per GB of heap. */
+  TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
+  /** Port of the embedded PostgreSQL that `npm run dev` starts when DATABASE_URL is not set. */
+  DEV_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /** Where the Temporal CLI and the time-skipping test server are, when not on PATH. */
+  TEMPORAL_CLI_PATH: z.string().optional(),
+  TEMPORAL_TEST_SERVER_PATH: z.string().optional(),
+  /** Searched for those binaries after the two paths above. */
+  PATH: z.string().default(''),
+  /** Largest accepted request body in bytes (413 PAYLOAD_TOO_LARGE above it). */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  /** Requests per key per minute by plan (spec: 60 Free, 600 Pro); raised only for load tests. */
+  RATE_LIMIT_FREE_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_PRO_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** How long an api instance may hold per-key request counts before writing them (api/keyHitCounter.ts). */
+  RATE_LIMIT_FLUSH_MS: z.coerce.number().int().min(1).max(1000).default(50),
+  /** Failed authentications per IP address per minute before 429 RATE_LIMITED. */
+  AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
+  /** How long the Server member endpoint may serve a cached member (spec: up to 5 minutes). */
+  MEMBER_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(300),
+  /** Local development and tests only: webhook endpoints may use http:// and loopback addresses. */
+  WEBHOOK_ALLOW_INSECURE_LOCAL: booleanFlag.default(false),
+});
+
+export type Config = Readonly<{
+  env: 'development' | 'test' | 'production';
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  http: Readonly<{ host: string; port: number; publicBaseUrl?: string; trustProxy: boolean; bodyLimitBytes: number }>;
+  database: Readonly<{ url?: string; poolMax: number }>;
+  temporal: Readonly<{
+    address?: string;
+    namespace: string;
+    taskQueue: string;
+    tls: boolean;
+    tlsCertPath?: string;
+    tlsKeyPath?: string;
+    apiKey?: string;
+    maxCachedWorkflows?: number;
+    cliPath?: string;
+    testServerPath?: string;
+    /** The process's PATH, where the Temporal binaries are looked for. */
+    binarySearchPath: string;
+  }>;
+  dev: Readonly<{ postgresPort: number }>;
+  webhooks: Readonly<{ allowInsecureLocal: boolean }>;
+  limits: Readonly<{
+    authFailuresPerMinute: number;
+    memberCacheSeconds: number;
+    requestsPerMinute: Readonly<Record<Plan, number>>;
+    rateLimitFlushMs: number;
+  }>;
+}>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    env: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
+    http: Object.freeze({
+      host: e.HOST,
+      port: e.PORT,
+      publicBaseUrl: e.PUBLIC_BASE_URL,
+      trustProxy: e.TRUST_PROXY,
+      bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    }),
+    database: Object.freeze({ url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }),
+    temporal: Object.freeze({
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      tls: e.TEMPORAL_TLS,
+      tlsCertPath: e.TEMPORAL_TLS_CERT_PATH,
+      tlsKeyPath: e.TEMPORAL_TLS_KEY_PATH,
+      apiKey: e.TEMPORAL_API_KEY,
+      maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
+      cliPath: e.TEMPORAL_CLI_PATH,
+      testServerPath: e.TEMPORAL_TEST_SERVER_PATH,
+      binarySearchPath: e.PATH,
+    }),
+    dev: Object.freeze({ postgresPort: e.DEV_POSTGRES_PORT }),
+    webhooks: Object.freeze({ allowInsecureLocal: e.WEBHOOK_ALLOW_INSECURE_LOCAL }),
+    limits: Object.freeze({
+      authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,
+      memberCacheSeconds: e.MEMBER_CACHE_SECONDS,
+      requestsPerMinute: Object.freeze({ free: e.RATE_LIMIT_FREE_PER_MINUTE, pro: e.RATE_LIMIT_PRO_PER_MINUTE }),
+      rateLimitFlushMs: e.RATE_LIMIT_FLUSH_MS,
+    }),
+  });
+}

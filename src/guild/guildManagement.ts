@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
+import { findGuild, insertGuild, updateGuild, type GuildChanges, type GuildRecord } from '../../db/guild/guilds.js';
+import { upsertPlatformGuild, upsertPlatformMember, upsertPlatformRoles } from '../../db/platform/local.js';
+import type { Database } from '../../db/schema.js';
+
+export class GuildManagementError extends Error {
+  constructor(
+    readonly code: 'GUILD_EXISTS' | 'GUILD_NOT_FOUND',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GuildManagementError';
+  }
+}
+
+export interface CreateGuildInput extends GuildRecord {
+  ownerId: string;
+  botUserId: string;
+  actor: AuditActor;
+}
+
+/**
+ * Registers a server with the service and, on the local platform, the server itself with its everyone
+ * role, its owner and the bot as members.
+ */
+export async function createGuild(db: Kysely<Database>, input: CreateGuildInput): Promise<GuildRecord> {
+  const { ownerId, botUserId, actor, ...record } = input;
+  return db.transaction().execute(async (trx) => {
+    if (await findGuild(trx, record.id)) throw new GuildManagementError('GUILD_EXISTS', `Guild ${record.id} already exists.`);
+    const guild = await insertGuild(trx, record);
+    await upsertPlatformGuild(trx, { guildId: guild.id, name: guild.name, icon: guild.icon, ownerId, botUserId });
+    await upsertPlatformRoles(trx, guild.id, [{ roleId: guild.id, name: '@everyone', position: 0 }]);
+    await upsertPlatformMember(trx, { guildId: guild.id, userId: ownerId, username: 'owner', bot: false, roleIds: [] });
+    await upsertPlatformMember(trx, { guildId: guild.id, userId: botUserId, username: 'community-bot', bot: true, roleIds: [] });
+    await writeAudit(trx, { guildId: guild.id, actor, action: 'guild.create', target: { type: 'guild', id: guild.id }, data: record });
+    return guild;
+  });
+}
+
+export async function changeGuild(
+  db: Kysely<Database>,
+  id: string,
+  changes: GuildChanges,
+  actor: AuditActor,
+): Promise<GuildRecord> {
+  return db.transaction().execute(async (trx) => {
+    const guild = await updateGuild(trx, id, changes);
+    if (!guild) throw new GuildManagementError('GUILD_NOT_FOUND', `Guild ${id} does not exist.`);
+    if (changes.name !== undefined || changes.icon !== undefined) {
+      await trx
+        .updateTable('platform_guilds')
+        .set({ name: guild.name, icon: guild.icon })
+        .where('guild_id', '=', id)
+        .execute();
+    }
+    await writeAudit(trx, { guildId: id, actor, action: 'guild.update', target: { type: 'guild', id }, data: changes });
+    return guild;
+  });
+}

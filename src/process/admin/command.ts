@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import type { AuditActor } from '../../../db/shared/audit.js';
+import type { Database } from '../../../db/schema.js';
+import type { Clock } from '../../core/clock.js';
+import type { FlagSpec, FlagValues } from './args.js';
+
+export interface AdminContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** Who the audit log names when a command does not say `--operator`. */
+  operator: string;
+  allowInsecureWebhookUrls: boolean;
+}
+
+/** What a command prints: `json` with --json, otherwise the text lines. */
+export interface CommandOutput {
+  json: unknown;
+  text: string[];
+}
+
+export interface AdminCommand<F extends FlagSpec = FlagSpec> {
+  name: string;
+  summary: string;
+  flags: F;
+  run(flags: FlagValues<F>, ctx: AdminContext): Promise<CommandOutput>;
+}
+
+export interface CommandGroup {
+  name: string;
+  summary: string;
+  commands: AdminCommand[];
+}
+
+/** Keeps each command's flag types precise while groups hold commands of different shapes. */
+export const defineCommand = <F extends FlagSpec>(command: AdminCommand<F>): AdminCommand => command as unknown as AdminCommand;
+
+export const OPERATOR_FLAG = {
+  operator: { type: 'string', placeholder: 'NAME', help: 'who the audit log names (default: your OS user name)' },
+} as const satisfies FlagSpec;
+
+export const operatorActor = (ctx: AdminContext, name: string | undefined): AuditActor => ({
+  type: 'operator',
+  name: name?.trim() || ctx.operator,
+});

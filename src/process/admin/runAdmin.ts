@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.js';
+import type { Clock } from '../../core/clock.js';
+import { parseFlags } from './args.js';
+import type { AdminCommand, CommandGroup } from './command.js';
+import { toAdminError, usageError } from './errors.js';
+import { guildGroup } from './guildCommands.js';
+import { commandHelp, generalHelp, groupHelp } from './help.js';
+import { keyGroup } from './keyCommands.js';
+import { memberGroup } from './memberCommands.js';
+import { webhookGroup } from './webhookCommands.js';
+
+const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup];
+
+export interface AdminDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** Default audit name of the operator (the entrypoint passes the OS user name). */
+  operator: string;
+  /** Operator setting for local development: webhook URLs may use http:// and loopback. */
+  allowInsecureWebhookUrls?: boolean;
+  /** Each call is one line of output, without its newline. */
+  stdout(line: string): void;
+  stderr(line: string): void;
+}
+
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+
+/** Help text; `asked` is false when it stands in for a missing group or command (then it is a usage error). */
+type Resolved = { help: string[]; asked: boolean } | { group: CommandGroup; command: AdminCommand };
+
+/** Finds the command the arguments name, or the help they ask for; a wrong name is a usage error. */
+function resolve(group: string | undefined, command: string | undefined): Resolved {
+  if (group === undefined || isHelp(group)) return { help: generalHelp(GROUPS), asked: group !== undefined };
+  const g = GROUPS.find((candidate) => candidate.name === group);
+  if (!g) throw usageError('UNKNOWN_COMMAND', `Unknown command group "${group}"; use one of ${GROUPS.map((c) => c.name).join(', ')}.`);
+  if (command === undefined || isHelp(command)) return { help: groupHelp(g), asked: command !== undefined };
+  const c = g.commands.find((candidate) => candidate.name === command);
+  if (!c) throw usageError('UNKNOWN_COMMAND', `Unknown command "${group} ${command}"; use one of ${g.commands.map((x) => x.name).join(', ')}.`);
+  return { group: g, command: c };
+}
+
+/**
+ * Runs one operator command and returns the process exit code: 0 done, 1 refused, 2 wrong command line.
+ * Results go to stdout; errors are one line on stderr (`{"error", "message"}` with --json).
+ */
+export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number> {
+  const [group, command, ...rest] = argv;
+  const json = argv.includes('--json');
+  try {
+    const resolved = resolve(group, command);
+    if ('help' in resolved) {
+      resolved.help.forEach(resolved.asked ? deps.stdout : deps.stderr);
+      return resolved.asked ? 0 : 2;
+    }
+    if (rest.some(isHelp)) {
+      commandHelp(resolved.group, resolved.command).forEach(deps.stdout);
+      return 0;
+    }
+    const label = `${resolved.group.name} ${resolved.command.name}`;
+    const flags = parseFlags(rest, resolved.command.flags, label);
+    const output = await resolved.command.run(flags, {
+      db: deps.db,
+      clock: deps.clock,
+      operator: deps.operator,
+      allowInsecureWebhookUrls: deps.allowInsecureWebhookUrls ?? false,
+    });
+    if (flags.json) deps.stdout(JSON.stringify(output.json, null, 2));
+    else output.text.forEach(deps.stdout);
+    return 0;
+  } catch (err) {
+    const error = toAdminError(err);
+    deps.stderr(json ? JSON.stringify({ error: error.code, message: error.message }) : `error: ${error.message}`);
+    return error.exitCode;
+  }
+}

@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { migrateToLatest } from '../../../db/migrate.js';
+import { createDatabase } from '../../../db/pool.js';
+import { loadConfig } from '../../core/config.js';
+import { DEMO_OWNER_ID, seedDemoGuild } from '../demo/demoGuild.js';
+import { devApiKey, writeDevCredentials } from '../dev/devCredentials.js';
+import { startDevInfrastructure, withInfrastructure } from '../dev/devInfrastructure.js';
+import { createLogger } from '../../core/logger.js';
+import { buildApiDeps, createTemporalGateway, startApiServer, startWorker } from '../wiring.js';
+import { runUntilSignal } from './shutdown.js';
+
+// `npm run dev`: the whole service on one machine with embedded defaults (README, command 1).
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const say = (line: string) => console.log(`[dev] ${line}`);
+
+runUntilSignal(async (defer) => {
+  const bootConfig = loadConfig();
+  const infra = await startDevInfrastructure(bootConfig, root, say, defer);
+  const config = withInfrastructure(bootConfig, infra);
+  const logger = createLogger(config.logLevel, 'dev');
+
+  const database = createDatabase(infra.databaseUrl, config.database.poolMax);
+  defer(database.close);
+  await migrateToLatest(database.db);
+  const guildId = await seedDemoGuild(database.db);
+  const credentialsFile = join(root, '.dev', 'credentials.json');
+  const apiKey = await devApiKey(database.db, guildId, DEMO_OWNER_ID, credentialsFile);
+  const { host, port, publicBaseUrl } = config.http;
+  const credentials = { baseUrl: publicBaseUrl ?? `http://${host}:${port}/api/v1`, temporalUiUrl: infra.temporalUiUrl, guildId, apiKey };
+  // Saved before the api starts, so a start that fails later (a port in use) reuses the key next time.
+  await writeDevCredentials(credentialsFile, credentials);
+
+  const temporal = createTemporalGateway(config);
+  defer(() => temporal.client.connection.close());
+  const worker = await startWorker(config, database.db, temporal, logger);
+  defer(worker.stop);
+  const api = await startApiServer(buildApiDeps(config, database.db, temporal, logger));
+  defer(api.close);
+  const baseUrl = publicBaseUrl ?? api.url;
+  if (baseUrl !== credentials.baseUrl) await writeDevCredentials(credentialsFile, { ...credentials, baseUrl });
+
+  console.log(`
+  Community-Bot API is running.
+    Base URL     ${baseUrl}
+    OpenAPI      ${baseUrl}/openapi.json
+    Temporal UI  ${infra.temporalUiUrl ?? `(external Temporal at ${infra.temporalAddress})`}
+    Demo guild   ${guildId}
+    API key      ${apiKey}   (every scope; also in .dev/credentials.json)
+
+  Try: curl -H "Authorization: Bearer ${apiKey}" ${baseUrl}/guilds/${guildId}
+  Ctrl-C stops everything.
+`);
+}, say);

@@ -1,0 +1,16 @@
+import { loadConfig } from '../../core/config.js';
+import { createLogger } from '../../core/logger.js';
+import { createTemporalGateway, openDatabase, startWorker } from '../wiring.js';
+import { runUntilSignal } from './shutdown.js';
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel, 'worker');
+runUntilSignal(async (defer) => {
+  const database = openDatabase(config);
+  defer(database.close);
+  const temporal = createTemporalGateway(config);
+  defer(() => temporal.client.connection.close());
+  const worker = await startWorker(config, database.db, temporal, logger);
+  defer(worker.stop);
+  logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker polling');
+}, (line) => logger.info(line));
