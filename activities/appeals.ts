@@ -1,20 +1,22 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { findApiKey } from '../db/keys/apiKeys.js';
-import { findAppealRow, finishAppealDecision, type FailedAppealAction } from '../db/appeals/appeals.js';
+import { findAppeal, finishAppealDecision, type FailedAppealAction } from '../db/appeals/appeals.js';
 import { findAppealSettings } from '../db/appeals/settings.js';
 import { findGuild } from '../db/guild/guilds.js';
-import { listActiveCaseNumbers, resolveCase } from '../db/moderation/cases.js';
+import { findCaseByOperation, listActiveCaseNumbers, resolveCase } from '../db/moderation/cases.js';
 import { appealDirectMessage } from '../src/appeals/appealMessages.js';
-import { startFanouts } from '../src/events/outboxRelay.js';
+import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
 import { recordCase } from '../src/moderation/recordCase.js';
 import type { ActivityDeps } from './deps.js';
+import { refuse } from './refusal.js';
+
+export type AppealsActivities = ReturnType<typeof createAppealsActivities>;
 
 export function createAppealsActivities(deps: ActivityDeps) {
   const { db, platform, clock } = deps;
 
   async function loadAppeal(guildId: string, number: number) {
-    const appeal = await findAppealRow(db, guildId, number);
-    if (!appeal) throw ApplicationFailure.nonRetryable(`Appeal ${number} does not exist.`, 'APPEAL_NOT_FOUND');
+    const appeal = await findAppeal(db, guildId, number);
+    if (!appeal) throw refuse('APPEAL_NOT_FOUND', `Appeal ${number} does not exist.`);
     return appeal;
   }
 
@@ -27,12 +29,12 @@ export function createAppealsActivities(deps: ActivityDeps) {
     async unbanAppellant(guildId: string, number: number): Promise<number | null> {
       const appeal = await loadAppeal(guildId, number);
       const operationId = `appeal/${guildId}/${number}`;
-      const recorded = await db.selectFrom('moderation_cases').select('number').where('operation_id', '=', operationId).executeTakeFirst();
-      if (!recorded && !(await platform.getBan(guildId, appeal.user_id))) return null;
+      const recorded = await findCaseByOperation(db, operationId);
+      if (!recorded && !(await platform.getBan(guildId, appeal.userId))) return null;
       let caseNumber = recorded?.number ?? null;
       const guild = await findGuild(db, guildId);
       if (!recorded && guild?.features.includes('moderation')) {
-        const key = appeal.decided_with_api_key_id === null ? undefined : await findApiKey(db, guildId, appeal.decided_with_api_key_id);
+        const key = appeal.decidedWithApiKeyId === null ? undefined : await findApiKey(db, guildId, appeal.decidedWithApiKeyId);
         const moderatorId = key?.createdBy ?? (await platform.getGuild(guildId))!.botUserId;
         const at = clock.now();
         const { number: created, event } = await db.transaction().execute(async (trx) => {
@@ -41,8 +43,8 @@ export function createAppealsActivities(deps: ActivityDeps) {
             {
               guildId,
               action: 'unban',
-              userId: appeal.user_id,
-              userTag: appeal.user_tag,
+              userId: appeal.userId,
+              userTag: appeal.userTag,
               moderatorId,
               reason: `Ban appeal #${number} approved${appeal.reason ? `: ${appeal.reason}` : ''}`,
               durationSeconds: null,
@@ -57,15 +59,15 @@ export function createAppealsActivities(deps: ActivityDeps) {
             },
             key ? { type: 'api_key', apiKeyId: key.id, userId: key.createdBy } : { type: 'system' },
           );
-          for (const tempban of await listActiveCaseNumbers(trx, guildId, appeal.user_id, ['tempban'])) {
+          for (const tempban of await listActiveCaseNumbers(trx, guildId, appeal.userId, ['tempban'])) {
             await resolveCase(trx, { guildId, caseNumber: tempban, how: 'revoked', actorId: moderatorId, data: { byCase: result.number }, at });
           }
           return result;
         });
         caseNumber = created;
-        if (event) await startFanouts(deps, [event]).catch((err: unknown) => deps.logger.warn({ err }, 'fan-out start failed; the relay retries it'));
+        if (event) await startFanoutsOrLeaveToRelay(deps, [event]);
       }
-      await platform.unban(guildId, appeal.user_id, `Ban appeal #${number} approved`);
+      await platform.unban(guildId, appeal.userId, `Ban appeal #${number} approved`);
       return caseNumber;
     },
 
@@ -77,7 +79,7 @@ export function createAppealsActivities(deps: ActivityDeps) {
         const texts = (await platform.listChannels(guildId)).filter((c) => c.type === 'text').sort((a, b) => a.position - b.position);
         channelId = texts[0]?.id ?? null;
       }
-      if (!channelId) throw ApplicationFailure.nonRetryable('The server has no text channel to invite to.', 'NO_INVITE_CHANNEL');
+      if (!channelId) throw refuse('NO_INVITE_CHANNEL', 'The server has no text channel to invite to.');
       return platform.createInvite(guildId, channelId, 1, `appeal-invite/${guildId}/${number}`);
     },
 
@@ -93,9 +95,9 @@ export function createAppealsActivities(deps: ActivityDeps) {
         approved: appeal.status === 'approved',
         reason: appeal.reason,
         inviteUrl,
-        reappealAfter: appeal.reappeal_after,
+        reappealAfter: appeal.reappealAfter,
       });
-      return platform.sendDirectMessage(guildId, appeal.user_id, content, `appeal-dm/${guildId}/${number}`);
+      return platform.sendDirectMessage(guildId, appeal.userId, content, `appeal-dm/${guildId}/${number}`);
     },
 
     async finishAppealDecision(guildId: string, number: number, failed: FailedAppealAction | null): Promise<void> {

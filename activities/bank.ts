@@ -1,16 +1,18 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { findBankSettings } from '../db/bank/accounts.js';
 import { findEvent } from '../db/shared/events.js';
 import { bankLogMessage } from '../src/bank/bankLogMessage.js';
 import type { BankTransactionEventData } from '../src/events/eventTypes.js';
 import type { ActivityDeps } from './deps.js';
+import { refuse } from './refusal.js';
+
+export type BankActivities = ReturnType<typeof createBankActivities>;
 
 export function createBankActivities({ db, platform }: ActivityDeps) {
   return {
     /** Posts a bank.transaction event in the bank log channel, once: the event id is the post's idempotency key. */
     async postBankLog(eventId: string): Promise<'posted' | 'no-log-channel'> {
       const event = await findEvent(db, eventId);
-      if (!event) throw ApplicationFailure.nonRetryable(`Event ${eventId} does not exist`, 'EVENT_NOT_FOUND');
+      if (!event) throw refuse('EVENT_NOT_FOUND', `Event ${eventId} does not exist`);
       const settings = await findBankSettings(db, event.guildId);
       if (!settings.logChannelId) return 'no-log-channel';
       const content = bankLogMessage(event.data as BankTransactionEventData, settings.currency);

@@ -1,17 +1,16 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { writeAudit } from '../db/shared/audit.js';
-import { insertEvent } from '../db/shared/events.js';
 import { findGuild } from '../db/guild/guilds.js';
-import { findLevelSettings, listLevelRewards, lockXp, setXp } from '../db/levels/members.js';
+import { findLevelSettings, listLevelRewards } from '../db/levels/members.js';
+import { dropRankSnapshot, listLargeLevelGuilds, listSnapshotGuilds, refreshRankSnapshot } from '../db/levels/ranks.js';
 import { finishXpChange, markXpChangeProcessing, type XpChangeResult } from '../db/levels/xpChanges.js';
+import { applyPendingXpChange } from '../src/levels/applyPendingXpChange.js';
 import { planRewardRoles } from '../src/levels/rewardRoles.js';
-import { applyXpChange, levelFromXp } from '../src/levels/curve.js';
-import type { OutboxEvent } from '../src/events/eventTypes.js';
-import { startFanouts } from '../src/events/outboxRelay.js';
+import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
+import { RANK_SNAPSHOT_THRESHOLD } from '../src/levels/leaderboard.js';
 import { levelUpMessage } from '../src/levels/levelUpMessage.js';
 import type { ActivityDeps } from './deps.js';
+import { refuse } from './refusal.js';
 
-const refuse = (code: string, message: string) => ApplicationFailure.nonRetryable(message, code);
+export type LevelsActivities = ReturnType<typeof createLevelsActivities>;
 
 export function createLevelsActivities(deps: ActivityDeps) {
   const { db, platform, clock } = deps;
@@ -26,49 +25,12 @@ export function createLevelsActivities(deps: ActivityDeps) {
       if (member.bot) throw refuse('BOT_ACCOUNT', 'The target is a bot account.');
     },
 
-    /**
-     * Applies the change with its audit row and level-up event in one transaction. The stored result
-     * marks it applied: a retry after a commit whose answer was lost returns that result instead.
-     */
+    /** Applies the change in one transaction (see applyPendingXpChange), then starts its event's fan-out. */
     async applyXpChange(changeId: string): Promise<XpChangeResult> {
-      const events: OutboxEvent[] = [];
-      const result = await db.transaction().execute(async (trx) => {
-        const change = await trx.selectFrom('xp_changes').selectAll().where('change_id', '=', changeId).forUpdate().executeTakeFirst();
-        if (!change) throw refuse('XP_CHANGE_NOT_FOUND', `XP change ${changeId} does not exist.`);
-        if (change.result) return change.result as XpChangeResult;
-        const at = clock.now();
-        const previousXp = await lockXp(trx, change.guild_id, change.user_id);
-        const xp = applyXpChange(previousXp, change);
-        const outcome = { previousLevel: levelFromXp(previousXp).level, level: levelFromXp(xp).level, xp };
-        await setXp(trx, change.guild_id, change.user_id, xp, at);
-        await trx
-          .updateTable('xp_changes')
-          .set({ status: 'processing', result: JSON.stringify(outcome) })
-          .where('change_id', '=', changeId)
-          .execute();
-        await writeAudit(trx, {
-          guildId: change.guild_id,
-          actor: { type: 'api_key', apiKeyId: change.api_key_id, userId: null },
-          action: 'levels.xpChange',
-          target: { type: 'member', id: change.user_id },
-          data: { changeId, type: change.type, unit: change.unit, amount: change.amount, reason: change.reason, ...outcome },
-        });
-        if (outcome.level > outcome.previousLevel) {
-          events.push(
-            await insertEvent(trx, {
-              type: 'levels.levelUp',
-              guildId: change.guild_id,
-              createdAt: at,
-              data: { userId: change.user_id, level: outcome.level, previousLevel: outcome.previousLevel, source: 'admin' },
-            }),
-          );
-        }
-        return outcome;
-      });
-      if (events.length > 0) {
-        await startFanouts(deps, events).catch((err: unknown) => deps.logger.warn({ err }, 'fan-out start failed; the relay retries it'));
-      }
-      return result;
+      const applied = await db.transaction().execute((trx) => applyPendingXpChange(trx, changeId, clock.now()));
+      if (!applied) throw refuse('XP_CHANGE_NOT_FOUND', `XP change ${changeId} does not exist.`);
+      await startFanoutsOrLeaveToRelay(deps, applied.events);
+      return applied.result;
     },
 
     /** Makes the member hold exactly the reward roles of their level; repeating it changes nothing. */
@@ -97,6 +59,15 @@ export function createLevelsActivities(deps: ActivityDeps) {
       outcome: { status: 'done'; result: XpChangeResult } | { status: 'failed'; error: string },
     ): Promise<void> {
       await finishXpChange(db, changeId, outcome, clock.now());
+    },
+
+    /** Recomputes the rank snapshot of every large server and drops those of servers that shrank. */
+    async refreshLevelRankSnapshots(): Promise<{ refreshed: number; dropped: number }> {
+      const large = new Set(await listLargeLevelGuilds(db, RANK_SNAPSHOT_THRESHOLD));
+      for (const guildId of large) await refreshRankSnapshot(db, guildId, clock.now());
+      const shrunk = (await listSnapshotGuilds(db)).filter((id) => !large.has(id));
+      for (const guildId of shrunk) await dropRankSnapshot(db, guildId);
+      return { refreshed: large.size, dropped: shrunk.length };
     },
   };
 }

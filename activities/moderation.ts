@@ -1,16 +1,16 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { findApiKey } from '../db/keys/apiKeys.js';
 import { findGuild } from '../db/guild/guilds.js';
 import { findModAction, finishModAction, markModActionRunning, type ModActionOutcome, type ModActionRecord } from '../db/moderation/actions.js';
-import { findCaseRow, resolveCase } from '../db/moderation/cases.js';
+import { findCase, resolveCase } from '../db/moderation/cases.js';
 import { findModerationSettings } from '../db/moderation/settings.js';
 import { moderationRefusal } from '../src/moderation/refusalRules.js';
 import { moderationDirectMessage } from '../src/moderation/directMessage.js';
 import { readModerationSituation } from '../src/moderation/moderationSituation.js';
 import { recordActionCase, caseActionOf } from '../src/moderation/recordActionCase.js';
 import type { ActivityDeps } from './deps.js';
+import { refuse } from './refusal.js';
 
-const refuse = (code: string, message: string) => ApplicationFailure.nonRetryable(message, code);
+export type ModerationActivities = ReturnType<typeof createModerationActivities>;
 
 export interface ModActionPlan {
   action: ModActionRecord['action'];
@@ -81,9 +81,9 @@ export function createModerationActivities(deps: ActivityDeps) {
     /** Posts the case to the server's mod log channel, once per case. */
     async postModLog(guildId: string, caseNumber: number): Promise<boolean> {
       const settings = await findModerationSettings(db, guildId);
-      const row = await findCaseRow(db, guildId, caseNumber);
-      if (!settings.logChannelId || !row) return false;
-      const line = `Case #${row.number} | ${row.action} | <@${row.user_id}> | by <@${row.moderator_id}>${row.reason ? ` | ${row.reason}` : ''}`;
+      const found = await findCase(db, guildId, caseNumber);
+      if (!settings.logChannelId || !found) return false;
+      const line = `Case #${found.number} | ${found.action} | <@${found.userId}> | by <@${found.moderatorId}>${found.reason ? ` | ${found.reason}` : ''}`;
       await platform.postMessage(guildId, settings.logChannelId, line, `mod-log/${guildId}/${caseNumber}`);
       return true;
     },
@@ -97,9 +97,9 @@ export function createModerationActivities(deps: ActivityDeps) {
      * was revoked meanwhile (untimeout, unban) is left alone.
      */
     async expireModCase(guildId: string, caseNumber: number): Promise<boolean> {
-      const row = await findCaseRow(db, guildId, caseNumber);
-      if (!row?.active) return false;
-      if (row.action === 'tempban') await platform.unban(guildId, row.user_id, `Tempban of case #${caseNumber} ran out`);
+      const found = await findCase(db, guildId, caseNumber);
+      if (!found?.active) return false;
+      if (found.action === 'tempban') await platform.unban(guildId, found.userId, `Tempban of case #${caseNumber} ran out`);
       return db.transaction().execute((trx) => resolveCase(trx, { guildId, caseNumber, how: 'expired', actorId: null, at: clock.now() }));
     },
   };

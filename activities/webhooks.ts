@@ -15,6 +15,8 @@ import { signedHeaders } from '../src/webhooks/signing.js';
 import type { WebhookTestEventData } from '../src/events/eventTypes.js';
 import type { ActivityDeps } from './deps.js';
 
+export type WebhooksActivities = ReturnType<typeof createWebhooksActivities>;
+
 export type AttemptOutcome = 'succeeded' | 'failed' | 'endpoint-disabled';
 
 async function excerpt(body: AsyncIterable<Buffer>): Promise<string> {
@@ -28,7 +30,7 @@ async function excerpt(body: AsyncIterable<Buffer>): Promise<string> {
   return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
 }
 
-export function createWebhookActivities({ db, clock, webhooks }: ActivityDeps) {
+export function createWebhooksActivities({ db, clock, webhooks }: ActivityDeps) {
   const dispatcher = createGuardedDispatcher({ allowLoopback: webhooks.allowInsecureLocal, connectTimeoutMs: ATTEMPT_TIMEOUT_MS });
 
   return {

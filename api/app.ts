@@ -5,23 +5,14 @@ import { errorBoundary } from './middleware/errorBoundary.js';
 import { routeFallback } from './middleware/fallback.js';
 import { originGuard } from './middleware/originGuard.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { mountRoutes, type RouteDefinition } from './route.js';
-import { bankRoutes } from './routes/bank.js';
-import { guildRoutes } from './routes/guild.js';
-import { appealsRoutes } from './routes/appeals.js';
-import { levelsRoutes } from './routes/levels.js';
-import { moderationRoutes } from './routes/moderation.js';
+import { mountRoutes } from './mountRoutes.js';
+import type { RouteDefinition } from './route.js';
 
 export const API_PREFIX = '/api/v1';
 
-export function allRoutes(deps: AppDeps): RouteDefinition[] {
-  return [...guildRoutes(deps), ...bankRoutes(deps), ...levelsRoutes(deps), ...moderationRoutes(deps), ...appealsRoutes(deps)];
-}
-
-/** The Koa application with every route; entrypoints and tests call this with their own dependencies. */
-export function createApp(deps: AppDeps): Koa<RequestState> {
+/** The Koa application with the areas' routes; entrypoints and tests call this with their own dependencies. */
+export function createApp(deps: AppDeps, routes: RouteDefinition[]): Koa<RequestState> {
   const app = new Koa<RequestState>({ proxy: deps.config.http.trustProxy });
-  const routes = allRoutes(deps);
   const openApiDocument = buildOpenApiDocument(routes);
 
   const publicRouter = new Router<RequestState>({ prefix: API_PREFIX });

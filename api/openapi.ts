@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { ErrorBody } from '../src/core/contract.js';
 import { EVENT_DATA_SCHEMAS, eventEnvelope } from '../src/events/contract.js';
 import { z } from '../src/core/zod.js';
-import { ERROR_STATUS, type ErrorCode } from '../src/core/errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../src/core/errorCodes.js';
 import type { RouteDefinition } from './route.js';
 
 /** Codes every authenticated endpoint can answer, whatever it does. */

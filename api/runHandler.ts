@@ -1,7 +1,10 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { launchOperation } from '../src/core/temporal/operation.js';
 import { completeIdempotencyKey, releaseIdempotencyKey, type IdempotencyClaim } from '../db/shared/idempotency.js';
 import type { AppContext, AppDeps } from './context.js';
 import { claimOrReplay, IDEMPOTENCY_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency.js';
-import type { RouteDefinition } from './route.js';
+import type { RouteDefinition, RouteInput } from './route.js';
 
 /** Parsed params, query and body, as the route's schemas output them. */
 export interface ValidInput {
@@ -39,17 +42,20 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
 
   const hooks: Array<() => Promise<void>> = [];
   const afterCommit = (hook: () => Promise<void>) => void hooks.push(hook);
+  const launch: RouteInput<never, never, never>['launch'] = (operation, record) =>
+    afterCommit(() => launchOperation(deps, operation, record, caller.apiKey.name));
+  const handlerInput = (db: Kysely<Database>) => ({ ...input, caller, db, afterCommit, launch }) as never;
   let body: unknown;
   try {
-    await route.check?.({ ...input, caller, db: deps.db, afterCommit } as never);
+    await route.check?.(handlerInput(deps.db));
     // The documented schema is what leaves (and what a replay returns): unknown fields are stripped, and
     // a handler returning something else fails loudly (500) instead of drifting from the OpenAPI document.
     const respond = (result: unknown) => route.response.schema.parse(result);
     body =
       route.method === 'get'
-        ? respond(await route.handle({ ...input, caller, db: deps.db, afterCommit } as never))
+        ? respond(await route.handle(handlerInput(deps.db)))
         : await deps.db.transaction().execute(async (trx) => {
-            const result = respond(await route.handle({ ...input, caller, db: trx, afterCommit } as never));
+            const result = respond(await route.handle(handlerInput(trx)));
             if (claim) await completeIdempotencyKey(trx, claim, { status, body: result });
             return result;
           });

@@ -1,23 +1,11 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import type { FailedAppealAction } from '../db/appeals/appeals.js';
+import type { AppealsActivities } from '../activities/appeals.js';
+import type { AppealDecisionInput, FailedAppealAction } from '../src/appeals/ids.js';
+import { BOUNDED_PLATFORM_EFFECT, DATABASE_STEP } from './activityProfiles.js';
 
-export interface AppealDecisionInput {
-  guildId: string;
-  number: number;
-  decision: 'approved' | 'rejected';
-}
-
-const steps = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '1 minute', maximumAttempts: 10 },
-});
-// The decision already stands; its effects get about ten minutes of retries, then the appeal shows which
-// step failed (failedAction) so staff can finish it by hand.
-const effects = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
-});
+const steps = proxyLocalActivities<AppealsActivities>(DATABASE_STEP);
+// The decision already stands: a step that keeps failing shows in the appeal's failedAction.
+const effects = proxyActivities<AppealsActivities>(BOUNDED_PLATFORM_EFFECT);
 
 /**
  * Applies a decided appeal on the platform. Approved: unban (with an unban case when Moderation is on),

@@ -1,22 +1,14 @@
 import { ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
+import type { BankActivities } from '../activities/bank.js';
+import type { WebhooksActivities } from '../activities/webhooks.js';
 import { operationAttributes } from '../src/core/temporal/searchAttributes.js';
-import { webhookDeliveryWorkflowId } from '../src/webhooks/delivery.js';
-import type { webhookDelivery } from './webhookDelivery.js';
+import type { EventFanoutInput } from '../src/events/ids.js';
+import { webhookDeliveryWorkflowId } from '../src/webhooks/ids.js';
+import { BOOKKEEPING_STEP, DAY_LONG_PLATFORM_EFFECT } from './activityProfiles.js';
+import { webhookDelivery } from './webhookDelivery.js';
 
-export interface EventFanoutInput {
-  eventId: string;
-  type: string;
-  guildId: string;
-}
-
-const { postBankLog } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  // A platform outage is retried for a day; the post itself is idempotent by event id.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-  scheduleToCloseTimeout: '1 day',
-});
-const { createWebhookDeliveries } = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds' });
+const { postBankLog } = proxyActivities<BankActivities>(DAY_LONG_PLATFORM_EFFECT);
+const { createWebhookDeliveries } = proxyLocalActivities<WebhooksActivities>(BOOKKEEPING_STEP);
 
 /**
  * Everything one event sets off: the bank log line, and one delivery workflow per subscribed endpoint.
@@ -36,7 +28,7 @@ export async function eventFanout(input: EventFanoutInput): Promise<void> {
 
 async function startDeliveries(input: EventFanoutInput): Promise<void> {
   for (const { deliveryId, endpointId } of await createWebhookDeliveries(input.eventId)) {
-    await startChild<typeof webhookDelivery>('webhookDelivery', {
+    await startChild(webhookDelivery, {
       workflowId: webhookDeliveryWorkflowId(endpointId, input.eventId),
       args: [{ deliveryId, firstAttempt: 1 }],
       // The deliveries outlive the fan-out: they may retry for a day.

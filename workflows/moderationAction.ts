@@ -7,28 +7,19 @@ import {
   upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
+import type { ModerationActivities } from '../activities/moderation.js';
+import {
+  MOD_ACTION_STATUS_MEMO,
+  modActionWorkflowId,
+  type ModerationActionInput,
+  type ModerationActionOutcome,
+} from '../src/moderation/ids.js';
+import { DATABASE_STEP, PLATFORM_EFFECT } from './activityProfiles.js';
 import { refusalCode } from './refusalCode.js';
 
-export interface ModerationActionInput {
-  actionId: string;
-  guildId: string;
-}
-
-export type ModerationActionOutcome = { status: 'done'; caseNumber: number } | { status: 'failed'; error: string };
-
-/** Memo keys the API reads with describe(): the run stays open after `done` while a timer runs. */
-export const MOD_ACTION_STATUS_MEMO = 'status';
-
-const steps = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '1 minute', maximumAttempts: 10 },
-});
-// Platform effects wait out an outage rather than give up: the action stays `running` meanwhile.
-const effects = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+const steps = proxyLocalActivities<ModerationActivities>(DATABASE_STEP);
+// The action stays `running` while the platform is out.
+const effects = proxyActivities<ModerationActivities>(PLATFORM_EFFECT);
 
 const setStatus = (status: 'running' | 'done' | 'failed', detail: Record<string, unknown> = {}) =>
   upsertMemo({ [MOD_ACTION_STATUS_MEMO]: status, ...detail });
@@ -60,7 +51,7 @@ export async function moderationAction({ actionId, guildId }: ModerationActionIn
   await effects.postModLog(guildId, caseNumber);
   if (recorded.escalationActionId) {
     await startChild(moderationAction, {
-      workflowId: `mod-action/${guildId}/${recorded.escalationActionId}`,
+      workflowId: modActionWorkflowId(guildId, recorded.escalationActionId),
       args: [{ actionId: recorded.escalationActionId, guildId }],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       typedSearchAttributes: workflowInfo().typedSearchAttributes,

@@ -1,12 +1,11 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
+import type { KeysActivities } from '../activities/keys.js';
+import type { PurgeResult } from '../src/keys/ids.js';
+import { MAINTENANCE_PASS } from './activityProfiles.js';
 
-const { purgeExpiredRecords: purge } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  retry: { maximumAttempts: 5 },
-});
+const { purgeExpiredRecords: purge } = proxyActivities<KeysActivities>(MAINTENANCE_PASS);
 
-/** Run by the hourly `maintenance/purge-expired-records` schedule (src/core/temporal/schedules.ts). */
-export async function purgeExpiredRecords(): Promise<{ idempotencyRecords: number; rateLimitWindows: number }> {
+/** Run by the hourly `maintenance/purge-expired-records` schedule (src/keys/schedules.ts). */
+export async function purgeExpiredRecords(): Promise<PurgeResult> {
   return purge();
 }

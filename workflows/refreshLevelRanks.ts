@@ -1,12 +1,10 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
+import type { LevelsActivities } from '../activities/levels.js';
+import { LONG_MAINTENANCE_PASS } from './activityProfiles.js';
 
-const { refreshLevelRankSnapshots } = proxyActivities<Activities>({
-  startToCloseTimeout: '10 minutes',
-  retry: { maximumAttempts: 3 },
-});
+const { refreshLevelRankSnapshots } = proxyActivities<LevelsActivities>(LONG_MAINTENANCE_PASS);
 
-/** Run every minute by the `maintenance/refresh-level-ranks` schedule (src/core/temporal/schedules.ts). */
+/** Run every minute by the `maintenance/refresh-level-ranks` schedule (src/levels/schedules.ts). */
 export async function refreshLevelRanks(): Promise<{ refreshed: number; dropped: number }> {
   return refreshLevelRankSnapshots();
 }

@@ -1,11 +1,12 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import type { RefusalCode } from '../src/core/errorCodes.js';
 
 /**
- * The spec code of a domain refusal: a non-retryable ApplicationFailure whose type is the code (local
- * activities surface it with or without an ActivityFailure around it). Anything else is rethrown.
+ * The code of a refusal: a non-retryable ApplicationFailure whose type is the code (local activities
+ * surface it with or without an ActivityFailure around it). Anything else is rethrown.
  */
-export function refusalCode(err: unknown): string {
+export function refusalCode(err: unknown): RefusalCode {
   const failure = err instanceof ActivityFailure ? err.cause : err;
-  if (failure instanceof ApplicationFailure && failure.nonRetryable && failure.type) return failure.type;
+  if (failure instanceof ApplicationFailure && failure.nonRetryable && failure.type) return failure.type as RefusalCode;
   throw err;
 }

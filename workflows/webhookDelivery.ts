@@ -1,19 +1,14 @@
 import { proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { MAX_ATTEMPTS, RETRY_DELAYS } from '../src/webhooks/delivery.js';
-
-export interface WebhookDeliveryInput {
-  deliveryId: number;
-  /** 1, or the next number after an operator's retry of a failed delivery. */
-  firstAttempt: number;
-}
+import type { WebhooksActivities } from '../activities/webhooks.js';
+import { MAX_ATTEMPTS, RETRY_DELAYS, type DeliveryStatus, type WebhookDeliveryInput } from '../src/webhooks/ids.js';
+import { BOOKKEEPING_STEP, SINGLE_ATTEMPT } from './activityProfiles.js';
 
 // One HTTP attempt per activity, never retried by Temporal: the spec's schedule is the workflow's timers.
-const { attemptWebhookDelivery } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } });
-const { finishWebhookDelivery } = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds' });
+const { attemptWebhookDelivery } = proxyActivities<WebhooksActivities>(SINGLE_ATTEMPT);
+const { finishWebhookDelivery } = proxyLocalActivities<WebhooksActivities>(BOOKKEEPING_STEP);
 
 /** One event to one endpoint: up to 7 attempts, 1 min, 5 min, 30 min, 2 h, 6 h and 24 h apart. */
-export async function webhookDelivery({ deliveryId, firstAttempt }: WebhookDeliveryInput): Promise<'succeeded' | 'failed' | 'cancelled'> {
+export async function webhookDelivery({ deliveryId, firstAttempt }: WebhookDeliveryInput): Promise<DeliveryStatus> {
   for (let round = 0; round < MAX_ATTEMPTS; round++) {
     const outcome = await attemptWebhookDelivery(deliveryId, firstAttempt + round, Date.now());
     if (outcome !== 'failed') {

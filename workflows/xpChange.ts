@@ -1,30 +1,12 @@
 import { proxyActivities, proxyLocalActivities, upsertMemo } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
+import type { LevelsActivities } from '../activities/levels.js';
+import { XP_CHANGE_STATUS_MEMO, type XpChangeInput, type XpChangeOutcome } from '../src/levels/ids.js';
+import { DATABASE_STEP, PLATFORM_EFFECT } from './activityProfiles.js';
 import { refusalCode } from './refusalCode.js';
-import type { XpChangeResult } from '../db/levels/xpChanges.js';
 
-export interface XpChangeInput {
-  changeId: string;
-  guildId: string;
-  userId: string;
-}
-
-export type XpChangeOutcome = { status: 'done'; result: XpChangeResult } | { status: 'failed'; error: string };
-
-/** Memo key the API reads with describe() while the run is open (status polling without a worker). */
-export const XP_CHANGE_STATUS_MEMO = 'status';
-
-// Short database steps run as local activities: no round trip through the server per step, which is
-// most of the latency budget of a change (benchmark: xp-latency).
-const steps = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '1 minute', maximumAttempts: 10 },
-});
-// Effects on the platform wait out an outage rather than give up: the change stays `processing` meanwhile.
-const effects = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+const steps = proxyLocalActivities<LevelsActivities>(DATABASE_STEP);
+// The change stays `processing` while the platform is out.
+const effects = proxyActivities<LevelsActivities>(PLATFORM_EFFECT);
 
 function setStatus(status: XpChangeOutcome['status'] | 'processing', detail: Record<string, unknown> = {}) {
   upsertMemo({ [XP_CHANGE_STATUS_MEMO]: status, ...detail });

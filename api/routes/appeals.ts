@@ -1,19 +1,18 @@
-import { writeAudit } from '../../db/shared/audit.js';
-import { addAppealMessage, decideAppeal, findAppealRow, listAppeals, lockAppealRow, markAppealWorkflowStarted, toAppealDetail } from '../../db/appeals/appeals.js';
-import { findAppealSettings } from '../../db/appeals/settings.js';
+import { findAppeal, listAppeals } from '../../db/appeals/appeals.js';
+import { appealDecisionOperation } from '../../src/appeals/appealDecisionOperation.js';
+import { toAppealBody, toAppealDetailBody } from '../../src/appeals/appealViews.js';
+import { decideAppeal } from '../../src/appeals/decideAppeal.js';
 import { AppealDecisionRequest, AppealDetail, AppealList, AppealParams, AppealsQuery } from '../../src/appeals/contract.js';
 import { GuildParams } from '../../src/core/contract.js';
-import { appealNotFound, appealNotOpen } from '../../src/core/errors.js';
-import { startAppealDecisionWorkflow } from '../../src/appeals/appealDecisionWorkflow.js';
+import { appealNotFound } from '../../src/core/errors.js';
 import type { AppDeps } from '../context.js';
 import { cursorPage } from '../cursorPage.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
 const area = 'appeals';
 const feature = 'appeals';
-const DECIDABLE = ['open', 'question'];
 
-export function appealsRoutes({ db, clock, temporal }: AppDeps): RouteDefinition[] {
+export function appealsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
   const decisionRoute = (verb: 'approve' | 'reject') =>
     defineRoute({
       method: 'post',
@@ -36,36 +35,19 @@ export function appealsRoutes({ db, clock, temporal }: AppDeps): RouteDefinition
       request: { params: AppealParams, body: AppealDecisionRequest.optional() },
       response: { status: 202, schema: AppealDetail, description: 'The appeal as decided.' },
       errors: ['APPEAL_NOT_FOUND', 'APPEAL_NOT_OPEN', 'IDEMPOTENCY_KEY_REUSED'],
-      async handle({ params, body, caller, db: trx, afterCommit }) {
-        const guildId = caller.guild.id;
-        const appeal = await lockAppealRow(trx, guildId, params.number);
-        if (!appeal) throw appealNotFound();
-        if (!DECIDABLE.includes(appeal.status)) throw appealNotOpen(appeal.status);
-        const at = clock.now();
-        const decision = verb === 'approve' ? 'approved' : 'rejected';
-        const reason = body?.reason ?? null;
-        const cooldown = decision === 'rejected' ? (await findAppealSettings(trx, guildId)).reappealCooldownSeconds : null;
-        await decideAppeal(trx, guildId, params.number, {
-          status: decision,
-          reason,
+      async handle({ params, body, caller, db: trx, launch }) {
+        const decided = await decideAppeal(trx, {
+          guildId: caller.guild.id,
+          number: params.number,
+          verb,
+          reason: body?.reason ?? null,
           apiKeyId: caller.apiKey.id,
-          at,
-          reappealAfter: cooldown === null ? null : new Date(at.getTime() + cooldown * 1000),
-        });
-        if (reason) await addAppealMessage(trx, { guildId, number: params.number, author: 'staff', authorId: null, text: reason, at });
-        await writeAudit(trx, {
-          guildId,
           actor: { type: 'api_key', apiKeyId: caller.apiKey.id, userId: caller.apiKey.createdBy },
-          action: `appeals.${verb}`,
-          target: { type: 'appeal', id: String(params.number) },
           requestId: caller.requestId,
-          data: { userId: appeal.user_id, previousStatus: appeal.status, reason },
+          at: clock.now(),
         });
-        afterCommit(async () => {
-          await startAppealDecisionWorkflow(temporal, { guildId, number: params.number, decision, keyName: caller.apiKey.name });
-          await markAppealWorkflowStarted(db, guildId, params.number, clock.now());
-        });
-        return toAppealDetail(trx, (await findAppealRow(trx, guildId, params.number))!);
+        launch(appealDecisionOperation, decided);
+        return toAppealDetailBody(trx, (await findAppeal(trx, caller.guild.id, params.number))!);
       },
     });
 
@@ -81,7 +63,8 @@ export function appealsRoutes({ db, clock, temporal }: AppDeps): RouteDefinition
       request: { params: GuildParams, query: AppealsQuery },
       response: { status: 200, schema: AppealList, description: 'One page of appeals.' },
       async handle({ query, caller: { guild } }) {
-        return cursorPage(query.limit, (limit) => listAppeals(db, guild.id, { ...query, limit }), (a) => a.number);
+        const page = await cursorPage(query.limit, (limit) => listAppeals(db, guild.id, { ...query, limit }), (a) => a.number);
+        return { ...page, items: page.items.map(toAppealBody) };
       },
     }),
     defineRoute({
@@ -97,9 +80,9 @@ export function appealsRoutes({ db, clock, temporal }: AppDeps): RouteDefinition
       response: { status: 200, schema: AppealDetail, description: 'The appeal.' },
       errors: ['APPEAL_NOT_FOUND'],
       async handle({ params, caller: { guild } }) {
-        const row = await findAppealRow(db, guild.id, params.number);
-        if (!row) throw appealNotFound();
-        return toAppealDetail(db, row);
+        const appeal = await findAppeal(db, guild.id, params.number);
+        if (!appeal) throw appealNotFound();
+        return toAppealDetailBody(db, appeal);
       },
     }),
     decisionRoute('approve'),

@@ -10,8 +10,8 @@ import {
   BankTransactionsQuery,
 } from '../../src/bank/contract.js';
 import { GuildMemberParams, GuildParams } from '../../src/core/contract.js';
-import { startFanouts } from '../../src/events/outboxRelay.js';
-import { botAccount, memberNotFound } from '../../src/core/errors.js';
+import { startFanouts } from '../../src/events/outbox.js';
+import { requireHumanMember } from '../../src/core/members.js';
 import type { AppDeps } from '../context.js';
 import { cursorPage } from '../cursorPage.js';
 import { defineRoute } from '../route.js';
@@ -65,11 +65,7 @@ export function bankRoutes({ db, platform, clock, temporal }: AppDeps) {
       request: { params: GuildMemberParams, body: BankChangeRequest },
       response: { status: 201, schema: BankChange, description: 'The change as applied.' },
       errors: ['MEMBER_NOT_FOUND', 'INSUFFICIENT_FUNDS', 'IDEMPOTENCY_KEY_REUSED', 'BOT_ACCOUNT', 'BALANCE_LIMIT'],
-      async check({ params, caller }) {
-        const member = await platform.getMember(caller.guild.id, params.userId);
-        if (!member) throw memberNotFound();
-        if (member.bot) throw botAccount();
-      },
+      check: ({ params, caller }) => requireHumanMember(platform, caller.guild.id, params.userId).then(() => {}),
       async handle({ params, body, caller, db: trx, afterCommit }) {
         const { change, events } = await applyBankChange(trx, {
           guildId: caller.guild.id,

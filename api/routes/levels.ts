@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { findLevelMember } from '../../db/levels/members.js';
-import { findXpChange, insertXpChange, markXpWorkflowStarted, type XpChangeRecord } from '../../db/levels/xpChanges.js';
+import { findXpChange, type XpChangeRecord } from '../../db/levels/xpChanges.js';
 import { GuildMemberParams, GuildParams } from '../../src/core/contract.js';
 import {
   LEVEL_CURVE_DESCRIPTION,
@@ -13,16 +12,17 @@ import {
   type XpChangeBody,
 } from '../../src/levels/contract.js';
 import { levelFromXp } from '../../src/levels/curve.js';
-import { botAccount, memberNotFound, xpChangeNotFound } from '../../src/core/errors.js';
+import { xpChangeNotFound } from '../../src/core/errors.js';
+import { requireHumanMember } from '../../src/core/members.js';
+import { readOperationStatus } from '../../src/core/temporal/operation.js';
 import { leaderboardPage, memberRank } from '../../src/levels/leaderboard.js';
-import { readXpChangeStatus, startXpChangeWorkflow } from '../../src/levels/xpChangeWorkflow.js';
+import { requestXpChange } from '../../src/levels/requestXpChange.js';
+import { xpChangeOperation, xpChangeStatus } from '../../src/levels/xpChangeOperation.js';
 import type { AppDeps } from '../context.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, type RouteDefinition } from '../route.js';
 
 const area = 'levels';
 const feature = 'levels';
-
-const newChangeId = () => `xpc_${randomBytes(12).toString('base64url')}`;
 
 function toXpChangeBody(record: XpChangeRecord, live: Pick<XpChangeBody, 'status' | 'result' | 'error'>): XpChangeBody {
   return {
@@ -37,7 +37,7 @@ function toXpChangeBody(record: XpChangeRecord, live: Pick<XpChangeBody, 'status
   };
 }
 
-export function levelsRoutes({ db, platform, clock, temporal }: AppDeps) {
+export function levelsRoutes({ db, platform, clock, temporal }: AppDeps): RouteDefinition[] {
   return [
     defineRoute({
       method: 'get',
@@ -115,14 +115,9 @@ export function levelsRoutes({ db, platform, clock, temporal }: AppDeps) {
       request: { params: GuildMemberParams, body: XpChangeRequest },
       response: { status: 202, schema: XpChange, description: 'The queued change.' },
       errors: ['MEMBER_NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED', 'BOT_ACCOUNT'],
-      async check({ params, caller }) {
-        const member = await platform.getMember(caller.guild.id, params.userId);
-        if (!member) throw memberNotFound();
-        if (member.bot) throw botAccount();
-      },
-      async handle({ params, body, caller, db: trx, afterCommit }) {
-        const record: XpChangeRecord = {
-          changeId: newChangeId(),
+      check: ({ params, caller }) => requireHumanMember(platform, caller.guild.id, params.userId).then(() => {}),
+      async handle({ params, body, caller, db: trx, launch }) {
+        const record = await requestXpChange(trx, {
           guildId: caller.guild.id,
           userId: params.userId,
           apiKeyId: caller.apiKey.id,
@@ -130,17 +125,9 @@ export function levelsRoutes({ db, platform, clock, temporal }: AppDeps) {
           unit: body.unit,
           amount: body.amount,
           reason: body.reason ?? null,
-          status: 'pending',
-          result: null,
-          error: null,
           createdAt: clock.now(),
-          processedAt: null,
-        };
-        await insertXpChange(trx, record);
-        afterCommit(async () => {
-          await startXpChangeWorkflow(temporal, { ...record, keyName: caller.apiKey.name });
-          await markXpWorkflowStarted(db, record.changeId, clock.now());
         });
+        launch(xpChangeOperation, record);
         return toXpChangeBody(record, { status: 'pending', result: null, error: null });
       },
     }),
@@ -162,7 +149,7 @@ export function levelsRoutes({ db, platform, clock, temporal }: AppDeps) {
         if (record.status === 'done' || record.status === 'failed') {
           return toXpChangeBody(record, { status: record.status, result: record.result, error: record.error });
         }
-        const live = await readXpChangeStatus(temporal, record.guildId, record.changeId);
+        const live = await readOperationStatus(temporal, xpChangeOperation.workflowId(record), xpChangeStatus);
         if (live.status === 'done') return toXpChangeBody(record, { status: 'done', result: live.result, error: null });
         if (live.status === 'failed') return toXpChangeBody(record, { status: 'failed', result: null, error: live.error });
         return toXpChangeBody(record, { status: live.status, result: null, error: null });

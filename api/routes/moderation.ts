@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { findModAction, insertModAction, markModActionStarted, type ModActionRecord } from '../../db/moderation/actions.js';
-import { findCaseRow, listCaseEvents, listCases, toModCase } from '../../db/moderation/cases.js';
+import { findModAction, type ModActionRecord } from '../../db/moderation/actions.js';
+import { findCase, listCaseEvents, listCases } from '../../db/moderation/cases.js';
+import { toCaseEventBody, toModCaseBody } from '../../src/moderation/caseViews.js';
 import { countHit } from '../../db/shared/rateLimits.js';
 import { GuildMemberParams, GuildParams } from '../../src/core/contract.js';
 import {
@@ -20,7 +20,9 @@ import {
 import { currentWindow } from '../../src/core/fixedWindow.js';
 import type { ModActionType } from '../../src/moderation/refusalRules.js';
 import { actionNotFound, caseNotFound, memberNotFound, rateLimited } from '../../src/core/errors.js';
-import { readModActionStatus, startModActionWorkflow } from '../../src/moderation/modActionWorkflow.js';
+import { readOperationStatus } from '../../src/core/temporal/operation.js';
+import { modActionOperation, modActionStatus } from '../../src/moderation/modActionOperation.js';
+import { requestModAction, type ModActionAsked } from '../../src/moderation/requestModAction.js';
 import type { AppDeps } from '../context.js';
 import { cursorPage } from '../cursorPage.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
@@ -29,8 +31,6 @@ const area = 'moderation';
 const feature = 'moderation';
 /** Spec: Limits, moderation write actions. */
 export const MOD_ACTIONS_PER_MINUTE = 10;
-
-const newActionId = () => `mda_${randomBytes(12).toString('base64url')}`;
 
 function toModActionBody(record: ModActionRecord, live: Pick<ModActionBody, 'status' | 'caseNumber' | 'error'>): ModActionBody {
   return { actionId: record.actionId, action: record.action, userId: record.userId, ...live, requestedAt: record.requestedAt.toISOString() };
@@ -65,8 +65,6 @@ const ACTIONS: ActionSpec[] = [
   { action: 'unban', summary: 'Lift a ban', body: ModReasonRequest.optional(), needsMember: false },
 ];
 
-type ActionBody = { reason?: string | null; evidence?: string[]; durationSeconds?: number | null; deleteMessageSeconds?: number } | undefined;
-
 export function moderationRoutes({ db, platform, clock, temporal }: AppDeps): RouteDefinition[] {
   const actionRoute = (spec: ActionSpec) =>
     defineRoute({
@@ -91,32 +89,16 @@ export function moderationRoutes({ db, platform, clock, temporal }: AppDeps): Ro
           throw rateLimited(window.secondsToReset, `At most ${MOD_ACTIONS_PER_MINUTE} moderation actions per minute per key.`);
         }
       },
-      async handle({ params, body, caller, db: trx, afterCommit }) {
-        const input = body as ActionBody;
-        const record: ModActionRecord = {
-          actionId: newActionId(),
+      async handle({ params, body, caller, db: trx, launch }) {
+        const record = await requestModAction(trx, {
           guildId: caller.guild.id,
           userId: params.userId,
           action: spec.action,
           apiKeyId: caller.apiKey.id,
-          source: 'api',
-          request: {
-            reason: input?.reason ?? null,
-            evidence: input?.evidence ?? [],
-            durationSeconds: input?.durationSeconds ?? null,
-            deleteMessageSeconds: input?.deleteMessageSeconds ?? 0,
-          },
-          status: 'pending',
-          caseNumber: null,
-          error: null,
+          request: (body ?? {}) as ModActionAsked['request'],
           requestedAt: clock.now(),
-          finishedAt: null,
-        };
-        await insertModAction(trx, record);
-        afterCommit(async () => {
-          await startModActionWorkflow(temporal, { ...record, keyName: caller.apiKey.name });
-          await markModActionStarted(db, record.actionId, clock.now());
         });
+        launch(modActionOperation, record);
         return toModActionBody(record, { status: 'pending', caseNumber: null, error: null });
       },
     });
@@ -135,7 +117,8 @@ export function moderationRoutes({ db, platform, clock, temporal }: AppDeps): Ro
       request: { params: GuildParams, query: ModCasesQuery },
       response: { status: 200, schema: ModCaseList, description: 'One page of cases.' },
       async handle({ query, caller: { guild } }) {
-        return cursorPage(query.limit, (limit) => listCases(db, guild.id, { ...query, limit }), (c) => c.number);
+        const page = await cursorPage(query.limit, (limit) => listCases(db, guild.id, { ...query, limit }), (c) => c.number);
+        return { ...page, items: page.items.map(toModCaseBody) };
       },
     }),
     defineRoute({
@@ -151,9 +134,10 @@ export function moderationRoutes({ db, platform, clock, temporal }: AppDeps): Ro
       response: { status: 200, schema: ModCaseDetail, description: 'The case and its events, oldest first.' },
       errors: ['CASE_NOT_FOUND'],
       async handle({ params, caller: { guild } }) {
-        const row = await findCaseRow(db, guild.id, params.number);
-        if (!row) throw caseNotFound();
-        return { ...toModCase(row), events: await listCaseEvents(db, guild.id, row.number) };
+        const found = await findCase(db, guild.id, params.number);
+        if (!found) throw caseNotFound();
+        const events = await listCaseEvents(db, guild.id, found.number);
+        return { ...toModCaseBody(found), events: events.map(toCaseEventBody) };
       },
     }),
     ...ACTIONS.map(actionRoute),
@@ -176,7 +160,7 @@ export function moderationRoutes({ db, platform, clock, temporal }: AppDeps): Ro
         if (record.status === 'done' || record.status === 'failed') {
           return toModActionBody(record, { status: record.status, caseNumber: record.caseNumber, error: record.error });
         }
-        const live = await readModActionStatus(temporal, record.guildId, record.actionId);
+        const live = await readOperationStatus(temporal, modActionOperation.workflowId(record), modActionStatus);
         return toModActionBody(record, {
           status: live.status,
           caseNumber: live.status === 'done' ? live.caseNumber : null,

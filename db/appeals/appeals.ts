@@ -1,9 +1,40 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { AppealBody, AppealDetailBody, AppealStatus } from '../../src/appeals/contract.js';
 import type { AppealsTable, Database } from '../schema.js';
 
 type Db = Kysely<Database>;
 type AppealRow = Selectable<AppealsTable>;
+
+export type AppealStatus = AppealsTable['status'];
+export type FailedAppealAction = { type: 'unban' | 'invite' | 'dm'; error: string | null };
+
+export interface AppealRecord {
+  guildId: string;
+  number: number;
+  userId: string;
+  userTag: string | null;
+  status: AppealStatus;
+  banCaseNumber: number | null;
+  banReason: string | null;
+  answers: AppealAnswer[];
+  claimedBy: string | null;
+  decidedBy: string | null;
+  decidedAt: Date | null;
+  reason: string | null;
+  decidedWithApiKeyId: number | null;
+  applying: boolean;
+  failedAction: FailedAppealAction | null;
+  reappealAfter: Date | null;
+  createdAt: Date;
+  lastActivityAt: Date | null;
+  workflowStartedAt: Date | null;
+}
+
+export interface AppealMessageRecord {
+  author: 'user' | 'staff';
+  authorId: string | null;
+  text: string;
+  createdAt: Date;
+}
 
 export interface AppealAnswer {
   id: string;
@@ -49,12 +80,22 @@ export async function insertAppeal(trx: Db, a: NewAppeal): Promise<void> {
     .execute();
 }
 
-export const findAppealRow = (db: Db, guildId: string, number: number) =>
-  db.selectFrom('appeals').selectAll().where('guild_id', '=', guildId).where('number', '=', number).executeTakeFirst();
+export async function findAppeal(db: Db, guildId: string, number: number): Promise<AppealRecord | undefined> {
+  const row = await db.selectFrom('appeals').selectAll().where('guild_id', '=', guildId).where('number', '=', number).executeTakeFirst();
+  return row && toAppealRecord(row);
+}
 
 /** The appeal, locked until the caller's transaction ends: two decisions on one appeal run one after the other. */
-export const lockAppealRow = (trx: Db, guildId: string, number: number) =>
-  trx.selectFrom('appeals').selectAll().where('guild_id', '=', guildId).where('number', '=', number).forUpdate().executeTakeFirst();
+export async function lockAppeal(trx: Db, guildId: string, number: number): Promise<AppealRecord | undefined> {
+  const row = await trx
+    .selectFrom('appeals')
+    .selectAll()
+    .where('guild_id', '=', guildId)
+    .where('number', '=', number)
+    .forUpdate()
+    .executeTakeFirst();
+  return row && toAppealRecord(row);
+}
 
 export interface AppealDecision {
   status: 'approved' | 'rejected';
@@ -100,8 +141,6 @@ export async function addAppealMessage(
     })
     .execute();
 }
-
-export type FailedAppealAction = { type: 'unban' | 'invite' | 'dm'; error: string | null };
 
 /** The decision's effects are over: `applying` goes false, with the step that failed if one did. */
 export async function finishAppealDecision(db: Db, guildId: string, number: number, failed: FailedAppealAction | null): Promise<void> {
@@ -150,48 +189,49 @@ export async function listAppeals(
   db: Db,
   guildId: string,
   f: { status: AppealStatus | 'all'; userId?: string; before?: number; limit: number },
-): Promise<AppealBody[]> {
+): Promise<AppealRecord[]> {
   let q = db.selectFrom('appeals').selectAll().where('guild_id', '=', guildId);
   const statuses = STATUS_FILTER[f.status];
   if (statuses) q = q.where('status', 'in', statuses);
   if (f.userId) q = q.where('user_id', '=', f.userId);
   if (f.before !== undefined) q = q.where('number', '<', f.before);
   const rows = await q.orderBy('number', 'desc').limit(f.limit).execute();
-  return rows.map(toAppeal);
+  return rows.map(toAppealRecord);
 }
 
-export function toAppeal(row: AppealRow): AppealBody {
+/** The conversation as the API shows it: internal staff notes are left out here, in the query. */
+export async function listPublicAppealMessages(db: Db, guildId: string, number: number): Promise<AppealMessageRecord[]> {
+  const rows = await db
+    .selectFrom('appeal_messages')
+    .select(['author', 'author_id', 'text', 'created_at'])
+    .where('guild_id', '=', guildId)
+    .where('appeal_number', '=', number)
+    .where('internal', '=', false)
+    .orderBy('id')
+    .execute();
+  return rows.map((m) => ({ author: m.author, authorId: m.author_id, text: m.text, createdAt: m.created_at }));
+}
+
+function toAppealRecord(row: AppealRow): AppealRecord {
   return {
+    guildId: row.guild_id,
     number: row.number,
     userId: row.user_id,
     userTag: row.user_tag,
     status: row.status,
     banCaseNumber: row.ban_case_number,
-    claimedBy: row.claimed_by,
-    decidedBy: row.decided_by,
-    decidedAt: row.decided_at?.toISOString() ?? null,
-    reason: row.reason,
-    createdAt: row.created_at.toISOString(),
-    lastActivityAt: row.last_activity_at?.toISOString() ?? null,
-  };
-}
-
-/** The appeal as the API shows it: internal staff notes are left out here, in the query. */
-export async function toAppealDetail(db: Db, row: AppealRow): Promise<AppealDetailBody> {
-  const messages = await db
-    .selectFrom('appeal_messages')
-    .select(['author', 'author_id', 'text', 'created_at'])
-    .where('guild_id', '=', row.guild_id)
-    .where('appeal_number', '=', row.number)
-    .where('internal', '=', false)
-    .orderBy('id')
-    .execute();
-  return {
-    ...toAppeal(row),
     banReason: row.ban_reason,
     answers: row.answers as AppealAnswer[],
-    messages: messages.map((m) => ({ author: m.author, authorId: m.author_id, text: m.text, createdAt: m.created_at.toISOString() })),
+    claimedBy: row.claimed_by,
+    decidedBy: row.decided_by,
+    decidedAt: row.decided_at,
+    reason: row.reason,
+    decidedWithApiKeyId: row.decided_with_api_key_id,
     applying: row.applying,
     failedAction: row.failed_action as FailedAppealAction | null,
+    reappealAfter: row.reappeal_after,
+    createdAt: row.created_at,
+    lastActivityAt: row.last_activity_at,
+    workflowStartedAt: row.workflow_started_at,
   };
 }

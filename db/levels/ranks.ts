@@ -66,3 +66,9 @@ export async function listLargeLevelGuilds(db: Kysely<Database>, threshold: numb
     WHERE (SELECT count(*) FROM (SELECT 1 FROM level_members m WHERE m.guild_id = g.id AND m.xp > 0 LIMIT ${threshold}) s) >= ${threshold}`.execute(db);
   return rows.rows.map((r) => r.guild_id);
 }
+
+/** Servers that have a rank snapshot now. */
+export async function listSnapshotGuilds(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('level_rank_snapshot_state').select('guild_id').execute();
+  return rows.map((r) => r.guild_id);
+}

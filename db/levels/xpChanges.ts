@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+import type { Selectable } from 'kysely';
+import type { Database, XpChangesTable } from '../schema.js';
 
 export type XpChangeStatus = 'pending' | 'processing' | 'done' | 'failed';
 
@@ -49,8 +50,23 @@ export async function insertXpChange(trx: Kysely<Database>, c: Omit<XpChangeReco
 
 export async function findXpChange(db: Kysely<Database>, changeId: string): Promise<XpChangeRecord | undefined> {
   const row = await db.selectFrom('xp_changes').selectAll().where('change_id', '=', changeId).executeTakeFirst();
+  return row && toXpChangeRecord(row);
+}
+
+/** The change, its row locked until the caller's transaction ends. */
+export async function lockXpChange(trx: Kysely<Database>, changeId: string): Promise<XpChangeRecord | undefined> {
+  const row = await trx.selectFrom('xp_changes').selectAll().where('change_id', '=', changeId).forUpdate().executeTakeFirst();
+  return row && toXpChangeRecord(row);
+}
+
+/** The applied result, stored with the change it belongs to: its presence marks the change applied. */
+export async function storeXpChangeResult(trx: Kysely<Database>, changeId: string, result: XpChangeResult): Promise<void> {
+  await trx.updateTable('xp_changes').set({ status: 'processing', result: JSON.stringify(result) }).where('change_id', '=', changeId).execute();
+}
+
+function toXpChangeRecord(row: Selectable<XpChangesTable>): XpChangeRecord {
   return (
-    row && {
+    {
       changeId: row.change_id,
       guildId: row.guild_id,
       userId: row.user_id,

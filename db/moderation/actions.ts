@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ModActionType } from '../../src/moderation/refusalRules.js';
-import type { Database } from '../schema.js';
+import type { Database, ModActionType } from '../schema.js';
 
 type Db = Kysely<Database>;
 

@@ -1,33 +1,43 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ModCaseBody } from '../../src/moderation/contract.js';
 import { nextRecordNumber } from '../shared/recordCounters.js';
 import type { Database, ModerationCasesTable } from '../schema.js';
 
 type Db = Kysely<Database>;
+type CaseRow = Selectable<ModerationCasesTable>;
 
-export interface NewCase {
-  guildId: string;
-  action: ModCaseBody['action'];
+export type CaseAction = 'warn' | 'timeout' | 'untimeout' | 'kick' | 'ban' | 'tempban' | 'softban' | 'unban' | 'note' | 'purge';
+export type CaseSource = 'command' | 'automod' | 'escalation' | 'antiraid' | 'antinuke' | 'console' | 'api';
+export type DmStatus = 'sent' | 'failed' | 'off' | null;
+
+export interface ModCaseRecord {
+  number: number;
+  action: CaseAction;
   userId: string;
   userTag: string | null;
   moderatorId: string;
   reason: string | null;
   durationSeconds: number | null;
   evidence: string[];
-  source: ModCaseBody['source'];
+  source: CaseSource;
   active: boolean;
   expiresAt: Date | null;
-  dmStatus: ModCaseBody['dmStatus'];
+  resolvedAt: Date | null;
+  dmStatus: DmStatus;
+  apiKey: { id: number | null; name: string | null } | null;
+  createdAt: Date;
+}
+
+export type NewCase = Omit<ModCaseRecord, 'number' | 'resolvedAt' | 'apiKey'> & {
+  guildId: string;
   apiKey: { id: number; name: string } | null;
   /** The operation that made it; a second insert for the same operation returns the first case. */
   operationId: string | null;
-  createdAt: Date;
-}
+};
 
 /** Inserts the case with its `created` timeline entry; returns its number and whether it is new. */
 export async function insertCase(trx: Db, c: NewCase): Promise<{ number: number; created: boolean }> {
   if (c.operationId) {
-    const existing = await trx.selectFrom('moderation_cases').select('number').where('operation_id', '=', c.operationId).executeTakeFirst();
+    const existing = await findCaseByOperation(trx, c.operationId);
     if (existing) return { number: existing.number, created: false };
   }
   const number = await nextRecordNumber(trx, c.guildId, 'case');
@@ -90,7 +100,7 @@ export async function resolveCase(
 }
 
 /** Numbers of the user's running cases of these actions, oldest first. */
-export async function listActiveCaseNumbers(db: Db, guildId: string, userId: string, actions: ModCaseBody['action'][]): Promise<number[]> {
+export async function listActiveCaseNumbers(db: Db, guildId: string, userId: string, actions: CaseAction[]): Promise<number[]> {
   if (actions.length === 0) return [];
   const rows = await db
     .selectFrom('moderation_cases')
@@ -105,14 +115,15 @@ export async function listActiveCaseNumbers(db: Db, guildId: string, userId: str
   return rows.map((r) => r.number);
 }
 
-export async function findCaseRow(db: Db, guildId: string, number: number) {
-  return db
+export async function findCase(db: Db, guildId: string, number: number): Promise<ModCaseRecord | undefined> {
+  const row = await db
     .selectFrom('moderation_cases')
     .selectAll()
     .where('guild_id', '=', guildId)
     .where('number', '=', number)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
+  return row && toModCaseRecord(row);
 }
 
 export interface CaseFilters {
@@ -126,7 +137,7 @@ export interface CaseFilters {
 }
 
 /** Newest first; the case number is the cursor, so concurrent inserts never shift a page. */
-export async function listCases(db: Db, guildId: string, f: CaseFilters): Promise<ModCaseBody[]> {
+export async function listCases(db: Db, guildId: string, f: CaseFilters): Promise<ModCaseRecord[]> {
   let q = db.selectFrom('moderation_cases').selectAll().where('guild_id', '=', guildId).where('deleted_at', 'is', null);
   if (f.action) q = q.where('action', '=', f.action);
   if (f.source) q = q.where('source', '=', f.source);
@@ -135,7 +146,7 @@ export async function listCases(db: Db, guildId: string, f: CaseFilters): Promis
   if (f.active !== undefined) q = q.where('active', '=', f.active);
   if (f.before !== undefined) q = q.where('number', '<', f.before);
   const rows = await q.orderBy('number', 'desc').limit(f.limit).execute();
-  return rows.map(toModCase);
+  return rows.map(toModCaseRecord);
 }
 
 export async function listCaseEvents(db: Db, guildId: string, caseNumber: number) {
@@ -146,29 +157,34 @@ export async function listCaseEvents(db: Db, guildId: string, caseNumber: number
     .where('case_number', '=', caseNumber)
     .orderBy('id')
     .execute();
-  return rows.map((e) => ({ type: e.type, actorId: e.actor_id, data: e.data, createdAt: e.created_at.toISOString() }));
+  return rows.map((e) => ({ type: e.type, actorId: e.actor_id, data: e.data, createdAt: e.created_at }));
 }
 
 export async function setCaseDmStatus(db: Db, guildId: string, caseNumber: number, dmStatus: 'sent' | 'failed' | 'off'): Promise<void> {
   await db.updateTable('moderation_cases').set({ dm_status: dmStatus }).where('guild_id', '=', guildId).where('number', '=', caseNumber).execute();
 }
 
-export function toModCase(row: Selectable<ModerationCasesTable>): ModCaseBody {
+function toModCaseRecord(row: CaseRow): ModCaseRecord {
   return {
     number: row.number,
-    action: row.action as ModCaseBody['action'],
+    action: row.action as CaseAction,
     userId: row.user_id,
     userTag: row.user_tag,
     moderatorId: row.moderator_id,
     reason: row.reason,
     durationSeconds: row.duration_seconds,
     evidence: row.evidence,
-    source: row.source as ModCaseBody['source'],
+    source: row.source as CaseSource,
     active: row.active,
-    expiresAt: row.expires_at?.toISOString() ?? null,
-    resolvedAt: row.resolved_at?.toISOString() ?? null,
+    expiresAt: row.expires_at,
+    resolvedAt: row.resolved_at,
     dmStatus: row.dm_status,
     apiKey: row.api_key_id === null && row.api_key_name === null ? null : { id: row.api_key_id, name: row.api_key_name },
-    createdAt: row.created_at.toISOString(),
+    createdAt: row.created_at,
   };
+}
+
+/** The case an operation (an appeal decision, a moderation action) recorded, if it did. */
+export async function findCaseByOperation(db: Db, operationId: string): Promise<{ number: number } | undefined> {
+  return db.selectFrom('moderation_cases').select('number').where('operation_id', '=', operationId).executeTakeFirst();
 }

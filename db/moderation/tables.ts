@@ -1,5 +1,8 @@
 import type { ColumnType, Generated } from 'kysely';
 
+/** The six actions of the spec's Moderation section. */
+export type ModActionType = 'warn' | 'timeout' | 'untimeout' | 'kick' | 'ban' | 'unban';
+
 export interface ModerationSettingsTable {
   guild_id: string;
   dm_members: boolean;
@@ -56,7 +59,7 @@ export interface ModerationActionsTable {
   action_id: string;
   guild_id: string;
   user_id: string;
-  action: 'warn' | 'timeout' | 'untimeout' | 'kick' | 'ban' | 'unban';
+  action: ModActionType;
   api_key_id: number | null;
   source: 'api' | 'escalation';
   request: ColumnType<unknown, string, never>;

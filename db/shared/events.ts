@@ -1,15 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { EventDataByType, OutboxEvent } from '../../src/events/eventTypes.js';
 import type { Database } from '../schema.js';
+
+/** An event as stored; src/events types its `data` by kind. */
+export interface StoredEvent {
+  id: string;
+  type: string;
+  guildId: string;
+  createdAt: string;
+  data: unknown;
+}
 
 const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
 
-/** Writes an event with the transaction of the change it reports (the transactional outbox). */
-export async function insertEvent<T extends keyof EventDataByType>(
+export async function insertEvent(
   trx: Kysely<Database>,
-  event: { type: T; guildId: string; createdAt: Date; data: EventDataByType[T] },
-): Promise<OutboxEvent<T>> {
+  event: { type: string; guildId: string; createdAt: Date; data: unknown },
+): Promise<StoredEvent> {
   const id = newEventId();
   await trx
     .insertInto('events')
@@ -18,17 +25,9 @@ export async function insertEvent<T extends keyof EventDataByType>(
   return { id, type: event.type, guildId: event.guildId, createdAt: event.createdAt.toISOString(), data: event.data };
 }
 
-export async function findEvent(db: Kysely<Database>, id: string): Promise<OutboxEvent | undefined> {
+export async function findEvent(db: Kysely<Database>, id: string): Promise<StoredEvent | undefined> {
   const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      type: row.type as OutboxEvent['type'],
-      guildId: row.guild_id,
-      createdAt: row.created_at.toISOString(),
-      data: row.data as OutboxEvent['data'],
-    }
-  );
+  return row && { id: row.id, type: row.type, guildId: row.guild_id, createdAt: row.created_at.toISOString(), data: row.data };
 }
 
 /** Events whose fan-out was not started yet, oldest first, created before `olderThan`. */

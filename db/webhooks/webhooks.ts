@@ -194,14 +194,19 @@ export async function requestDeliveryRetry(db: Kysely<Database>, deliveryId: num
   return result.numUpdatedRows > 0n;
 }
 
-export async function listRetryRequests(db: Kysely<Database>, limit: number) {
-  return db
+/** Deliveries an operator asked to retry, oldest request first, with the attempts made so far. */
+export async function listRetryRequests(
+  db: Kysely<Database>,
+  limit: number,
+): Promise<Array<{ deliveryId: number; endpointId: number; eventId: string; attempts: number }>> {
+  const rows = await db
     .selectFrom('webhook_deliveries')
-    .select(['id', 'endpoint_id', 'event_id'])
+    .select(['id', 'endpoint_id', 'event_id', 'attempts'])
     .where('retry_requested_at', 'is not', null)
     .orderBy('retry_requested_at')
     .limit(limit)
     .execute();
+  return rows.map((r) => ({ deliveryId: r.id, endpointId: r.endpoint_id, eventId: r.event_id, attempts: r.attempts }));
 }
 
 export async function clearRetryRequest(db: Kysely<Database>, deliveryId: number): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { insertAppeal, type AppealAnswer } from '../../db/appeals/appeals.js';
-import { insertEvent } from '../../db/shared/events.js';
+import { recordEvent } from '../events/outbox.js';
 import { nextRecordNumber } from '../../db/shared/recordCounters.js';
 import type { Database } from '../../db/schema.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
@@ -15,7 +15,7 @@ export async function fileAppeal(
 ): Promise<{ number: number; event: OutboxEvent }> {
   const number = await nextRecordNumber(trx, a.guildId, 'appeal');
   await insertAppeal(trx, { ...a, number, createdAt: a.at });
-  const event = await insertEvent(trx, {
+  const event = await recordEvent(trx, {
     type: 'appeals.submitted',
     guildId: a.guildId,
     createdAt: a.at,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { writeAudit } from '../../db/shared/audit.js';
 import { findBankSettings, insertLedgerEntry, lockBalance, openAccount, setBalance, type LedgerEntryInput } from '../../db/bank/accounts.js';
-import { insertEvent } from '../../db/shared/events.js';
+import { recordEvent } from '../events/outbox.js';
 import type { Database } from '../../db/schema.js';
 import type { BankChangeBody } from './contract.js';
 import { nextBalance } from './balanceRules.js';
@@ -96,7 +96,7 @@ export async function applyBankChange(
 /** One ledger row and its bank.transaction event: every ledger change the service makes is reported. */
 export async function recordLedger(trx: Kysely<Database>, entry: LedgerEntryInput): Promise<OutboxEvent<'bank.transaction'>> {
   const transactionId = await insertLedgerEntry(trx, entry);
-  return insertEvent(trx, {
+  return recordEvent(trx, {
     type: 'bank.transaction',
     guildId: entry.guildId,
     createdAt: entry.createdAt,

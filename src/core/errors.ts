@@ -1,40 +1,6 @@
-/**
- * One error type for every code the API answers with. The error boundary (api/middleware/errorBoundary.ts)
- * is the only place an AppError becomes an HTTP response: `{error: code, message, ...extra}`.
- */
-export const ERROR_STATUS = {
-  INVALID_REQUEST: 400,
-  INVALID_JSON: 400,
-  UNAUTHORIZED: 401,
-  INVALID_API_KEY: 401,
-  API_KEY_REVOKED: 401,
-  API_KEY_EXPIRED: 401,
-  BROWSER_REQUESTS_NOT_ALLOWED: 403,
-  GUILD_MISMATCH: 403,
-  INSUFFICIENT_SCOPE: 403,
-  GUILD_BLOCKED: 403,
-  NOT_FOUND: 404,
-  MEMBER_NOT_FOUND: 404,
-  XP_CHANGE_NOT_FOUND: 404,
-  CASE_NOT_FOUND: 404,
-  ACTION_NOT_FOUND: 404,
-  APPEAL_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  FEATURE_DISABLED: 409,
-  BANK_DISABLED: 409,
-  INSUFFICIENT_FUNDS: 409,
-  APPEAL_NOT_OPEN: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  IDEMPOTENCY_KEY_REUSED: 422,
-  BOT_ACCOUNT: 422,
-  BALANCE_LIMIT: 422,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-} as const;
+import { ERROR_STATUS, type ErrorCode } from './errorCodes.js';
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type { ErrorCode };
 
 /** Where an INVALID_REQUEST issue was found. */
 export type IssueLocation = 'path' | 'query' | 'header' | 'body';
@@ -47,6 +13,10 @@ export interface ValidationIssue {
   message: string;
 }
 
+/**
+ * One error type for every code the API answers with. The error boundary (api/middleware/errorBoundary.ts)
+ * is the only place an AppError becomes an HTTP response: `{error: code, message, ...extra}`.
+ */
 export class AppError extends Error {
   readonly status: number;
 

@@ -1,9 +1,10 @@
+import type { CaseAction, CaseSource } from '../../db/moderation/cases.js';
 import { MOD_ACTIONS } from './refusalRules.js';
 import { GuildParams, QueryBoolean, SnowflakeId, Timestamp } from '../core/contract.js';
 import { z } from '../core/zod.js';
 
-export const CASE_ACTIONS = ['warn', 'timeout', 'untimeout', 'kick', 'ban', 'tempban', 'softban', 'unban', 'note', 'purge'] as const;
-export const CASE_SOURCES = ['command', 'automod', 'escalation', 'antiraid', 'antinuke', 'console', 'api'] as const;
+export const CASE_ACTIONS = ['warn', 'timeout', 'untimeout', 'kick', 'ban', 'tempban', 'softban', 'unban', 'note', 'purge'] as const satisfies readonly CaseAction[];
+export const CASE_SOURCES = ['command', 'automod', 'escalation', 'antiraid', 'antinuke', 'console', 'api'] as const satisfies readonly CaseSource[];
 
 /** Upper bounds of DESIGN's decisions: the platform's 28-day timeout, a week of deleted messages. */
 export const MAX_TIMEOUT_SECONDS = 2_419_200;

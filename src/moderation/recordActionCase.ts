@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { findApiKey } from '../../db/keys/apiKeys.js';
-import { addCaseEvent, findCaseRow, listActiveCaseNumbers, resolveCase } from '../../db/moderation/cases.js';
+import { addCaseEvent, findCase, listActiveCaseNumbers, resolveCase } from '../../db/moderation/cases.js';
 import { findModAction, insertModAction, type ModActionRecord } from '../../db/moderation/actions.js';
 import { findEscalationRule, findModerationSettings } from '../../db/moderation/settings.js';
 import type { Database } from '../../db/schema.js';
@@ -8,7 +8,8 @@ import type { Logger } from '../core/logger.js';
 import type { Platform } from '../core/platform.js';
 import type { ModCaseBody } from './contract.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
-import { startFanouts, type RelayDeps } from '../events/outboxRelay.js';
+import { startFanoutsOrLeaveToRelay } from '../events/outbox.js';
+import type { OperationDeps } from '../core/temporal/operation.js';
 import { recordCase } from './recordCase.js';
 
 /** A ban with a duration is a tempban case. */
@@ -34,7 +35,7 @@ export interface RecordedActionCase {
  * (its own case, source `escalation`, run by the bot). Repeating it returns the same case.
  */
 export async function recordActionCase(
-  deps: RelayDeps & { platform: Platform; logger: Logger },
+  deps: OperationDeps<Kysely<Database>> & { platform: Platform; logger: Logger },
   actionId: string,
   effect: { dmStatus: 'sent' | 'failed' | 'off'; until: string | null },
 ): Promise<RecordedActionCase> {
@@ -82,13 +83,11 @@ export async function recordActionCase(
       events.push(event);
       await onNewCase(trx, { action, caseNumber: number, moderatorId, dmStatus: effect.dmStatus, at });
     }
-    const row = (await findCaseRow(trx, action.guildId, number))!;
+    const recorded = (await findCase(trx, action.guildId, number))!;
     const escalation = await findModAction(trx, escalationActionId(actionId));
-    return { caseNumber: number, expiresAt: row.expires_at?.toISOString() ?? null, escalationActionId: escalation?.actionId ?? null };
+    return { caseNumber: number, expiresAt: recorded.expiresAt?.toISOString() ?? null, escalationActionId: escalation?.actionId ?? null };
   });
-  if (events.length > 0) {
-    await startFanouts(deps, events).catch((err: unknown) => deps.logger.warn({ err }, 'fan-out start failed; the relay retries it'));
-  }
+  await startFanoutsOrLeaveToRelay(deps, events);
   return recorded;
 }
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor } from '../../db/shared/audit.js';
 import { writeAudit } from '../../db/shared/audit.js';
-import { insertEvent } from '../../db/shared/events.js';
+import { recordEvent } from '../events/outbox.js';
 import { insertCase, type NewCase } from '../../db/moderation/cases.js';
 import type { Database } from '../../db/schema.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
@@ -25,7 +25,7 @@ export async function recordCase(
     target: { type: 'member', id: c.userId },
     data: { caseNumber: number, source: c.source, reason: c.reason, durationSeconds: c.durationSeconds },
   });
-  const event = await insertEvent(trx, {
+  const event = await recordEvent(trx, {
     type: 'moderation.caseCreated',
     guildId: c.guildId,
     createdAt: c.createdAt,

@@ -1,9 +1,12 @@
+import type { ModActionType } from '../../db/moderation/tables.js';
+import type { RefusalCode } from '../core/errorCodes.js';
+
 /**
  * Who may do what to whom (spec: Moderation; DESIGN: permission and hierarchy rules live in pure domain
  * code so every platform adapter shares them). Permission bits are the platform's (Discord's values).
  */
-export const MOD_ACTIONS = ['warn', 'timeout', 'untimeout', 'kick', 'ban', 'unban'] as const;
-export type ModActionType = (typeof MOD_ACTIONS)[number];
+export type { ModActionType };
+export const MOD_ACTIONS = ['warn', 'timeout', 'untimeout', 'kick', 'ban', 'unban'] as const satisfies readonly ModActionType[];
 
 export const PERMISSION = {
   kickMembers: 1n << 1n,
@@ -23,7 +26,8 @@ export const REQUIRED_PERMISSION: Record<ModActionType, bigint> = {
 };
 
 /** Codes a refused action ends with, in ModAction.error. */
-export type ModRefusal =
+export type ModRefusal = Extract<
+  RefusalCode,
   | 'MODERATOR_MISSING_PERMISSION'
   | 'BOT_MISSING_PERMISSIONS'
   | 'HIERARCHY_HIGHER'
@@ -31,7 +35,8 @@ export type ModRefusal =
   | 'MEMBER_NOT_FOUND'
   | 'NOT_BANNED'
   | 'ALREADY_BANNED'
-  | 'NOT_TIMED_OUT';
+  | 'NOT_TIMED_OUT'
+>;
 
 export interface RoleRank {
   id: string;

@@ -9,10 +9,6 @@ import { createDatabase, type DatabaseHandle } from '../../db/pool.js';
 import type { Database } from '../../db/schema.js';
 import { systemClock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
-import { relayUnstartedEvents } from '../events/outboxRelay.js';
-import { relayUnstartedXpChanges } from '../levels/xpChangeRelay.js';
-import { relayUnstartedModActions } from '../moderation/modActionRelay.js';
-import { relayUndispatchedAppealDecisions } from '../appeals/appealDecisionRelay.js';
 import type { Logger } from '../core/logger.js';
 import { createLocalPlatform } from '../platform/localPlatform.js';
 import { createMemberCache } from '../core/memberCache.js';
@@ -20,7 +16,8 @@ import { connectWorkerConnection, temporalConnectionOptions } from '../core/temp
 import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { ensureSchedules } from '../core/temporal/schedules.js';
 import { runStartRelay } from '../core/temporal/startRelay.js';
-import { relayDeliveryRetries } from '../webhooks/deliveryRelay.js';
+import { AREAS } from './areas.js';
+import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
 import { bundleWorkflows, createWorker } from './worker.js';
 
 // The one place that builds the service's dependencies; the entrypoints (api, worker, dev) call it.
@@ -58,7 +55,7 @@ export interface RunningApi {
 
 export async function startApiServer(deps: AppDeps): Promise<RunningApi> {
   const { host, port } = deps.config.http;
-  const server: Server = createServer(createApp(deps).callback());
+  const server: Server = createServer(createApp(deps, collectRoutes(AREAS, deps)).callback());
   // Bodies are small and requests short; a stalled client must not hold a socket for long.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
@@ -95,21 +92,12 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     deps: { db, platform: createLocalPlatform(db), clock: systemClock, logger, temporal, webhooks: config.webhooks },
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
   });
-  await ensureSchedules(temporal);
+  await ensureSchedules(temporal, collectSchedules(AREAS));
   const running = worker.run();
   const relayStop = new AbortController();
   const relayDeps = { db, temporal, clock: systemClock };
-  const relay = runStartRelay(
-    [
-      () => relayUnstartedEvents(relayDeps),
-      () => relayUnstartedXpChanges(relayDeps),
-      () => relayUnstartedModActions(relayDeps),
-      () => relayUndispatchedAppealDecisions(relayDeps),
-      () => relayDeliveryRetries(relayDeps),
-    ],
-    logger,
-    relayStop.signal,
-  );
+  const passes = collectRelays(AREAS).map((pass) => () => pass(relayDeps));
+  const relay = runStartRelay(passes, logger, relayStop.signal);
   return {
     async stop() {
       relayStop.abort();

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
-import { insertEvent } from '../../db/shared/events.js';
+import { recordEvent } from '../events/outbox.js';
 import type { Database } from '../../db/schema.js';
 import {
   countEndpoints,
@@ -88,7 +88,7 @@ export async function changeEndpointState(deps: Deps, guildId: string, id: numbe
 /** Queues a webhook.test event for one endpoint; the worker's relay starts its delivery within seconds. */
 export async function sendTestEvent(deps: Deps, guildId: string, id: number): Promise<string> {
   const endpoint = await requireEndpoint(deps.db, guildId, id);
-  const event = await insertEvent(deps.db, {
+  const event = await recordEvent(deps.db, {
     type: 'webhook.test',
     guildId,
     createdAt: deps.clock.now(),

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { addAppealMessage, findAppealRow, type AppealAnswer } from '../../db/appeals/appeals.js';
+import { addAppealMessage, findAppeal, type AppealAnswer } from '../../db/appeals/appeals.js';
 import { saveAppealSettings } from '../../db/appeals/settings.js';
 import { fixedClock } from '../../src/core/clock.js';
 import { useTestDatabase } from '../harness/database.js';
@@ -63,16 +63,16 @@ describe('POST /appeals/{number}/approve and /reject', () => {
     // What a GET shows afterwards is what the 202 said (no worker applies it here).
     expect((await getAppeal(guild, key, number)).body).toEqual(expected);
 
-    const row = await findAppealRow(db(), guild.id, number);
+    const row = await findAppeal(db(), guild.id, number);
     expect(row).toMatchObject({
       status: DECIDED[verb],
-      decided_by: null,
-      decided_at: NOW,
-      decided_with_api_key_id: keyId,
+      decidedBy: null,
+      decidedAt: NOW,
+      decidedWithApiKeyId: keyId,
       reason: 'Decided by the team.',
       applying: true,
-      failed_action: null,
-      reappeal_after: verb === 'reject' ? new Date(NOW.getTime() + 30 * DAY_MS) : null,
+      failedAction: null,
+      reappealAfter: verb === 'reject' ? new Date(NOW.getTime() + 30 * DAY_MS) : null,
     });
     expect(await staffMessages(guild.id, number)).toEqual([
       { author: 'staff', author_id: null, text: 'Decided by the team.', internal: false, created_at: NOW },
@@ -120,7 +120,7 @@ describe('POST /appeals/{number}/approve and /reject', () => {
     expect(res.body).toMatchObject({ number, status: DECIDED[verb], reason: null, applying: true });
     expect(res.body.messages).toEqual([{ author: 'user', authorId: userId, text: 'Hi.', createdAt: NOW.toISOString() }]);
     expect(await staffMessages(guild.id, number)).toEqual([]);
-    expect((await findAppealRow(db(), guild.id, number))!.reason).toBeNull();
+    expect((await findAppeal(db(), guild.id, number))!.reason).toBeNull();
   });
 
   it.each(VERBS)('%s accepts a reason of exactly 1000 characters', async (verb) => {
@@ -138,12 +138,12 @@ describe('POST /appeals/{number}/approve and /reject', () => {
     await saveAppealSettings(db(), guild.id, { rejectionDm: false, reappealCooldownSeconds: 3600, inviteChannelId: null });
     const { number } = await seedAppeal(guild);
     expect((await decide(guild, key, number, 'reject')).status).toBe(202);
-    expect((await findAppealRow(db(), guild.id, number))!.reappeal_after).toEqual(new Date(NOW.getTime() + 3600_000));
+    expect((await findAppeal(db(), guild.id, number))!.reappealAfter).toEqual(new Date(NOW.getTime() + 3600_000));
 
     await saveAppealSettings(db(), guild.id, { rejectionDm: true, reappealCooldownSeconds: 0, inviteChannelId: null });
     const second = await seedAppeal(guild);
     expect((await decide(guild, key, second.number, 'reject')).status).toBe(202);
-    expect((await findAppealRow(db(), guild.id, second.number))!.reappeal_after).toEqual(NOW);
+    expect((await findAppeal(db(), guild.id, second.number))!.reappealAfter).toEqual(NOW);
   });
 
   const BAD_BODIES: Array<[string, unknown, string]> = [
@@ -266,7 +266,7 @@ describe('deciding an appeal that is not open', () => {
       const verb: Verb = winner === approve ? 'approve' : 'reject';
       expect(winner.body).toMatchObject({ number, status: DECIDED[verb], reason: `${verb} ${number}`, applying: true });
       expect(loser.body).toEqual({ error: 'APPEAL_NOT_OPEN', message: expect.any(String), status: DECIDED[verb] });
-      const row = await findAppealRow(db(), guild.id, number);
+      const row = await findAppeal(db(), guild.id, number);
       expect(row).toMatchObject({ status: DECIDED[verb], reason: `${verb} ${number}` });
       expect((await staffMessages(guild.id, number)).map((m) => m.text)).toEqual([`${verb} ${number}`]);
       const audit = (await auditRows(guild.id)).filter((a) => a.target_id === String(number));

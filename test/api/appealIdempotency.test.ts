@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { findAppealRow } from '../../db/appeals/appeals.js';
+import { findAppeal } from '../../db/appeals/appeals.js';
 import { fixedClock } from '../../src/core/clock.js';
 import { useTestDatabase } from '../harness/database.js';
 import { countWrites } from '../harness/rows.js';
@@ -73,7 +73,7 @@ describe('Idempotency-Key on approve and reject', () => {
         expect(res.body).toEqual({ error: 'IDEMPOTENCY_KEY_REUSED', message: expect.any(String) });
       }
     });
-    expect((await findAppealRow(db(), guild.id, other!))!.status).toBe('open');
+    expect((await findAppeal(db(), guild.id, other!))!.status).toBe('open');
   });
 
   it('simultaneous requests with one key share one decision', async () => {

@@ -2,7 +2,9 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type Router from '@koa/router';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.js';
-import { koaPath } from '../../api/route.js';
+import { AREAS } from '../../src/process/areas.js';
+import { collectRoutes } from '../../src/process/registry.js';
+import { koaPath } from '../../api/mountRoutes.js';
 import { SCOPES } from '../../src/core/scopes.js';
 import { useTestDatabase } from '../harness/database.js';
 import { bearer, createTestGuild, createTestKey } from '../harness/fixtures.js';
@@ -40,7 +42,7 @@ const operations = () =>
 
 /** What the Koa app really routes: the layers of every router mounted on it (HEAD aside). */
 function servedRoutes(): string[] {
-  const routers = createApp(app.deps)
+  const routers = createApp(app.deps, collectRoutes(AREAS, app.deps))
     .middleware.map((mw) => (mw as { router?: Router }).router)
     .filter((router): router is Router => router !== undefined);
   return routers.flatMap((router) =>

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, inject } from 'vitest';
-import type { ActivityDeps } from '../../activities/index.js';
+import type { ActivityDeps } from '../../activities/deps.js';
 import type { Database } from '../../db/schema.js';
 import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../api/app.js';
+import { AREAS } from '../../src/process/areas.js';
+import { collectRoutes } from '../../src/process/registry.js';
 import { KeyHitCounter } from '../../api/keyHitCounter.js';
 import type { AppDeps } from '../../api/context.js';
 import type { Database } from '../../db/schema.js';
@@ -42,7 +44,7 @@ export async function startTestApp(
     keyHits: new KeyHitCounter(db, config.limits.rateLimitFlushMs),
     ...overrides.deps,
   };
-  const server: Server = createServer(createApp(deps).callback());
+  const server: Server = createServer(createApp(deps, collectRoutes(AREAS, deps)).callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

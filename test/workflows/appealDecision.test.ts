@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findAppealRow } from '../../db/appeals/appeals.js';
+import { findAppeal } from '../../db/appeals/appeals.js';
 import { saveAppealSettings } from '../../db/appeals/settings.js';
 import { upsertPlatformChannels } from '../../db/platform/local.js';
 import { banPlatformUser, findPlatformBan, listPlatformDirectMessages } from '../../db/platform/moderation.js';
@@ -63,7 +63,7 @@ describe('appeal decisions', () => {
     const done = await applied(guild, key, number);
     expect(done).toMatchObject({ status: 'approved', applying: false, failedAction: null });
     expect(await findPlatformBan(db(), guild.id, userId)).toBeUndefined();
-    expect((await findAppealRow(db(), guild.id, number))!.workflow_started_at).not.toBeNull();
+    expect((await findAppeal(db(), guild.id, number))!.workflowStartedAt).not.toBeNull();
     const invites = await db().selectFrom('platform_invites').selectAll().where('guild_id', '=', guild.id).execute();
     expect(invites).toHaveLength(1);
     expect(invites[0]).toMatchObject({ channel_id: general, max_uses: 1 });
@@ -115,10 +115,10 @@ describe('appeal decisions', () => {
     const res = await decide(guild, key, first.number, 'reject', { reason: 'Not yet.' });
     expect(res.status).toBe(202);
     expect(await applied(guild, key, first.number)).toMatchObject({ status: 'rejected', failedAction: null });
-    const row = await findAppealRow(db(), guild.id, first.number);
+    const row = await findAppeal(db(), guild.id, first.number);
     const [dm] = await listPlatformDirectMessages(db(), guild.id, first.userId);
     expect(dm!.content).toContain('rejected');
-    expect(dm!.content).toContain(row!.reappeal_after!.toISOString());
+    expect(dm!.content).toContain(row!.reappealAfter!.toISOString());
     expect(await findPlatformBan(db(), guild.id, first.userId)).toBeDefined();
 
     await saveAppealSettings(db(), guild.id, { rejectionDm: false, reappealCooldownSeconds: 3600, inviteChannelId: null });

@@ -4,8 +4,9 @@ import { setPlatformReachable } from '../../db/platform/local.js';
 import { listPlatformMessages } from '../../db/platform/messages.js';
 import { applyBankChange } from '../../src/bank/applyBankChange.js';
 import { systemClock } from '../../src/core/clock.js';
-import { fanoutWorkflowId, startEventFanout } from '../../src/events/fanout.js';
-import { relayUnstartedEvents } from '../../src/events/outboxRelay.js';
+import { launchOperation, relayUnstarted } from '../../src/core/temporal/operation.js';
+import { fanoutOperation } from '../../src/events/fanoutOperation.js';
+import { fanoutWorkflowId } from '../../src/events/ids.js';
 import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
@@ -76,11 +77,11 @@ describe('bank log through the event fan-out', () => {
       }),
     );
     const deps = { db: database.db, temporal: gateway, clock: systemClock };
-    expect(await relayUnstartedEvents(deps)).toBeGreaterThanOrEqual(1);
+    expect(await relayUnstarted(deps, fanoutOperation)).toBeGreaterThanOrEqual(1);
     await eventually(messagesIn(guild.id, logChannelId), (m) => m.length > 0);
     // A second pass and a repeated start of the same event deliver nothing more.
-    await relayUnstartedEvents(deps);
-    await startEventFanout(gateway, { id: events[0]!.id, guildId: guild.id, type: 'bank.transaction' });
+    await relayUnstarted(deps, fanoutOperation);
+    await launchOperation(deps, fanoutOperation, { id: events[0]!.id, guildId: guild.id, type: 'bank.transaction' });
     await gateway.client.workflow.getHandle(fanoutWorkflowId(events[0]!.id)).result();
     expect(await messagesIn(guild.id, logChannelId)()).toHaveLength(1);
   });
@@ -122,7 +123,7 @@ describe('bank log through the event fan-out', () => {
         applyBankChange(trx, { guildId: guild.id, userId, type: 'add', amount: 3, reason: null, apiKeyId: 0, actorId: null, requestId: 'outage', at: new Date() }),
       );
       const event = events[0]!;
-      await startEventFanout(gateway, { id: event.id, guildId: guild.id, type: event.type });
+      await launchOperation({ db: database.db, temporal: gateway, clock: systemClock }, fanoutOperation, event);
       await eventually(async () => hook.received.length, (n) => n > 0);
       expect(JSON.parse(hook.received[0]!.body)).toMatchObject({ id: event.id, type: 'bank.transaction' });
       expect(await messagesIn(guild.id, logChannelId)()).toEqual([]);
@@ -148,7 +149,7 @@ describe('bank log through the event fan-out', () => {
       const deps = { db: database.db, clock: systemClock, actor: { type: 'system' } as const, allowInsecureLocal: true };
       const eventId = await sendTestEvent(deps, guild.id, endpoint.id);
       await database.db.updateTable('events').set({ created_at: new Date(Date.now() - 60_000) }).where('id', '=', eventId).execute();
-      await relayUnstartedEvents({ db: database.db, temporal: gateway, clock: systemClock });
+      await relayUnstarted({ db: database.db, temporal: gateway, clock: systemClock }, fanoutOperation);
       await eventually(async () => receiver.received.length, (n) => n > 0);
       expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ id: eventId, type: 'webhook.test', data: { endpointId: endpoint.id } });
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createLevelRanksActivities } from '../../activities/levelRanks.js';
+import { createLevelsActivities } from '../../activities/levels.js';
 import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
@@ -23,7 +23,7 @@ describe('rank snapshots of large servers', () => {
     await sql`INSERT INTO level_members (guild_id, user_id, xp, hidden, last_xp_at)
       SELECT ${guild.id}, (${sql.lit(FIRST.toString())}::numeric + i)::text, 10 + i, i % 1000 = 0, now()
       FROM generate_series(0, ${members - 1}) AS i`.execute(database.db);
-    const refresh = createLevelRanksActivities({
+    const refresh = createLevelsActivities({
       db: database.db,
       clock: systemClock,
       platform: createLocalPlatform(database.db),

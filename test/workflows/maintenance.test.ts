@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { tryClaimIdempotencyKey } from '../../db/shared/idempotency.js';
 import { countHit } from '../../db/shared/rateLimits.js';
-import { ensureSchedules, PURGE_SCHEDULE_ID, RANKS_SCHEDULE_ID } from '../../src/core/temporal/schedules.js';
+import { ensureSchedules } from '../../src/core/temporal/schedules.js';
+import { PURGE_SCHEDULE_ID } from '../../src/keys/schedules.js';
+import { RANKS_SCHEDULE_ID } from '../../src/levels/schedules.js';
+import { AREAS } from '../../src/process/areas.js';
+import { collectSchedules } from '../../src/process/registry.js';
 import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
 import { testGateway, useTestWorker } from '../harness/temporal.js';
@@ -28,8 +32,8 @@ describe('purge schedule', () => {
     });
     await countHit(database.db, 'key:1', at(-10 * 60_000));
 
-    await ensureSchedules(gateway);
-    await ensureSchedules(gateway);
+    await ensureSchedules(gateway, collectSchedules(AREAS));
+    await ensureSchedules(gateway, collectSchedules(AREAS));
     const schedule = gateway.client.schedule.getHandle(PURGE_SCHEDULE_ID);
     try {
       const description = await schedule.describe();

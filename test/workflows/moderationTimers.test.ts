@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createActivities } from '../../activities/index.js';
+import { AREAS } from '../../src/process/areas.js';
+import { collectActivities } from '../../src/process/registry.js';
 import { insertModAction, type ModActionRequest } from '../../db/moderation/actions.js';
 import { listCaseEvents } from '../../db/moderation/cases.js';
 import { saveEscalationRule, saveModerationSettings } from '../../db/moderation/settings.js';
@@ -29,7 +30,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: await sharedBundle(),
-    activities: createActivities({
+    activities: collectActivities(AREAS, {
       db: db(),
       platform: createLocalPlatform(db()),
       clock: systemClock,

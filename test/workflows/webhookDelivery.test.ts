@@ -1,7 +1,8 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createActivities } from '../../activities/index.js';
+import { AREAS } from '../../src/process/areas.js';
+import { collectActivities } from '../../src/process/registry.js';
 import { insertEvent } from '../../db/shared/events.js';
 import { createDeliveries, insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { systemClock } from '../../src/core/clock.js';
@@ -28,7 +29,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: await sharedBundle(),
-    activities: createActivities({
+    activities: collectActivities(AREAS, {
       db: database.db,
       platform: createLocalPlatform(database.db),
       clock: systemClock,

@@ -5,7 +5,8 @@ import { deletePlatformMember, upsertPlatformRoles } from '../../db/platform/loc
 import { listRoleChanges } from '../../db/platform/roles.js';
 import { totalXpForLevel } from '../../src/levels/curve.js';
 import { EVENT_DATA_SCHEMAS } from '../../src/events/contract.js';
-import { relayUnstartedXpChanges } from '../../src/levels/xpChangeRelay.js';
+import { relayUnstarted } from '../../src/core/temporal/operation.js';
+import { xpChangeOperation } from '../../src/levels/xpChangeOperation.js';
 import { systemClock } from '../../src/core/clock.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import { Client, Connection } from '@temporalio/client';
@@ -125,7 +126,7 @@ describe('XP changes', () => {
     const res = await postChangeWithoutWorker(guild, key, userId, { type: 'add', amount: 10 }, unreachable);
     await deletePlatformMember(database.db, guild.id, userId);
     await database.db.updateTable('xp_changes').set({ created_at: new Date(Date.now() - 60_000) }).where('change_id', '=', res.changeId).execute();
-    expect(await relayUnstartedXpChanges({ db: database.db, temporal: gateway, clock: systemClock })).toBeGreaterThanOrEqual(1);
+    expect(await relayUnstarted({ db: database.db, temporal: gateway, clock: systemClock }, xpChangeOperation)).toBeGreaterThanOrEqual(1);
     const failed = await untilFinished(guild, key, res.changeId);
     expect(failed).toMatchObject({ status: 'failed', result: null, error: 'MEMBER_NOT_FOUND' });
     expect(await database.db.selectFrom('level_members').selectAll().where('guild_id', '=', guild.id).execute()).toEqual([]);

@@ -1,30 +1,20 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import type { TemporalGateway } from './gateway.js';
 import { OPERATION } from './searchAttributes.js';
+import type { WorkflowRef } from './workflowRef.js';
 
-export const PURGE_SCHEDULE_ID = 'maintenance/purge-expired-records';
-export const RANKS_SCHEDULE_ID = 'maintenance/refresh-level-ranks';
+/** A recurring run of an area's workflow; its id is also the id of every run it starts. */
+export interface ScheduleDefinition {
+  id: string;
+  every: string;
+  workflow: WorkflowRef<() => Promise<unknown>>;
+  operation: string;
+  summary: string;
+}
 
-const SCHEDULES = [
-  {
-    id: PURGE_SCHEDULE_ID,
-    every: '1 hour',
-    workflowType: 'purgeExpiredRecords',
-    operation: 'maintenance.purge',
-    summary: 'Purge Idempotency-Key records older than 24 h and ended rate-limit windows',
-  },
-  {
-    id: RANKS_SCHEDULE_ID,
-    every: '1 minute',
-    workflowType: 'refreshLevelRanks',
-    operation: 'maintenance.levelRanks',
-    summary: 'Recompute the level rank snapshots of large servers',
-  },
-] as const;
-
-/** Creates the service's schedules unless they exist; every worker calls it at start, the first one wins. */
-export async function ensureSchedules({ client, taskQueue }: TemporalGateway): Promise<void> {
-  for (const schedule of SCHEDULES) {
+/** Creates the schedules unless they exist; every worker calls it at start, the first one wins. */
+export async function ensureSchedules({ client, taskQueue }: TemporalGateway, schedules: ScheduleDefinition[]): Promise<void> {
+  for (const schedule of schedules) {
     try {
       await client.schedule.create({
         scheduleId: schedule.id,
@@ -32,7 +22,7 @@ export async function ensureSchedules({ client, taskQueue }: TemporalGateway): P
         policies: { overlap: ScheduleOverlapPolicy.SKIP },
         action: {
           type: 'startWorkflow',
-          workflowType: schedule.workflowType,
+          workflowType: schedule.workflow.name,
           taskQueue,
           workflowId: schedule.id,
           typedSearchAttributes: [{ key: OPERATION, value: schedule.operation }],

@@ -1,23 +1,31 @@
 import { WorkflowExecutionAlreadyStartedError, type WorkflowStartOptions } from '@temporalio/client';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { TemporalGateway } from './gateway.js';
+import type { Workflow, WorkflowRef } from './workflowRef.js';
+
+export type StartOptions<W extends Workflow> = Omit<
+  WorkflowStartOptions<W>,
+  'taskQueue' | 'workflowIdConflictPolicy' | 'workflowIdReusePolicy'
+>;
 
 /**
  * Starts a run whose id derives from its operation: a repeated start (the api right after its commit,
- * then the start relay) finds the running one, and a closed run is never run again.
+ * then the start relay) finds the running one, and a closed run is never run again unless `rerunClosed`
+ * (an operator's retry of a finished delivery).
  */
-export async function startOnce(
+export async function startOnce<W extends Workflow>(
   { client, taskQueue }: TemporalGateway,
-  workflowType: string,
-  options: Omit<WorkflowStartOptions, 'taskQueue' | 'workflowIdConflictPolicy' | 'workflowIdReusePolicy'>,
+  workflow: WorkflowRef<W>,
+  options: StartOptions<W>,
+  { rerunClosed = false } = {},
 ): Promise<void> {
   try {
-    await client.workflow.start(workflowType, {
+    await client.workflow.start<W>(workflow.name, {
       ...options,
       taskQueue,
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    } as WorkflowStartOptions);
+      workflowIdReusePolicy: rerunClosed ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    } as WorkflowStartOptions<W>);
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }

@@ -1,12 +1,15 @@
 import { purgeExpiredIdempotencyRecords } from '../db/shared/idempotency.js';
 import { purgeWindowsBefore } from '../db/shared/rateLimits.js';
 import { WINDOW_MS } from '../src/core/fixedWindow.js';
+import type { PurgeResult } from '../src/keys/ids.js';
 import type { ActivityDeps } from './deps.js';
 
-export function createMaintenanceActivities({ db, clock }: ActivityDeps) {
+export type KeysActivities = ReturnType<typeof createKeysActivities>;
+
+export function createKeysActivities({ db, clock }: ActivityDeps) {
   return {
     /** Deletes Idempotency-Key records past their 24 hours and rate-limit windows that have ended. */
-    async purgeExpiredRecords(): Promise<{ idempotencyRecords: number; rateLimitWindows: number }> {
+    async purgeExpiredRecords(): Promise<PurgeResult> {
       const now = clock.now();
       return {
         idempotencyRecords: await purgeExpiredIdempotencyRecords(db, now),

@@ -1,0 +1,113 @@
+// Import-direction rules, checked by `npm run lint` (part of `npm test`) and pinned by
+// test/architecture/boundaries.test.ts. Paths are relative to the repo root (or to `baseDir`).
+//
+// Layers, bottom to top: src/core < db < the areas in src/ < api, activities, workflows < src/process.
+
+/** Files in src/ that each area keeps pure: its ids/types file, and the error codes. */
+const PURE_IDS = '^src/[^/]+/ids\\.ts$';
+const ERROR_CODES = '^src/core/errorCodes\\.ts$';
+const NODE_MODULES = '(^|/)node_modules/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycles anywhere (type-only imports included).',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-is-the-bottom',
+      severity: 'error',
+      comment: 'src/core imports only src/core and packages.',
+      from: { path: '^src/core/' },
+      to: { path: '^(src|db|api|activities|workflows)/', pathNot: '^src/core/' },
+    },
+    {
+      name: 'db-below-areas',
+      severity: 'error',
+      comment: 'db/ imports only db/, src/core/, packages and node builtins.',
+      from: { path: '^db/' },
+      to: { pathNot: ['^db/', '^src/core/', NODE_MODULES], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'areas-below-api',
+      severity: 'error',
+      comment: 'The areas in src/ never import api/, activities/, workflows/ or src/process/.',
+      from: { path: '^src/', pathNot: '^src/(core|process)/' },
+      to: { path: '^(api|activities|workflows|src/process)/' },
+    },
+    {
+      name: 'activities-not-api',
+      severity: 'error',
+      comment: 'activities/ never imports api/, workflows/ or src/process/.',
+      from: { path: '^activities/' },
+      to: { path: '^(api|workflows|src/process)/' },
+    },
+    {
+      name: 'api-not-workers',
+      severity: 'error',
+      comment: 'api/ never imports activities/, workflows/ or src/process/.',
+      from: { path: '^api/' },
+      to: { path: '^(activities|workflows|src/process)/' },
+    },
+    {
+      name: 'process-is-the-top',
+      severity: 'error',
+      comment: 'Only src/process/ imports src/process/.',
+      from: { path: '^(src|api|db|activities|workflows)/', pathNot: '^src/process/' },
+      to: { path: '^src/process/' },
+    },
+    // workflows-deterministic is two rules under one name: a rule's conditions are AND-ed, and
+    // "outside the allow-list, or a value import of activities/" is an OR.
+    {
+      name: 'workflows-deterministic',
+      severity: 'error',
+      comment:
+        'Workflow code runs in the deterministic sandbox: it imports only workflows/, @temporalio/workflow, ' +
+        '@temporalio/common, src/*/ids.ts, src/core/errorCodes.ts, src/core/temporal/searchAttributes.ts ' +
+        'and (type-only) activities/.',
+      from: { path: '^workflows/' },
+      to: {
+        pathNot: [
+          '^workflows/',
+          '^activities/', // type-only: see the next rule
+          `${NODE_MODULES}@temporalio/(workflow|common)/`,
+          PURE_IDS,
+          ERROR_CODES,
+          '^src/core/temporal/searchAttributes\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'workflows-deterministic',
+      severity: 'error',
+      comment: 'Workflows import activities/ only with `import type` (for proxyActivities<typeof ...>).',
+      from: { path: '^workflows/' },
+      to: { path: '^activities/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'ids-are-pure',
+      severity: 'error',
+      comment: 'src/*/ids.ts imports only other ids.ts files and errorCodes.ts, except with `import type`.',
+      from: { path: PURE_IDS },
+      to: { pathNot: [PURE_IDS, ERROR_CODES], dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    // test/ and bench/ are not cruised; packages are leaves (seen as targets, never followed).
+    exclude: { path: '^(test|bench)/' },
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Type-only imports are dependencies too, marked 'type-only' in dependencyTypes.
+    tsPreCompilationDeps: true,
+    moduleSystems: ['es6', 'cjs'],
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+  },
+};

@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import { listUndispatchedDecisions, markAppealWorkflowStarted } from '../../db/appeals/appeals.js';
+import type { Database } from '../../db/schema.js';
+import type { WorkflowOf } from '../core/temporal/workflowRef.js';
+import type { Operation } from '../core/temporal/operation.js';
+import { appealDecisionWorkflow, appealDecisionWorkflowId, type AppealDecisionInput } from './ids.js';
+
+type AppealDecisionWorkflow = WorkflowOf<typeof appealDecisionWorkflow>;
+
+/** The effects of a decided appeal, by workflow `appeal-decision/<guild>/<number>`; `applying` until done. */
+export const appealDecisionOperation: Operation<AppealDecisionInput, AppealDecisionWorkflow, Kysely<Database>> = {
+  workflow: appealDecisionWorkflow,
+  workflowId: (d) => appealDecisionWorkflowId(d.guildId, d.number),
+  args: (d) => [{ guildId: d.guildId, number: d.number, decision: d.decision }],
+  operation: (d) => `appeals.${d.decision === 'approved' ? 'approve' : 'reject'}`,
+  guildId: (d) => d.guildId,
+  summary: (d, by) => `Appeal #${d.number} ${d.decision}${by}`,
+  listUnstarted: listUndispatchedDecisions,
+  markStarted: (db, d, at) => markAppealWorkflowStarted(db, d.guildId, d.number, at),
+};

@@ -1,0 +1,10 @@
+import type { WorkflowRef } from '../core/temporal/workflowRef.js';
+
+// Pure: the workflows import this file, so it holds ids and types only.
+
+export interface PurgeResult {
+  idempotencyRecords: number;
+  rateLimitWindows: number;
+}
+
+export const purgeExpiredRecordsWorkflow: WorkflowRef<() => Promise<PurgeResult>> = { name: 'purgeExpiredRecords' };

@@ -1,0 +1,12 @@
+import type { ScheduleDefinition } from '../core/temporal/schedules.js';
+import { purgeExpiredRecordsWorkflow } from './ids.js';
+
+export const PURGE_SCHEDULE_ID = 'maintenance/purge-expired-records';
+
+export const purgeSchedule: ScheduleDefinition = {
+  id: PURGE_SCHEDULE_ID,
+  every: '1 hour',
+  workflow: purgeExpiredRecordsWorkflow,
+  operation: 'maintenance.purge',
+  summary: 'Purge Idempotency-Key records older than 24 h and ended rate-limit windows',
+};

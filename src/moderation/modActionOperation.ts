@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import { listUnstartedModActions, markModActionStarted, type ModActionRecord } from '../../db/moderation/actions.js';
+import type { Database } from '../../db/schema.js';
+import type { RefusalCode } from '../core/errorCodes.js';
+import type { WorkflowOf } from '../core/temporal/workflowRef.js';
+import type { Operation, StatusReader } from '../core/temporal/operation.js';
+import {
+  MOD_ACTION_STATUS_MEMO,
+  modActionWorkflowId,
+  moderationActionWorkflow,
+  type ModerationActionOutcome,
+} from './ids.js';
+
+type ModerationActionWorkflow = WorkflowOf<typeof moderationActionWorkflow>;
+export type StartableModAction = Pick<ModActionRecord, 'actionId' | 'guildId' | 'userId' | 'action'>;
+
+/** A moderation action: accepted by the API, carried out by workflow `mod-action/<guild>/<action>`. */
+export const modActionOperation: Operation<StartableModAction, ModerationActionWorkflow, Kysely<Database>> = {
+  workflow: moderationActionWorkflow,
+  workflowId: (a) => modActionWorkflowId(a.guildId, a.actionId),
+  args: (a) => [{ actionId: a.actionId, guildId: a.guildId }],
+  operation: (a) => `moderation.${a.action}`,
+  guildId: (a) => a.guildId,
+  summary: (a, by) => `${a.action} user ${a.userId}${by}`,
+  memo: { [MOD_ACTION_STATUS_MEMO]: 'pending' },
+  listUnstarted: listUnstartedModActions,
+  markStarted: (db, a, at) => markModActionStarted(db, a.actionId, at),
+};
+
+export type LiveModActionStatus = { status: 'pending' | 'running' } | ModerationActionOutcome;
+
+/** A run stays open after `done` while it waits for a timeout or tempban to end: the memo, not the close, says done. */
+export const modActionStatus: StatusReader<ModerationActionWorkflow, LiveModActionStatus> = {
+  notStarted: { status: 'pending' },
+  fromMemo(memo) {
+    const status = memo[MOD_ACTION_STATUS_MEMO];
+    if (status === 'done' && typeof memo.caseNumber === 'number') return { status: 'done', caseNumber: memo.caseNumber };
+    if (status === 'failed' && typeof memo.error === 'string') return { status: 'failed', error: memo.error as RefusalCode };
+    return { status: status === 'running' ? 'running' : 'pending' };
+  },
+  fromResult: (outcome) => outcome,
+};

@@ -1,0 +1,279 @@
+// The import-direction rules (.dependency-cruiser.cjs) and the workflow lint (eslint.config.js), each run
+// with the repo's own config against a small fake tree in a temp directory: one violation that must be
+// reported, and one allowed case that must report nothing.
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cruise, type ICruiseResult } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+import { ESLint } from 'eslint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+type Tree = Record<string, string>;
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'boundaries-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** A fake project: the given files, a tsconfig extending the repo's, and the repo's packages. */
+async function fakeTree(files: Tree): Promise<string> {
+  const dir = await mkdtemp(join(root, 'tree-'));
+  const all: Tree = {
+    'tsconfig.json': JSON.stringify({ extends: join(repo, 'tsconfig.json'), include: ['**/*.ts'] }),
+    ...files,
+  };
+  for (const [path, text] of Object.entries(all)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  await symlink(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/** Runs dependency-cruiser as `npm run lint` does, from the fake tree's root; the names of the broken rules. */
+async function brokenRules(files: Tree): Promise<string[]> {
+  const dir = await fakeTree(files);
+  const options = await extractDepcruiseOptions(join(repo, '.dependency-cruiser.cjs'));
+  const tsConfig = join(dir, 'tsconfig.json');
+  const folders = ['src', 'api', 'db', 'activities', 'workflows'].filter((folder) =>
+    Object.keys(files).some((path) => path.startsWith(`${folder}/`)),
+  );
+  const { output } = await cruise(folders, { ...options, baseDir: dir, tsConfig: { fileName: tsConfig } }, {}, {
+    tsConfig: extractTSConfig(tsConfig),
+  });
+  const violations = (output as ICruiseResult).summary.violations;
+  expect(violations.every((violation) => violation.rule.severity === 'error')).toBe(true);
+  return [...new Set(violations.map((violation) => violation.rule.name))].sort();
+}
+
+const empty = 'export {};\n';
+
+describe('dependency-cruiser rules', () => {
+  it.each<{ rule: string; case: string; files: Tree; also?: string[] }>([
+    {
+      rule: 'no-circular',
+      case: 'a cycle between two area files',
+      files: { 'src/levels/a.ts': "import './b.js';\n", 'src/levels/b.ts': "import './a.js';\n" },
+    },
+    {
+      rule: 'core-is-the-bottom',
+      case: 'src/core/ imports an area',
+      files: { 'src/core/clock.ts': "import '../levels/curve.js';\n", 'src/levels/curve.ts': empty },
+    },
+    {
+      rule: 'db-below-areas',
+      case: 'db/ imports api/',
+      files: { 'db/x.ts': "import '../api/y.js';\n", 'api/y.ts': empty },
+    },
+    {
+      rule: 'db-below-areas',
+      case: 'db/ imports an area (type-only counts)',
+      files: { 'db/x.ts': "import type { Y } from '../src/levels/y.js';\nexport type X = Y;\n", 'src/levels/y.ts': 'export type Y = 1;\n' },
+    },
+    {
+      rule: 'areas-below-api',
+      case: 'an area imports activities/',
+      files: { 'src/levels/x.ts': "import '../../activities/y.js';\n", 'activities/y.ts': empty },
+    },
+    {
+      rule: 'activities-not-api',
+      case: 'activities/ imports api/',
+      files: { 'activities/x.ts': "import '../api/y.js';\n", 'api/y.ts': empty },
+    },
+    {
+      rule: 'api-not-workers',
+      case: 'api/ imports workflows/',
+      files: { 'api/x.ts': "import '../workflows/y.js';\n", 'workflows/y.ts': empty },
+    },
+    {
+      rule: 'process-is-the-top',
+      case: 'api/ imports src/process/',
+      also: ['api-not-workers'], // every importer outside src/process/ is also under a rule of its own
+      files: { 'api/x.ts': "import '../src/process/wiring.js';\n", 'src/process/wiring.ts': empty },
+    },
+    {
+      rule: 'workflows-deterministic',
+      case: 'a workflow imports a node builtin',
+      files: { 'workflows/x.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n" },
+    },
+    {
+      rule: 'workflows-deterministic',
+      case: 'a workflow imports a package other than @temporalio/workflow|common',
+      files: { 'workflows/x.ts': "import { Pool } from 'pg';\nexport const p = Pool;\n" },
+    },
+    {
+      rule: 'workflows-deterministic',
+      case: 'a workflow imports a value from activities/',
+      files: { 'workflows/x.ts': "import { a } from '../activities/index.js';\nexport const b = a;\n", 'activities/index.ts': 'export const a = 1;\n' },
+    },
+    {
+      rule: 'workflows-deterministic',
+      case: 'a workflow imports a type from db/',
+      files: { 'workflows/x.ts': "import type { Y } from '../db/y.js';\nexport type X = Y;\n", 'db/y.ts': 'export type Y = 1;\n' },
+    },
+    {
+      rule: 'workflows-deterministic',
+      case: 'a workflow imports another src/ file',
+      files: { 'workflows/x.ts': "import '../src/webhooks/delivery.js';\n", 'src/webhooks/delivery.ts': empty },
+    },
+    {
+      rule: 'ids-are-pure',
+      case: 'ids.ts imports a src/ file that is not an ids.ts file',
+      files: { 'src/levels/ids.ts': "import '../core/clock.js';\n", 'src/core/clock.ts': empty },
+    },
+    {
+      rule: 'ids-are-pure',
+      case: 'ids.ts imports a package value',
+      files: { 'src/levels/ids.ts': "import { z } from 'zod';\nexport const Id = z.string();\n" },
+    },
+  ])('$rule: reported when $case', async ({ rule, files, also = [] }) => {
+    expect(await brokenRules(files)).toEqual([rule, ...also].sort());
+  });
+
+  it.each<{ rule: string; case: string; files: Tree }>([
+    {
+      rule: 'no-circular',
+      case: 'a one-way import',
+      files: { 'src/levels/a.ts': "import './b.js';\n", 'src/levels/b.ts': empty },
+    },
+    {
+      rule: 'core-is-the-bottom',
+      case: 'src/core/ imports src/core/, builtins and packages',
+      files: {
+        'src/core/clock.ts': "import './temporal/ids.js';\nimport 'node:fs';\nimport 'zod';\n",
+        'src/core/temporal/ids.ts': empty,
+      },
+    },
+    {
+      rule: 'db-below-areas',
+      case: 'db/ imports db/, src/core/, packages and builtins',
+      files: {
+        'db/x.ts': "import './shared/y.js';\nimport '../src/core/clock.js';\nimport 'kysely';\nimport 'node:path';\n",
+        'db/shared/y.ts': empty,
+        'src/core/clock.ts': empty,
+      },
+    },
+    {
+      rule: 'areas-below-api',
+      case: 'an area imports src/core/, another area and db/',
+      files: {
+        'src/levels/x.ts': "import '../core/clock.js';\nimport '../bank/y.js';\nimport '../../db/z.js';\n",
+        'src/core/clock.ts': empty,
+        'src/bank/y.ts': empty,
+        'db/z.ts': empty,
+      },
+    },
+    {
+      rule: 'activities-not-api',
+      case: 'activities/ imports db/ and an area',
+      files: { 'activities/x.ts': "import '../db/y.js';\nimport '../src/levels/z.js';\n", 'db/y.ts': empty, 'src/levels/z.ts': empty },
+    },
+    {
+      rule: 'api-not-workers',
+      case: 'api/ imports db/ and an area',
+      files: { 'api/x.ts': "import '../db/y.js';\nimport '../src/levels/z.js';\n", 'db/y.ts': empty, 'src/levels/z.ts': empty },
+    },
+    {
+      rule: 'process-is-the-top',
+      case: 'src/process/ imports src/process/, workflows/ and api/',
+      files: {
+        'src/process/worker.ts': "import './wiring.js';\nimport '../../workflows/index.js';\nimport '../../api/app.js';\n",
+        'src/process/wiring.ts': empty,
+        'workflows/index.ts': empty,
+        'api/app.ts': empty,
+      },
+    },
+    {
+      rule: 'workflows-deterministic',
+      case: 'a workflow imports everything on its allow-list',
+      files: {
+        'workflows/x.ts': [
+          "import { sleep } from '@temporalio/workflow';",
+          "import { ApplicationFailure } from '@temporalio/common';",
+          "import type { Activities } from '../activities/index.js';",
+          "import { y } from './y.js';",
+          "import { LevelId } from '../src/levels/ids.js';",
+          "import { ERROR_CODES } from '../src/core/errorCodes.js';",
+          "import { operationAttributes } from '../src/core/temporal/searchAttributes.js';",
+          'export type A = Activities;',
+          'export const all = [sleep, ApplicationFailure, y, LevelId, ERROR_CODES, operationAttributes];',
+        ].join('\n'),
+        'workflows/y.ts': 'export const y = 1;\n',
+        'activities/index.ts': 'export type Activities = object;\n',
+        'src/levels/ids.ts': 'export const LevelId = 1;\n',
+        'src/core/errorCodes.ts': 'export const ERROR_CODES = [];\n',
+        'src/core/temporal/searchAttributes.ts': 'export const operationAttributes = 1;\n',
+      },
+    },
+    {
+      rule: 'ids-are-pure',
+      case: 'ids.ts imports ids.ts, errorCodes.ts, and types from anywhere',
+      files: {
+        'src/levels/ids.ts': [
+          "import '../bank/ids.js';",
+          "import '../core/errorCodes.js';",
+          "import type { Row } from '../../db/levels.js';",
+          "import type { z } from 'zod';",
+          'export type Both = [Row, z.ZodString];',
+        ].join('\n'),
+        'src/bank/ids.ts': empty,
+        'src/core/errorCodes.ts': empty,
+        'db/levels.ts': 'export type Row = 1;\n',
+      },
+    },
+  ])('$rule: allows $case', async ({ files }) => {
+    expect(await brokenRules(files)).toEqual([]);
+  });
+});
+
+describe('workflow lint', () => {
+  it.each<{ name: string; code: string; expected: string[]; others?: Tree }>([
+    {
+      name: 'a node builtin and a floating promise',
+      code: [
+        "import { readFileSync } from 'node:fs';",
+        "import { sleep } from '@temporalio/workflow';",
+        'export async function wf(): Promise<string> {',
+        '  sleep(1000);',
+        "  return readFileSync('x', 'utf8');",
+        '}',
+      ].join('\n'),
+      expected: ['@typescript-eslint/no-floating-promises', 'no-restricted-imports'],
+    },
+    {
+      name: 'timers and the environment',
+      code: 'export function wf(): void {\n  setTimeout(() => {}, 1);\n  console.log(process.env);\n}\n',
+      expected: ['no-restricted-globals', 'no-restricted-globals'],
+    },
+    {
+      name: 'an inline type qualifier, which still loads the module',
+      code: "import { type Activities } from '../activities/index.js';\nexport type A = Activities;\n",
+      others: { 'activities/index.ts': 'export type Activities = object;\n' },
+      expected: ['@typescript-eslint/no-import-type-side-effects'],
+    },
+    {
+      name: 'a clean workflow',
+      code: [
+        "import { sleep } from '@temporalio/workflow';",
+        'export async function wf(): Promise<void> {',
+        '  await sleep(1000);',
+        '}',
+      ].join('\n'),
+      expected: [],
+    },
+  ])('$name: $expected', async ({ code, expected, others = {} }) => {
+    const dir = await fakeTree({ ...others, 'workflows/wf.ts': `${code}\n` });
+    const eslint = new ESLint({ cwd: dir, overrideConfigFile: join(repo, 'eslint.config.js') });
+    const [result] = await eslint.lintFiles(['workflows/wf.ts']);
+    expect(result?.filePath).toBe(join(dir, 'workflows/wf.ts'));
+    expect(result?.messages.map((message) => message.ruleId).sort()).toEqual(expected);
+    expect(result?.messages.every((message) => message.severity === 2)).toBe(true);
+  });
+});

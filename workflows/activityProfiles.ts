@@ -1,0 +1,40 @@
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+
+// The activity option profiles every workflow picks from, so a retry policy is chosen once, by name.
+
+/**
+ * Short database steps, as local activities: no round trip through the server per step, which is most
+ * of an operation's latency (benchmark: xp-latency).
+ */
+export const DATABASE_STEP: LocalActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '1 minute', maximumAttempts: 10 },
+};
+
+/** A bookkeeping step that the run cannot go on without: the SDK's default retries, no limit. */
+export const BOOKKEEPING_STEP: LocalActivityOptions = { startToCloseTimeout: '30 seconds' };
+
+/** Effects on the platform wait out an outage rather than give up; the operation stays open meanwhile. */
+export const PLATFORM_EFFECT: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+};
+
+/** A platform effect retried for a day at most (the bank log line: idempotent by event id). */
+export const DAY_LONG_PLATFORM_EFFECT: ActivityOptions = { ...PLATFORM_EFFECT, scheduleToCloseTimeout: '1 day' };
+
+/**
+ * A platform effect of a decision that already stands: about ten minutes of retries, then the record
+ * shows which step failed so staff can finish it by hand.
+ */
+export const BOUNDED_PLATFORM_EFFECT: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
+};
+
+/** One try only: the caller's own timers are the retry schedule (webhook attempts). */
+export const SINGLE_ATTEMPT: ActivityOptions = { startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } };
+
+/** Maintenance passes run by schedules. */
+export const MAINTENANCE_PASS: ActivityOptions = { startToCloseTimeout: '5 minutes', retry: { maximumAttempts: 5 } };
+export const LONG_MAINTENANCE_PASS: ActivityOptions = { startToCloseTimeout: '10 minutes', retry: { maximumAttempts: 3 } };
