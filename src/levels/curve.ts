@@ -4,10 +4,13 @@
  */
 export const xpForNextLevel = (level: number): number => 5 * level * level + 50 * level + 100;
 
-/** Total XP needed to reach `level` from zero: Σ_{l<L} (5l² + 50l + 100), in closed form. */
+/**
+ * Total XP needed to reach `level` from zero: Σ_{l<L} (5l² + 50l + 100), in closed form. In BigInt because
+ * the cubic product passes 2^53 long before the total does (from level ~120,000 on).
+ */
 export function totalXpForLevel(level: number): number {
-  const l = level;
-  return (5 * (l - 1) * l * (2 * l - 1)) / 6 + 25 * (l - 1) * l + 100 * l;
+  const l = BigInt(level);
+  return Number((5n * (l - 1n) * l * (2n * l - 1n)) / 6n + 25n * (l - 1n) * l + 100n * l);
 }
 
 export interface LevelPosition {

@@ -19,7 +19,7 @@ export function refuseEndpointUrl(url: string, policy: UrlPolicy): string | unde
   if (url.length > 2048) return 'is longer than 2048 characters';
   const literal = literalAddress(parsed.hostname);
   if (literal && !isDeliverableAddress(literal, { allowLoopback: policy.allowInsecureLocal })) return 'points to a private or internal address';
-  if (!literal && /(^|\.)(localhost|local|internal|localdomain)$/i.test(parsed.hostname) && !policy.allowInsecureLocal) {
+  if (!literal && /(^|\.)(localhost|local|internal|localdomain)\.?$/i.test(parsed.hostname) && !policy.allowInsecureLocal) {
     return 'points to a private or internal address';
   }
   return undefined;
