@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { markEndpointRemoved } from '../../db/webhooks/webhooks.js';
 import { applyBankChange } from '../../src/bank/applyBankChange.js';
 import { systemClock } from '../../src/core/clock.js';
-import { startFanouts } from '../../src/events/outboxRelay.js';
+import { startFanouts } from '../../src/events/outbox.js';
 import { addEndpoint } from '../../src/webhooks/endpointManagement.js';
 import { BENCH_GUILD_ID, memberId } from '../seed.js';
 import type { ScenarioContext } from './context.js';
