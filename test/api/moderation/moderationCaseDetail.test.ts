@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addCaseEvent, insertCase, resolveCase } from '../../db/moderation/cases.js';
-import { fixedClock } from '../../src/core/clock.js';
-import { useTestDatabase } from '../harness/database.js';
-import { snowflake } from '../harness/fixtures.js';
-import { createModerationGuild } from '../harness/moderationGuild.js';
-import { testGateway } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
-import { issuesAt, moderationRequests } from '../harness/moderationRequests.js';
+import { addCaseEvent, insertCase, resolveCase } from '../../../db/moderation/cases.js';
+import { fixedClock } from '../../../src/core/clock.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { snowflake } from '../../harness/fixtures.js';
+import { createModerationGuild } from '../../harness/moderationGuild.js';
+import { testGateway } from '../../harness/temporal.js';
+import { useTestApp } from '../../harness/testApp.js';
+import { issuesAt, moderationRequests } from '../../harness/moderationRequests.js';
 
 // GET moderation case: the case with its timeline.
 const database = useTestDatabase();

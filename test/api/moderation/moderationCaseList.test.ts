@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { insertCase } from '../../db/moderation/cases.js';
-import { fixedClock } from '../../src/core/clock.js';
-import { useTestDatabase } from '../harness/database.js';
-import { snowflake } from '../harness/fixtures.js';
-import { createModerationGuild, type ModerationGuild } from '../harness/moderationGuild.js';
-import { testGateway } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
-import { CASE_EPOCH, expected, issuesAt, moderationRequests, numbers, type Seeded } from '../harness/moderationRequests.js';
+import { insertCase } from '../../../db/moderation/cases.js';
+import { fixedClock } from '../../../src/core/clock.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { snowflake } from '../../harness/fixtures.js';
+import { createModerationGuild, type ModerationGuild } from '../../harness/moderationGuild.js';
+import { testGateway } from '../../harness/temporal.js';
+import { useTestApp } from '../../harness/testApp.js';
+import { CASE_EPOCH, expected, issuesAt, moderationRequests, numbers, type Seeded } from '../../harness/moderationRequests.js';
 
 // GET moderation cases: filters, order and cursors.
 const database = useTestDatabase();

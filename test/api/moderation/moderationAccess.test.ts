@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fixedClock } from '../../src/core/clock.js';
-import { useTestDatabase } from '../harness/database.js';
-import { bearer, createTestKey, snowflake } from '../harness/fixtures.js';
-import { createModerationGuild } from '../harness/moderationGuild.js';
-import { testGateway } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
-import { ACTIONS, moderationRequests, numbers, VALID_BODY } from '../harness/moderationRequests.js';
+import { fixedClock } from '../../../src/core/clock.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { bearer, createTestKey, snowflake } from '../../harness/fixtures.js';
+import { createModerationGuild } from '../../harness/moderationGuild.js';
+import { testGateway } from '../../harness/temporal.js';
+import { useTestApp } from '../../harness/testApp.js';
+import { ACTIONS, moderationRequests, numbers, VALID_BODY } from '../../harness/moderationRequests.js';
 
 // The Moderation feature and the moderation scopes on every moderation endpoint. No worker polls the
 // gateway's task queue.

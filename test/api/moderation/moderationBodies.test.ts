@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fixedClock } from '../../src/core/clock.js';
-import { useTestDatabase } from '../harness/database.js';
-import { addTestMember, snowflake } from '../harness/fixtures.js';
-import { createModerationGuild } from '../harness/moderationGuild.js';
-import { testGateway } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
-import { ACTIONS, issuesAt, MEMBER_ACTIONS, moderationRequests, VALID_BODY, type Action } from '../harness/moderationRequests.js';
+import { fixedClock } from '../../../src/core/clock.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { addTestMember, snowflake } from '../../harness/fixtures.js';
+import { createModerationGuild } from '../../harness/moderationGuild.js';
+import { testGateway } from '../../harness/temporal.js';
+import { useTestApp } from '../../harness/testApp.js';
+import { ACTIONS, issuesAt, MEMBER_ACTIONS, moderationRequests, VALID_BODY, type Action } from '../../harness/moderationRequests.js';
 
 // The HTTP contract of the moderation actions' requests: bodies, path and MEMBER_NOT_FOUND. No worker polls the
 // gateway's task queue: an accepted action stays `pending` (outcomes: test/workflows/moderationAction.test.ts).

@@ -1,21 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { addAppealMessage, type AppealAnswer } from '../../db/appeals/appeals.js';
-import { fixedClock } from '../../src/core/clock.js';
-import { useTestDatabase } from '../harness/database.js';
-import { snowflake } from '../harness/fixtures.js';
-import { testGateway } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
-import { appealRequests } from '../harness/appeals.js';
+import { describe, expect, it } from 'vitest';
+import { addAppealMessage, type AppealAnswer } from '../../../db/appeals/appeals.js';
+import { snowflake } from '../../harness/fixtures.js';
+import { appealRequests } from '../../harness/appeals.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 
 // GET appeal: the appeal with its conversation; staff notes stay internal.
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 
-const database = useTestDatabase();
-const db = () => database.db;
-const clock = fixedClock(NOW);
-const gateway = testGateway();
-const app = useTestApp(db, { clock, deps: { temporal: gateway } });
-afterAll(() => gateway.client.connection.close());
+const { db, app } = useApiTestBed(NOW);
 
 const { setup, seedAppeal, seedMany, getAppeal } = appealRequests(db, app, NOW);
 

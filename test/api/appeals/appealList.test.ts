@@ -1,22 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { addAppealMessage } from '../../db/appeals/appeals.js';
-import { fixedClock } from '../../src/core/clock.js';
-import { APPEAL_STATUSES, type AppealStatus } from '../../src/appeals/contract.js';
-import { useTestDatabase } from '../harness/database.js';
-import { snowflake } from '../harness/fixtures.js';
-import { testGateway } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
-import { appealRequests, desc, numbersOf } from '../harness/appeals.js';
+import { describe, expect, it } from 'vitest';
+import { addAppealMessage } from '../../../db/appeals/appeals.js';
+import { APPEAL_STATUSES, type AppealStatus } from '../../../src/appeals/contract.js';
+import { snowflake } from '../../harness/fixtures.js';
+import { appealRequests, desc, numbersOf } from '../../harness/appeals.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 
 // GET appeals: the status filter, order and cursors.
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 
-const database = useTestDatabase();
-const db = () => database.db;
-const clock = fixedClock(NOW);
-const gateway = testGateway();
-const app = useTestApp(db, { clock, deps: { temporal: gateway } });
-afterAll(() => gateway.client.connection.close());
+const { db, app } = useApiTestBed(NOW);
 
 const { setup, seedAppeal, seedMany, list, allPages } = appealRequests(db, app, NOW);
 

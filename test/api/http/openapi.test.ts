@@ -1,14 +1,14 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type Router from '@koa/router';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../api/app.js';
-import { AREAS } from '../../src/process/areas.js';
-import { collectRoutes } from '../../src/process/registry.js';
-import { koaPath } from '../../api/mountRoutes.js';
-import { SCOPES } from '../../src/core/scopes.js';
-import { useTestDatabase } from '../harness/database.js';
-import { bearer, createTestGuild, createTestKey } from '../harness/fixtures.js';
-import { useTestApp } from '../harness/testApp.js';
+import { createApp } from '../../../api/app.js';
+import { AREAS } from '../../../src/process/areas.js';
+import { collectRoutes } from '../../../src/process/registry.js';
+import { koaPath } from '../../../api/mountRoutes.js';
+import { SCOPES } from '../../../src/core/scopes.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { bearer, createTestGuild, createTestKey } from '../../harness/fixtures.js';
+import { useTestApp } from '../../harness/testApp.js';
 
 const database = useTestDatabase();
 const app = useTestApp(() => database.db);

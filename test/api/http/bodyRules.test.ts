@@ -3,21 +3,21 @@ import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_PREFIX } from '../../api/app.js';
-import type { AppDeps, RequestState } from '../../api/context.js';
-import { errorBoundary } from '../../api/middleware/errorBoundary.js';
-import { routeFallback } from '../../api/middleware/fallback.js';
-import { originGuard } from '../../api/middleware/originGuard.js';
-import { mountRoutes } from '../../api/mountRoutes.js';
-import { defineRoute } from '../../api/route.js';
-import { GuildParams } from '../../src/core/contract.js';
-import { z } from '../../src/core/zod.js';
-import { loadConfig } from '../../src/core/config.js';
-import { useTestDatabase } from '../harness/database.js';
-import { bearer, createTestGuild, createTestKey, type TestGuild } from '../harness/fixtures.js';
-import { createHttpClient, type HttpClient } from '../harness/httpClient.js';
-import { countWrites } from '../harness/rows.js';
-import { useTestApp } from '../harness/testApp.js';
+import { API_PREFIX } from '../../../api/app.js';
+import type { AppDeps, RequestState } from '../../../api/context.js';
+import { errorBoundary } from '../../../api/middleware/errorBoundary.js';
+import { routeFallback } from '../../../api/middleware/fallback.js';
+import { originGuard } from '../../../api/middleware/originGuard.js';
+import { mountRoutes } from '../../../api/mountRoutes.js';
+import { defineRoute } from '../../../api/route.js';
+import { GuildParams } from '../../../src/core/contract.js';
+import { z } from '../../../src/core/zod.js';
+import { loadConfig } from '../../../src/core/config.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { bearer, createTestGuild, createTestKey, type TestGuild } from '../../harness/fixtures.js';
+import { createHttpClient, type HttpClient } from '../../harness/httpClient.js';
+import { countWrites } from '../../harness/rows.js';
+import { useTestApp } from '../../harness/testApp.js';
 
 // No write endpoint of the product is generic enough to show the body rules alone, so a test-only route
 // goes through the same chain (mountRoutes) as every real one.

@@ -1,15 +1,15 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createDatabase } from '../../db/pool.js';
-import { setPlatformReachable } from '../../db/platform/local.js';
-import { freePort } from '../../src/process/infra/freePort.js';
-import { createLocalPlatform } from '../../src/platform/localPlatform.js';
-import { PlatformUnavailableError, type Platform } from '../../src/core/platform.js';
-import { useTestDatabase } from '../harness/database.js';
-import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
-import { createHttpClient } from '../harness/httpClient.js';
-import { countWrites } from '../harness/rows.js';
-import { startTestApp, useTestApp } from '../harness/testApp.js';
+import { createDatabase } from '../../../db/pool.js';
+import { setPlatformReachable } from '../../../db/platform/local.js';
+import { freePort } from '../../../src/process/infra/freePort.js';
+import { createLocalPlatform } from '../../../src/platform/localPlatform.js';
+import { PlatformUnavailableError, type Platform } from '../../../src/core/platform.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../../harness/fixtures.js';
+import { createHttpClient } from '../../harness/httpClient.js';
+import { countWrites } from '../../harness/rows.js';
+import { startTestApp, useTestApp } from '../../harness/testApp.js';
 
 const database = useTestDatabase();
 const app = useTestApp(() => database.db);

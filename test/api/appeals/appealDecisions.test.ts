@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { addAppealMessage, findAppeal, type AppealAnswer } from '../../db/appeals/appeals.js';
-import { saveAppealSettings } from '../../db/appeals/settings.js';
-import { fixedClock } from '../../src/core/clock.js';
-import { useTestDatabase } from '../harness/database.js';
-import { bearer, snowflake } from '../harness/fixtures.js';
-import { countWrites } from '../harness/rows.js';
-import { testGateway } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
-import { appealRequests, CLOSED_STATUSES, DECIDED, VERBS, type Verb } from '../harness/appeals.js';
+import { addAppealMessage, findAppeal, type AppealAnswer } from '../../../db/appeals/appeals.js';
+import { saveAppealSettings } from '../../../db/appeals/settings.js';
+import { fixedClock } from '../../../src/core/clock.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { bearer, snowflake } from '../../harness/fixtures.js';
+import { countWrites } from '../../harness/rows.js';
+import { testGateway } from '../../harness/temporal.js';
+import { useTestApp } from '../../harness/testApp.js';
+import { appealRequests, CLOSED_STATUSES, DECIDED, VERBS, type Verb } from '../../harness/appeals.js';
 
 // Approve and reject over HTTP, and deciding an appeal that is not open.
 const NOW = new Date('2026-11-22T12:00:00.000Z');

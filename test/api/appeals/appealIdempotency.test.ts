@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { findAppeal } from '../../db/appeals/appeals.js';
-import { fixedClock } from '../../src/core/clock.js';
-import { useTestDatabase } from '../harness/database.js';
-import { countWrites } from '../harness/rows.js';
-import { testGateway } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
-import { appealRequests, DECIDED, VERBS } from '../harness/appeals.js';
+import { findAppeal } from '../../../db/appeals/appeals.js';
+import { fixedClock } from '../../../src/core/clock.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { countWrites } from '../../harness/rows.js';
+import { testGateway } from '../../harness/temporal.js';
+import { useTestApp } from '../../harness/testApp.js';
+import { appealRequests, DECIDED, VERBS } from '../../harness/appeals.js';
 
 // Idempotency-Key on approve and reject. No worker applies the decisions.
 const NOW = new Date('2026-11-22T12:00:00.000Z');

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../harness/database.js';
-import { addTestMember, bearer, createTestGuild, createTestKey, snowflake, type TestGuild } from '../harness/fixtures.js';
-import { countWrites } from '../harness/rows.js';
-import { useTestApp } from '../harness/testApp.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { addTestMember, bearer, createTestGuild, createTestKey, snowflake, type TestGuild } from '../../harness/fixtures.js';
+import { countWrites } from '../../harness/rows.js';
+import { useTestApp } from '../../harness/testApp.js';
 
 const database = useTestDatabase();
 const app = useTestApp(() => database.db);

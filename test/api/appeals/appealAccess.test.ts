@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../src/core/clock.js';
-import { FEATURES } from '../../src/core/features.js';
-import { SCOPES } from '../../src/core/scopes.js';
-import { useTestDatabase } from '../harness/database.js';
-import { bearer } from '../harness/fixtures.js';
-import { testGateway } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
-import { appealRequests, numbersOf, VERBS } from '../harness/appeals.js';
+import { fixedClock } from '../../../src/core/clock.js';
+import { FEATURES } from '../../../src/core/features.js';
+import { SCOPES } from '../../../src/core/scopes.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { bearer } from '../../harness/fixtures.js';
+import { testGateway } from '../../harness/temporal.js';
+import { useTestApp } from '../../harness/testApp.js';
+import { appealRequests, numbersOf, VERBS } from '../../harness/appeals.js';
 
 // The Ban appeals feature and the appeals scopes on every appeal endpoint.
 const NOW = new Date('2026-11-22T12:00:00.000Z');

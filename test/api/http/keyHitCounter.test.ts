@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KeyHitCounter } from '../../api/keyHitCounter.js';
-import { readHits } from '../../db/shared/rateLimits.js';
-import { useTestDatabase } from '../harness/database.js';
+import { KeyHitCounter } from '../../../api/keyHitCounter.js';
+import { readHits } from '../../../db/shared/rateLimits.js';
+import { useTestDatabase } from '../../harness/database.js';
 
 const database = useTestDatabase();
 const WINDOW = new Date('2026-11-22T12:00:00Z');

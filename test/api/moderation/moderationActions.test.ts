@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { finishModAction } from '../../db/moderation/actions.js';
-import { fixedClock } from '../../src/core/clock.js';
-import { useTestDatabase } from '../harness/database.js';
-import { createTestKey, snowflake } from '../harness/fixtures.js';
-import { createModerationGuild } from '../harness/moderationGuild.js';
-import { testGateway } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
-import { ACTIONS, issuesAt, moderationRequests, type Action } from '../harness/moderationRequests.js';
+import { finishModAction } from '../../../db/moderation/actions.js';
+import { fixedClock } from '../../../src/core/clock.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { createTestKey, snowflake } from '../../harness/fixtures.js';
+import { createModerationGuild } from '../../harness/moderationGuild.js';
+import { testGateway } from '../../harness/temporal.js';
+import { useTestApp } from '../../harness/testApp.js';
+import { ACTIONS, issuesAt, moderationRequests, type Action } from '../../harness/moderationRequests.js';
 
 // Moderation actions over HTTP: the per-key limit, Idempotency-Key and polling. No worker polls the gateway's
 // task queue: an accepted action stays `pending` (outcomes: test/workflows/moderationAction.test.ts).

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { readHits } from '../../db/shared/rateLimits.js';
-import { fixedClock } from '../../src/core/clock.js';
-import { currentWindow } from '../../src/core/fixedWindow.js';
-import { SCOPES, type Scope } from '../../src/core/scopes.js';
-import { revokeApiKey } from '../../src/keys/keyManagement.js';
-import { useTestDatabase } from '../harness/database.js';
-import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
-import { countWrites } from '../harness/rows.js';
-import { useTestApp } from '../harness/testApp.js';
+import { readHits } from '../../../db/shared/rateLimits.js';
+import { fixedClock } from '../../../src/core/clock.js';
+import { currentWindow } from '../../../src/core/fixedWindow.js';
+import { SCOPES, type Scope } from '../../../src/core/scopes.js';
+import { revokeApiKey } from '../../../src/keys/keyManagement.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../../harness/fixtures.js';
+import { countWrites } from '../../harness/rows.js';
+import { useTestApp } from '../../harness/testApp.js';
 
 const database = useTestDatabase();
 const START = new Date('2026-11-22T12:00:05Z');

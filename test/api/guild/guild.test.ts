@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { setPlatformReachable, upsertPlatformChannels, upsertPlatformRoles } from '../../db/platform/local.js';
-import { fixedClock } from '../../src/core/clock.js';
-import { createLocalPlatform } from '../../src/platform/localPlatform.js';
-import { createMemberCache } from '../../src/core/memberCache.js';
-import { useTestDatabase } from '../harness/database.js';
-import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
-import { useTestApp } from '../harness/testApp.js';
-import { deletePlatformMember } from '../../db/platform/local.js';
+import { setPlatformReachable, upsertPlatformChannels, upsertPlatformRoles } from '../../../db/platform/local.js';
+import { fixedClock } from '../../../src/core/clock.js';
+import { createLocalPlatform } from '../../../src/platform/localPlatform.js';
+import { createMemberCache } from '../../../src/core/memberCache.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../../harness/fixtures.js';
+import { useTestApp } from '../../harness/testApp.js';
+import { deletePlatformMember } from '../../../db/platform/local.js';
 
 const database = useTestDatabase();
 const app = useTestApp(() => database.db);
