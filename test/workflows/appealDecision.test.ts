@@ -6,19 +6,13 @@ import { banPlatformUser, findPlatformBan, listPlatformDirectMessages } from '..
 import { EVENT_DATA_SCHEMAS } from '../../src/events/contract.js';
 import type { Feature } from '../../src/core/features.js';
 import { FEATURES } from '../../src/core/features.js';
+import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 import { fileTestAppeal } from '../harness/appeals.js';
-import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
 import { bearer, createTestKey, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { createModerationGuild } from '../harness/moderationGuild.js';
-import { testGateway, useTestWorker } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
 
-const database = useTestDatabase();
-const gateway = testGateway();
-useTestWorker(() => database.db, gateway);
-const app = useTestApp(() => database.db, { deps: { temporal: gateway } });
-const db = () => database.db;
+const { db, app } = useWorkflowTestBed();
 
 async function appealGuild(features: Feature[] = [...FEATURES]) {
   const guild = await createModerationGuild(db(), { features });

@@ -7,11 +7,9 @@ import { systemClock } from '../../src/core/clock.js';
 import { launchOperation, relayUnstarted } from '../../src/core/temporal/operation.js';
 import { fanoutOperation } from '../../src/events/fanoutOperation.js';
 import { fanoutWorkflowId } from '../../src/events/ids.js';
-import { useTestDatabase } from '../harness/database.js';
+import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 import { eventually } from '../harness/eventually.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
-import { testGateway, useTestWorker } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
 import { startReceiver } from '../harness/receiver.js';
 import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { verifyWebhook } from '../../src/webhooks/verifyWebhook.js';
@@ -19,10 +17,7 @@ import { eventEnvelope } from '../../src/events/contract.js';
 import { retryDelivery, sendTestEvent } from '../../src/webhooks/endpointManagement.js';
 import { relayDeliveryRetries } from '../../src/webhooks/deliveryRelay.js';
 
-const database = useTestDatabase();
-const gateway = testGateway();
-useTestWorker(() => database.db, gateway);
-const app = useTestApp(() => database.db, { deps: { temporal: gateway } });
+const { database, gateway, app } = useWorkflowTestBed();
 
 async function guildWithLogChannel() {
   const guild = await createTestGuild(database.db);

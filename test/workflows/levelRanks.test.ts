@@ -5,13 +5,11 @@ import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { RANK_SNAPSHOT_THRESHOLD } from '../../src/levels/leaderboard.js';
-import { useTestDatabase } from '../harness/database.js';
+import { useApiTestBed } from '../harness/apiTestBed.js';
 import { bearer, createTestGuild, createTestKey } from '../harness/fixtures.js';
 import { testGateway } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
 
-const database = useTestDatabase();
-const app = useTestApp(() => database.db);
+const { database, app } = useApiTestBed();
 const FIRST = 1_400_000_000_000_000_000n;
 
 describe('rank snapshots of large servers', () => {

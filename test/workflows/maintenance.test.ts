@@ -6,13 +6,10 @@ import { PURGE_SCHEDULE_ID } from '../../src/keys/schedules.js';
 import { RANKS_SCHEDULE_ID } from '../../src/levels/schedules.js';
 import { AREAS } from '../../src/process/areas.js';
 import { collectSchedules } from '../../src/process/registry.js';
-import { useTestDatabase } from '../harness/database.js';
+import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 import { eventually } from '../harness/eventually.js';
-import { testGateway, useTestWorker } from '../harness/temporal.js';
 
-const database = useTestDatabase();
-const gateway = testGateway();
-useTestWorker(() => database.db, gateway);
+const { database, gateway } = useWorkflowTestBed();
 
 const HOUR = 3600_000;
 

@@ -4,18 +4,12 @@ import { listPlatformMessages } from '../../db/platform/messages.js';
 import { deletePlatformMember, findPlatformMember, upsertPlatformMember } from '../../db/platform/local.js';
 import { findPlatformBan, listPlatformDirectMessages, listPlatformModerationLog, setPlatformAcceptsDms } from '../../db/platform/moderation.js';
 import { EVENT_DATA_SCHEMAS } from '../../src/events/contract.js';
-import { useTestDatabase } from '../harness/database.js';
+import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 import { eventually } from '../harness/eventually.js';
 import { bearer, createTestKey, snowflake } from '../harness/fixtures.js';
 import { createModerationGuild, type ModerationGuild } from '../harness/moderationGuild.js';
-import { testGateway, useTestWorker } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
 
-const database = useTestDatabase();
-const gateway = testGateway();
-useTestWorker(() => database.db, gateway);
-const app = useTestApp(() => database.db, { deps: { temporal: gateway } });
-const db = () => database.db;
+const { db, app } = useWorkflowTestBed();
 
 const act = (g: ModerationGuild, action: string, userId: string, body?: unknown, key = g.key) =>
   app.http('POST', `/guilds/${g.id}/moderation/users/${userId}/${action}`, { headers: bearer(key), body });

@@ -1,52 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AREAS } from '../../src/process/areas.js';
-import { collectActivities } from '../../src/process/registry.js';
+import { describe, expect, it } from 'vitest';
 import { insertModAction, type ModActionRequest } from '../../db/moderation/actions.js';
 import { listCaseEvents } from '../../db/moderation/cases.js';
 import { saveEscalationRule, saveModerationSettings } from '../../db/moderation/settings.js';
 import { findPlatformBan, listPlatformModerationLog } from '../../db/platform/moderation.js';
-import { systemClock } from '../../src/core/clock.js';
 import type { ModActionType } from '../../src/moderation/refusalRules.js';
-import { createLogger } from '../../src/core/logger.js';
-import { createLocalPlatform } from '../../src/platform/localPlatform.js';
-import { useTestDatabase } from '../harness/database.js';
+import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
 import { createModerationGuild, type ModerationGuild } from '../harness/moderationGuild.js';
-import { sharedBundle } from '../harness/temporal.js';
 
-const database = useTestDatabase();
-const db = () => database.db;
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-const taskQueue = 'moderation-timers-test';
-
-beforeAll(async () => {
-  // The time-skipping server fires the hour- and day-long timers of timeouts, tempbans and warnings at once.
-  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('testServerPath') } } });
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: await sharedBundle(),
-    activities: collectActivities(AREAS, {
-      db: db(),
-      platform: createLocalPlatform(db()),
-      clock: systemClock,
-      logger: createLogger('silent', 'moderation-timers-test'),
-      temporal: { client: env.client, taskQueue },
-      webhooks: { allowInsecureLocal: true },
-    }),
-  });
-  running = worker.run();
-});
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
+// The time-skipping server fires the hour- and day-long timers of timeouts, tempbans and warnings at once.
+const bed = useTimeSkippingTestBed({ taskQueue: 'moderation-timers-test' });
+const { db, taskQueue } = bed;
 
 async function start(g: ModerationGuild, action: ModActionType, userId: string, request: Partial<ModActionRequest> = {}) {
   const actionId = `mda_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
@@ -60,7 +24,7 @@ async function start(g: ModerationGuild, action: ModActionType, userId: string, 
     request: { reason: null, evidence: [], durationSeconds: null, deleteMessageSeconds: 0, ...request },
     requestedAt: new Date(),
   });
-  return env.client.workflow.start('moderationAction', {
+  return bed.client.workflow.start('moderationAction', {
     taskQueue,
     workflowId: `mod-action/${g.id}/${actionId}`,
     args: [{ actionId, guildId: g.id }],
@@ -111,7 +75,7 @@ describe('moderation timers', () => {
     const target = await g.addMember();
     const tempban = await start(g, 'ban', target, { durationSeconds: 86_400 });
     // Wait for the tempban's case without letting time skip past its timer.
-    await env.client.withDeadline(Date.now() + 10_000, async () => {
+    await bed.client.withDeadline(Date.now() + 10_000, async () => {
       while ((await tempban.describe()).memo?.status !== 'done') await new Promise((r) => setTimeout(r, 50));
     });
     const unban = await start(g, 'unban', target);

@@ -1,51 +1,16 @@
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AREAS } from '../../src/process/areas.js';
-import { collectActivities } from '../../src/process/registry.js';
+import { describe, expect, it } from 'vitest';
 import { insertEvent } from '../../db/shared/events.js';
 import { createDeliveries, insertEndpoint } from '../../db/webhooks/webhooks.js';
-import { systemClock } from '../../src/core/clock.js';
-import { createLogger } from '../../src/core/logger.js';
-import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { deliveryBody } from '../../src/webhooks/delivery.js';
 import { verifyWebhook } from '../../src/webhooks/verifyWebhook.js';
-import { useTestDatabase } from '../harness/database.js';
+import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
 import { createTestGuild } from '../harness/fixtures.js';
 import { startReceiver } from '../harness/receiver.js';
-import { sharedBundle, testGateway } from '../harness/temporal.js';
 
-const database = useTestDatabase();
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-const taskQueue = 'webhook-delivery-test';
+// The time-skipping server fires the 1-minute to 24-hour retry timers without waiting for them.
+const bed = useTimeSkippingTestBed({ taskQueue: 'webhook-delivery-test', temporal: 'dev-server' });
+const { database, taskQueue } = bed;
 const secret = 'whsec_time-skipping';
-
-beforeAll(async () => {
-  // The time-skipping server fires the 1-minute to 24-hour retry timers without waiting for them.
-  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('testServerPath') } } });
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: await sharedBundle(),
-    activities: collectActivities(AREAS, {
-      db: database.db,
-      platform: createLocalPlatform(database.db),
-      clock: systemClock,
-      logger: createLogger('silent', 'webhook-test'),
-      temporal: testGateway(),
-      webhooks: { allowInsecureLocal: true },
-    }),
-  });
-  running = worker.run();
-});
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
 
 async function deliveryTo(url: string) {
   const guild = await createTestGuild(database.db);
@@ -72,7 +37,7 @@ describe('webhook delivery', () => {
     const receiver = await startReceiver([500, 503, 204]);
     try {
       const { event, deliveryId } = await deliveryTo(receiver.url);
-      const result = await env.client.workflow.execute('webhookDelivery', {
+      const result = await bed.client.workflow.execute('webhookDelivery', {
         workflowId: `webhook/test/${deliveryId}`,
         taskQueue,
         args: [{ deliveryId, firstAttempt: 1 }],
@@ -113,7 +78,7 @@ describe('webhook delivery', () => {
     const receiver = await startReceiver([{ status: 302, headers: { location: 'https://example.invalid/' } }, 500]);
     try {
       const { endpoint, deliveryId } = await deliveryTo(receiver.url);
-      const result = await env.client.workflow.execute('webhookDelivery', {
+      const result = await bed.client.workflow.execute('webhookDelivery', {
         workflowId: `webhook/test/${deliveryId}`,
         taskQueue,
         args: [{ deliveryId, firstAttempt: 1 }],
@@ -136,7 +101,7 @@ describe('webhook delivery', () => {
     try {
       const { endpoint, deliveryId } = await deliveryTo(receiver.url);
       await database.db.updateTable('webhook_endpoints').set({ enabled: false, disabled_reason: 'manual' }).where('id', '=', endpoint.id).execute();
-      const result = await env.client.workflow.execute('webhookDelivery', {
+      const result = await bed.client.workflow.execute('webhookDelivery', {
         workflowId: `webhook/test/${deliveryId}`,
         taskQueue,
         args: [{ deliveryId, firstAttempt: 1 }],
@@ -152,7 +117,7 @@ describe('webhook delivery', () => {
     const closed = await startReceiver([200]);
     await closed.close();
     const { deliveryId } = await deliveryTo(closed.url);
-    const handle = await env.client.workflow.start('webhookDelivery', { workflowId: `webhook/test/${deliveryId}`, taskQueue, args: [{ deliveryId, firstAttempt: 1 }] });
+    const handle = await bed.client.workflow.start('webhookDelivery', { workflowId: `webhook/test/${deliveryId}`, taskQueue, args: [{ deliveryId, firstAttempt: 1 }] });
     await handle.result();
     const attempts = await attemptsOf(deliveryId);
     expect(attempts).toHaveLength(7);
@@ -163,7 +128,7 @@ describe('webhook delivery', () => {
     const receiver = await startReceiver([500, 200]);
     try {
       const { endpoint, deliveryId } = await deliveryTo(receiver.url);
-      const handle = await env.client.workflow.start('webhookDelivery', { workflowId: `webhook/test/${deliveryId}`, taskQueue, args: [{ deliveryId, firstAttempt: 1 }] });
+      const handle = await bed.client.workflow.start('webhookDelivery', { workflowId: `webhook/test/${deliveryId}`, taskQueue, args: [{ deliveryId, firstAttempt: 1 }] });
       for (let i = 0; i < 200 && receiver.received.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
       await database.db.updateTable('webhook_endpoints').set({ secret: 'whsec_rotated' }).where('id', '=', endpoint.id).execute();
       expect(await handle.result()).toBe('succeeded');
@@ -183,7 +148,7 @@ describe('webhook delivery', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const { deliveryId } = await deliveryTo(`http://127.0.0.1:${(silent.address() as { port: number }).port}/hang`);
-      const handle = await env.client.workflow.start('webhookDelivery', { workflowId: `webhook/test/${deliveryId}`, taskQueue, args: [{ deliveryId, firstAttempt: 1 }] });
+      const handle = await bed.client.workflow.start('webhookDelivery', { workflowId: `webhook/test/${deliveryId}`, taskQueue, args: [{ deliveryId, firstAttempt: 1 }] });
       // The first attempt is logged once its 10-second limit passes; then the delivery is cut short here.
       for (let i = 0; i < 300 && (await attemptsOf(deliveryId)).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
       await handle.terminate('test done');

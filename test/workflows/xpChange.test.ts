@@ -10,16 +10,12 @@ import { xpChangeOperation } from '../../src/levels/xpChangeOperation.js';
 import { systemClock } from '../../src/core/clock.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import { Client, Connection } from '@temporalio/client';
-import { useTestDatabase } from '../harness/database.js';
+import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 import { eventually } from '../harness/eventually.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake, type TestGuild } from '../harness/fixtures.js';
-import { testGateway, useTestWorker } from '../harness/temporal.js';
-import { startTestApp, useTestApp } from '../harness/testApp.js';
+import { startTestApp } from '../harness/testApp.js';
 
-const database = useTestDatabase();
-const gateway = testGateway();
-useTestWorker(() => database.db, gateway);
-const app = useTestApp(() => database.db, { deps: { temporal: gateway } });
+const { database, gateway, app } = useWorkflowTestBed();
 
 async function levelsGuild() {
   const guild = await createTestGuild(database.db);

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { NativeConnection } from '@temporalio/worker';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { addLevelReward, saveLevelSettings } from '../../db/levels/members.js';
 import { listPlatformMessages } from '../../db/platform/messages.js';
 import { upsertPlatformRoles } from '../../db/platform/local.js';
@@ -10,16 +10,13 @@ import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import type { Platform } from '../../src/core/platform.js';
 import { createWorker } from '../../src/process/worker.js';
-import { useTestDatabase } from '../harness/database.js';
+import { useApiTestBed } from '../harness/apiTestBed.js';
 import { eventually } from '../harness/eventually.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
-import { sharedBundle, testGateway } from '../harness/temporal.js';
-import { useTestApp } from '../harness/testApp.js';
+import { sharedBundle } from '../harness/temporal.js';
 
-const database = useTestDatabase();
-const gateway = testGateway();
-const app = useTestApp(() => database.db, { deps: { temporal: gateway } });
-afterAll(() => gateway.client.connection.close());
+// The test starts and stops its workers itself: the bed's gateway has none.
+const { database, gateway, app } = useApiTestBed({ temporal: true });
 
 async function startWorker(platform: Platform) {
   const connection = await NativeConnection.connect({ address: inject('temporalAddress') });

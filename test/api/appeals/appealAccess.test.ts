@@ -1,24 +1,16 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../../src/core/clock.js';
+import { describe, expect, it } from 'vitest';
 import { FEATURES } from '../../../src/core/features.js';
 import { SCOPES } from '../../../src/core/scopes.js';
-import { useTestDatabase } from '../../harness/database.js';
 import { bearer } from '../../harness/fixtures.js';
-import { testGateway } from '../../harness/temporal.js';
-import { useTestApp } from '../../harness/testApp.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { appealRequests, numbersOf, VERBS } from '../../harness/appeals.js';
 
 // The Ban appeals feature and the appeals scopes on every appeal endpoint.
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 
-const database = useTestDatabase();
-const db = () => database.db;
-const clock = fixedClock(NOW);
 // Decisions start their workflow on a task queue nobody polls: the HTTP layer is what is under test
 // here, so `applying` stays true and no effect of the decision changes rows behind the test's back.
-const gateway = testGateway();
-const app = useTestApp(db, { clock, deps: { temporal: gateway } });
-afterAll(() => gateway.client.connection.close());
+const { db, app } = useApiTestBed({ now: NOW, temporal: true });
 
 const { setup, seedAppeal, list, getAppeal, decide, refused } = appealRequests(db, app, NOW);
 

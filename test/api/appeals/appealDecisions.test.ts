@@ -1,26 +1,18 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addAppealMessage, findAppeal, type AppealAnswer } from '../../../db/appeals/appeals.js';
 import { saveAppealSettings } from '../../../db/appeals/settings.js';
-import { fixedClock } from '../../../src/core/clock.js';
-import { useTestDatabase } from '../../harness/database.js';
 import { bearer, snowflake } from '../../harness/fixtures.js';
 import { countWrites } from '../../harness/rows.js';
-import { testGateway } from '../../harness/temporal.js';
-import { useTestApp } from '../../harness/testApp.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { appealRequests, CLOSED_STATUSES, DECIDED, VERBS, type Verb } from '../../harness/appeals.js';
 
 // Approve and reject over HTTP, and deciding an appeal that is not open.
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const DAY_MS = 86_400_000;
 
-const database = useTestDatabase();
-const db = () => database.db;
-const clock = fixedClock(NOW);
 // Decisions start their workflow on a task queue nobody polls: the HTTP layer is what is under test
 // here, so `applying` stays true and no effect of the decision changes rows behind the test's back.
-const gateway = testGateway();
-const app = useTestApp(db, { clock, deps: { temporal: gateway } });
-afterAll(() => gateway.client.connection.close());
+const { db, app } = useApiTestBed({ now: NOW, temporal: true });
 
 const { setup, seedAppeal, seedMany, getAppeal, decide, refused, auditRows, staffMessages } = appealRequests(db, app, NOW);
 

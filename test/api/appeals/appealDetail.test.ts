@@ -7,7 +7,7 @@ import { useApiTestBed } from '../../harness/apiTestBed.js';
 // GET appeal: the appeal with its conversation; staff notes stay internal.
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 
-const { db, app } = useApiTestBed(NOW);
+const { db, app } = useApiTestBed({ now: NOW, temporal: true });
 
 const { setup, seedAppeal, seedMany, getAppeal } = appealRequests(db, app, NOW);
 

@@ -8,7 +8,7 @@ import { useApiTestBed } from '../../harness/apiTestBed.js';
 // GET appeals: the status filter, order and cursors.
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 
-const { db, app } = useApiTestBed(NOW);
+const { db, app } = useApiTestBed({ now: NOW, temporal: true });
 
 const { setup, seedAppeal, seedMany, list, allPages } = appealRequests(db, app, NOW);
 

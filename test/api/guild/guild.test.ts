@@ -3,13 +3,11 @@ import { setPlatformReachable, upsertPlatformChannels, upsertPlatformRoles } fro
 import { fixedClock } from '../../../src/core/clock.js';
 import { createLocalPlatform } from '../../../src/platform/localPlatform.js';
 import { createMemberCache } from '../../../src/core/memberCache.js';
-import { useTestDatabase } from '../../harness/database.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../../harness/fixtures.js';
-import { useTestApp } from '../../harness/testApp.js';
 import { deletePlatformMember } from '../../../db/platform/local.js';
 
-const database = useTestDatabase();
-const app = useTestApp(() => database.db);
+const { database, app } = useApiTestBed();
 
 describe('Server endpoints', () => {
   it('returns the guild with its features and an approximate member count', async () => {

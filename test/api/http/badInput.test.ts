@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../../harness/database.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { addTestMember, createTestGuild, createTestKey, type TestGuild } from '../../harness/fixtures.js';
 import { countWrites } from '../../harness/rows.js';
-import { useTestApp } from '../../harness/testApp.js';
 
 // Bad input of any kind answers 4xx in the error shape and changes nothing: no ledger row, no audit row,
 // no event, no stored Idempotency-Key response.
-const database = useTestDatabase();
-const app = useTestApp(() => database.db);
+const { database, app } = useApiTestBed();
 
 interface Case {
   method?: string;

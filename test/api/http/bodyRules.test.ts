@@ -13,17 +13,15 @@ import { defineRoute } from '../../../api/route.js';
 import { GuildParams } from '../../../src/core/contract.js';
 import { z } from '../../../src/core/zod.js';
 import { loadConfig } from '../../../src/core/config.js';
-import { useTestDatabase } from '../../harness/database.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { bearer, createTestGuild, createTestKey, type TestGuild } from '../../harness/fixtures.js';
 import { createHttpClient, type HttpClient } from '../../harness/httpClient.js';
 import { countWrites } from '../../harness/rows.js';
-import { useTestApp } from '../../harness/testApp.js';
 
 // No write endpoint of the product is generic enough to show the body rules alone, so a test-only route
 // goes through the same chain (mountRoutes) as every real one.
 const LIMIT = 2048;
-const database = useTestDatabase();
-const product = useTestApp(() => database.db);
+const { database, app: product } = useApiTestBed();
 
 const EchoBody = z.object({ name: z.string().max(10), count: z.number().int(), tags: z.array(z.string()).optional() }).strict();
 const handled: unknown[] = [];

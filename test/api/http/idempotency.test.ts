@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { purgeExpiredIdempotencyRecords } from '../../../db/shared/idempotency.js';
-import { fixedClock } from '../../../src/core/clock.js';
-import { useTestDatabase } from '../../harness/database.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, type TestGuild } from '../../harness/fixtures.js';
 import { countWrites } from '../../harness/rows.js';
-import { useTestApp } from '../../harness/testApp.js';
 
-const database = useTestDatabase();
-const clock = fixedClock(new Date('2026-11-22T12:00:30Z'));
-const app = useTestApp(() => database.db, { clock });
+const { database, clock, app } = useApiTestBed({ now: new Date('2026-11-22T12:00:30Z') });
 
 async function setup() {
   const guild = await createTestGuild(database.db);

@@ -2,19 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { setPlatformReachable } from '../../../db/platform/local.js';
 import { readHits } from '../../../db/shared/rateLimits.js';
 import { currentWindow } from '../../../src/core/fixedWindow.js';
-import { fixedClock } from '../../../src/core/clock.js';
 import type { Feature } from '../../../src/core/features.js';
 import type { Scope } from '../../../src/core/scopes.js';
-import { useTestDatabase } from '../../harness/database.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../../harness/fixtures.js';
 import { countWrites } from '../../harness/rows.js';
-import { startTestApp, useTestApp, type TestApp } from '../../harness/testApp.js';
+import { startTestApp, type TestApp } from '../../harness/testApp.js';
 
-const database = useTestDatabase();
 // 12:00:20 → the fixed window ends in 40 s.
 const START = new Date('2026-11-22T12:00:20Z');
-const clock = fixedClock(START);
-const app = useTestApp(() => database.db, { clock });
+const { database, clock, app } = useApiTestBed({ now: START });
 
 async function keyOn(plan: 'free' | 'pro', options: { scopes?: Scope[]; features?: Feature[] } = {}) {
   const guild = await createTestGuild(database.db, { plan, features: options.features });

@@ -1,12 +1,10 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { useTestDatabase } from '../../harness/database.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake, type TestGuild } from '../../harness/fixtures.js';
 import { countWrites } from '../../harness/rows.js';
-import { useTestApp } from '../../harness/testApp.js';
 
-const database = useTestDatabase();
-const app = useTestApp(() => database.db);
+const { database, app } = useApiTestBed();
 
 async function setup(features = ['levels'] as const) {
   const guild = await createTestGuild(database.db, { features: [...features] });

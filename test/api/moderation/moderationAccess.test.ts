@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { fixedClock } from '../../../src/core/clock.js';
-import { useTestDatabase } from '../../harness/database.js';
 import { bearer, createTestKey, snowflake } from '../../harness/fixtures.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { createModerationGuild } from '../../harness/moderationGuild.js';
-import { testGateway } from '../../harness/temporal.js';
-import { useTestApp } from '../../harness/testApp.js';
 import { ACTIONS, moderationRequests, numbers, VALID_BODY } from '../../harness/moderationRequests.js';
 
 // The Moderation feature and the moderation scopes on every moderation endpoint. No worker polls the
 // gateway's task queue.
-const database = useTestDatabase();
-const db = () => database.db;
 const START = new Date('2026-11-22T12:00:20Z');
-const clock = fixedClock(START);
-const gateway = testGateway();
-const app = useTestApp(db, { clock, deps: { temporal: gateway } });
+const { db, app } = useApiTestBed({ now: START, temporal: true });
 
 const { post, get, refused, refusedAfter, seedCases } = moderationRequests(db, app);
 

@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { finishModAction } from '../../../db/moderation/actions.js';
-import { fixedClock } from '../../../src/core/clock.js';
-import { useTestDatabase } from '../../harness/database.js';
 import { createTestKey, snowflake } from '../../harness/fixtures.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { createModerationGuild } from '../../harness/moderationGuild.js';
-import { testGateway } from '../../harness/temporal.js';
-import { useTestApp } from '../../harness/testApp.js';
 import { ACTIONS, issuesAt, moderationRequests, type Action } from '../../harness/moderationRequests.js';
 
 // Moderation actions over HTTP: the per-key limit, Idempotency-Key and polling. No worker polls the gateway's
 // task queue: an accepted action stays `pending` (outcomes: test/workflows/moderationAction.test.ts).
-const database = useTestDatabase();
-const db = () => database.db;
 // 12:00:20 → the fixed minute ends in 40 s.
 const START = new Date('2026-11-22T12:00:20Z');
-const clock = fixedClock(START);
-const gateway = testGateway();
-const app = useTestApp(db, { clock, deps: { temporal: gateway } });
+const { db, clock, app } = useApiTestBed({ now: START, temporal: true });
 
 const { post, get, writes, refused, refusedAfter } = moderationRequests(db, app);
 

@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { fixedClock } from '../../../src/core/clock.js';
-import { useTestDatabase } from '../../harness/database.js';
 import { addTestMember, snowflake } from '../../harness/fixtures.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { createModerationGuild } from '../../harness/moderationGuild.js';
-import { testGateway } from '../../harness/temporal.js';
-import { useTestApp } from '../../harness/testApp.js';
 import { ACTIONS, issuesAt, MEMBER_ACTIONS, moderationRequests, VALID_BODY, type Action } from '../../harness/moderationRequests.js';
 
 // The HTTP contract of the moderation actions' requests: bodies, path and MEMBER_NOT_FOUND. No worker polls the
 // gateway's task queue: an accepted action stays `pending` (outcomes: test/workflows/moderationAction.test.ts).
-const database = useTestDatabase();
-const db = () => database.db;
 const START = new Date('2026-11-22T12:00:20Z');
-const clock = fixedClock(START);
-const gateway = testGateway();
-const app = useTestApp(db, { clock, deps: { temporal: gateway } });
+const { db, app } = useApiTestBed({ now: START, temporal: true });
 
 const { post, writes, refused } = moderationRequests(db, app);
 

@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { addCaseEvent, insertCase, resolveCase } from '../../../db/moderation/cases.js';
-import { fixedClock } from '../../../src/core/clock.js';
-import { useTestDatabase } from '../../harness/database.js';
 import { snowflake } from '../../harness/fixtures.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { createModerationGuild } from '../../harness/moderationGuild.js';
-import { testGateway } from '../../harness/temporal.js';
-import { useTestApp } from '../../harness/testApp.js';
 import { issuesAt, moderationRequests } from '../../harness/moderationRequests.js';
 
 // GET moderation case: the case with its timeline.
-const database = useTestDatabase();
-const db = () => database.db;
 const START = new Date('2026-11-22T12:00:20Z');
-const clock = fixedClock(START);
-const gateway = testGateway();
-const app = useTestApp(db, { clock, deps: { temporal: gateway } });
+const { db, app } = useApiTestBed({ now: START, temporal: true });
 
 const { get, seedCases } = moderationRequests(db, app);
 
