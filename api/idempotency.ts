@@ -20,17 +20,23 @@ const LEASE_MS = 60_000;
 /** How long a second request with the same key waits for the first to finish. */
 const WAIT_MS = 15_000;
 
-export type IdempotencyOutcome = { kind: 'claimed'; claim: IdempotencyClaim } | { kind: 'replay'; status: number; body: unknown };
+/** A replay carries the stored body as the JSON text that was sent the first time. */
+export type IdempotencyOutcome = { kind: 'claimed'; claim: IdempotencyClaim } | { kind: 'replay'; status: number; body: string };
 
-/** Reads and checks the header; undefined when the request has none. */
-export function readIdempotencyKey(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  if (!KEY_PATTERN.test(header)) {
-    throw invalidRequest([
-      { location: 'header', path: IDEMPOTENCY_HEADER, message: 'must be 1 to 100 printable ASCII characters' },
-    ]);
-  }
-  return header;
+const headerIssue = (message: string) => invalidRequest([{ location: 'header', path: IDEMPOTENCY_HEADER, message }]);
+
+/**
+ * Reads and checks the header from its values as received (Node's `headersDistinct`: one entry per header
+ * line); undefined when the request has none. A header sent without a value is not a missing header (Koa's
+ * ctx.get answers '' for both): it is refused like any value outside 1 to 100 printable ASCII characters, as
+ * is a header sent twice (joined, the two values would silently make a third key).
+ */
+export function readIdempotencyKey(values: readonly string[] | undefined): string | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  if (values.length > 1) throw headerIssue('must be given once');
+  const key = values[0]!;
+  if (!KEY_PATTERN.test(key)) throw headerIssue('must be 1 to 100 printable ASCII characters');
+  return key;
 }
 
 export function requestFingerprint(method: string, path: string, body: unknown): Buffer {
@@ -61,7 +67,7 @@ export async function claimOrReplay(
       continue;
     }
     if (!record.fingerprint.equals(claim.fingerprint)) throw idempotencyKeyReused();
-    if (record.state === 'done') return { kind: 'replay', status: record.responseStatus!, body: record.responseBody };
+    if (record.state === 'done') return { kind: 'replay', status: record.responseStatus!, body: record.responseBody! };
     await sleep(pause);
   }
   throw serviceUnavailable(1);

@@ -24,7 +24,8 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
   const status = route.response.status;
 
   let claim: IdempotencyClaim | undefined;
-  const key = route.idempotent ? readIdempotencyKey(ctx.get(IDEMPOTENCY_HEADER) || undefined) : undefined;
+  // From the raw header lines: ctx.get() answers '' for a missing header and for an empty one alike.
+  const key = route.idempotent ? readIdempotencyKey(ctx.req.headersDistinct[IDEMPOTENCY_HEADER.toLowerCase()]) : undefined;
   if (key !== undefined) {
     const outcome = await claimOrReplay(deps, {
       apiKeyId: caller.apiKey.id,
@@ -33,7 +34,7 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
     });
     if (outcome.kind === 'replay') {
       ctx.status = outcome.status;
-      ctx.body = outcome.body;
+      sendJsonText(ctx, outcome.body);
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
@@ -46,6 +47,9 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
     afterCommit(() => launchOperation(deps, operation, record, caller.apiKey.name));
   const handlerInput = (db: Kysely<Database>) => ({ ...input, caller, db, afterCommit, launch }) as never;
   let body: unknown;
+  // With an Idempotency-Key the body is serialized here, once: the stored text is the text sent, so a replay
+  // returns the same bytes (not merely the same JSON value).
+  let bodyText: string | undefined;
   try {
     await route.check?.(handlerInput(deps.db));
     // The documented schema is what leaves (and what a replay returns): unknown fields are stripped, and
@@ -56,7 +60,10 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
         ? respond(await route.handle(handlerInput(deps.db)))
         : await deps.db.transaction().execute(async (trx) => {
             const result = respond(await route.handle(handlerInput(trx)));
-            if (claim) await completeIdempotencyKey(trx, claim, { status, body: result });
+            if (claim) {
+              bodyText = JSON.stringify(result);
+              await completeIdempotencyKey(trx, claim, { status, body: bodyText });
+            }
             return result;
           });
   } catch (err) {
@@ -64,7 +71,8 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
     throw err;
   }
   ctx.status = status;
-  ctx.body = body;
+  if (bodyText === undefined) ctx.body = body;
+  else sendJsonText(ctx, bodyText);
   if (hooks.length > 0) {
     ctx.res.once('finish', () => {
       for (const hook of hooks) {
@@ -72,4 +80,10 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
       }
     });
   }
+}
+
+/** Sends JSON text as it is (Koa would otherwise send a string as text/plain). */
+function sendJsonText(ctx: AppContext, text: string): void {
+  ctx.type = 'application/json';
+  ctx.body = text;
 }

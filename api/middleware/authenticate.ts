@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { lookUpCredential } from '../../db/keys/apiKeys.js';
+import { lookUpCredential, type ApiKeyRecord } from '../../db/keys/apiKeys.js';
 import { countHit } from '../../db/shared/rateLimits.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
@@ -14,9 +14,10 @@ const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
  * Resolves the Bearer key on every request (no cache, so a revocation is effective at once on every
- * instance). Each 401 counts against the caller's IP address; past `failuresPerMinute` the address gets
- * 429 until the minute ends, before its key is even looked at. A usable key's request is then counted in
- * the key's rate-limit window (see rateLimit.ts).
+ * instance). Each 401 counts against the caller's IP address; past `failuresPerMinute` the address's failures
+ * get 429 instead of 401 until the minute ends. The throttle refuses failures only: a usable key goes through
+ * whatever its address did (callers behind one NAT or proxy must not lock each other out with a bad key), and
+ * is counted in the key's own rate-limit window (see rateLimit.ts).
  */
 export function authenticate(deps: { db: Kysely<Database>; clock: Clock; keyHits: KeyHitCounter; failuresPerMinute: number }): AppMiddleware {
   const { db, clock, keyHits, failuresPerMinute } = deps;
@@ -68,12 +69,22 @@ async function resolveKey(ctx: AppContext, input: ResolveInput): Promise<void> {
   // Only digests are compared, by an index lookup: a caller cannot steer a digest's prefix, so the
   // lookup's timing reveals nothing about stored keys.
   const lookup = await lookUpCredential(input.db, { hash: hashApiKey(presented), addressBucket: input.bucket, windowStart: input.window.start });
-  if (lookup.addressFailures >= input.failuresPerMinute) throw input.throttled();
-  if (!lookup.credential) throw invalidApiKey();
-  const { apiKey, guild } = lookup.credential;
-  if (apiKey.revokedAt) throw apiKeyRevoked();
-  if (apiKey.expiresAt && apiKey.expiresAt <= input.now) throw apiKeyExpired();
+  const refusal = refusalOf(lookup.credential?.apiKey, input.now);
+  if (refusal) {
+    // A throttled address's failure is answered 429 and not counted again (the 401 would have been).
+    if (lookup.addressFailures >= input.failuresPerMinute) throw input.throttled();
+    throw refusal;
+  }
+  const { apiKey, guild } = lookup.credential!;
   ctx.state.apiKey = apiKey;
   ctx.state.guild = guild;
   ctx.state.keyHits = await input.keyHits.hit(`key:${apiKey.id}`, input.window.start);
+}
+
+/** Why a looked-up key cannot be used (unknown, revoked, expired); undefined for a usable key. */
+function refusalOf(apiKey: ApiKeyRecord | undefined, now: Date): AppError | undefined {
+  if (!apiKey) return invalidApiKey();
+  if (apiKey.revokedAt) return apiKeyRevoked();
+  if (apiKey.expiresAt && apiKey.expiresAt <= now) return apiKeyExpired();
+  return undefined;
 }

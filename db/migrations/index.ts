@@ -7,6 +7,7 @@ import * as levelRankSnapshots from './2026-11-22-005-level-rank-snapshots.js';
 import * as webhooks from './2026-11-22-006-webhooks.js';
 import * as moderation from './2026-11-22-007-moderation.js';
 import * as appeals from './2026-11-22-008-appeals.js';
+import * as idempotencyResponseText from './2026-11-24-001-idempotency-response-text.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-006-webhooks': webhooks,
   '2026-11-22-007-moderation': moderation,
   '2026-11-22-008-appeals': appeals,
+  '2026-11-24-001-idempotency-response-text': idempotencyResponseText,
 };

@@ -5,7 +5,8 @@ export interface IdempotencyRecord {
   fingerprint: Buffer;
   state: 'processing' | 'done';
   responseStatus: number | null;
-  responseBody: unknown;
+  /** The JSON text that was sent, byte for byte. */
+  responseBody: string | null;
   lockedUntil: Date;
   expiresAt: Date;
 }
@@ -63,15 +64,15 @@ export async function findIdempotencyRecord(
   );
 }
 
-/** Stores the successful response, in the transaction of the change it answers. */
+/** Stores the successful response (its body as the exact JSON text sent), in the transaction of the change it answers. */
 export async function completeIdempotencyKey(
   trx: Kysely<Database>,
   claim: IdempotencyClaim,
-  response: { status: number; body: unknown },
+  response: { status: number; body: string },
 ): Promise<void> {
   await trx
     .updateTable('idempotency_records')
-    .set({ state: 'done', response_status: response.status, response_body: JSON.stringify(response.body) })
+    .set({ state: 'done', response_status: response.status, response_body: response.body })
     .where('api_key_id', '=', claim.apiKeyId)
     .where('idempotency_key', '=', claim.key)
     .execute();

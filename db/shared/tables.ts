@@ -56,7 +56,8 @@ export interface IdempotencyRecordsTable {
   fingerprint: Buffer;
   state: 'processing' | 'done';
   response_status: number | null;
-  response_body: ColumnType<unknown, string | null, string | null>;
+  /** The response body exactly as it was sent (JSON text), so a replay returns the same bytes. */
+  response_body: string | null;
   /** A processing claim whose holder died can be taken over after this. */
   locked_until: Date;
   created_at: Date;

@@ -1,4 +1,4 @@
-import { GuildParams, SnowflakeId, Timestamp } from '../core/contract.js';
+import { GuildParams, integerParam, SafeText, SnowflakeId, Timestamp } from '../core/contract.js';
 import { RecordNumber } from '../moderation/contract.js';
 import { z } from '../core/zod.js';
 
@@ -47,7 +47,7 @@ export const AppealsQuery = z.object({
     .default('open')
     .openapi({ description: '`open` (default) means open and question: every appeal waiting for a decision; `all` every status.' }),
   userId: SnowflakeId.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
+  limit: integerParam({ min: 1, max: 100, default: 25 }),
   before: RecordNumber.optional().openapi({ description: 'Appeals numbered below this one.' }),
 });
 
@@ -55,9 +55,23 @@ export const AppealParams = GuildParams.extend({ number: RecordNumber });
 
 export const AppealDecisionRequest = z
   .strictObject({
-    reason: z.string().min(1).max(1000).nullable().optional().openapi({ description: 'Sent to the appellant and shown in the conversation.' }),
+    reason: SafeText.min(1).max(1000).nullable().optional().openapi({ description: 'Sent to the appellant and shown in the conversation.' }),
   })
   .openapi('AppealDecisionRequest');
 
 export type AppealBody = z.infer<typeof Appeal>;
 export type AppealDetailBody = z.infer<typeof AppealDetail>;
+
+/** The answers of the bot's appeal form as a filing carries them (`simulate appeal-file --answers`). */
+export const AppealAnswersInput = z
+  .array(
+    z.strictObject({
+      id: z.string().min(1).max(100),
+      type: z.string().min(1).max(50),
+      label: z.string().min(1).max(500),
+      value: z.unknown().refine((v) => v !== undefined, 'a value is required (null for none)'),
+    }),
+  )
+  .min(1)
+  .max(25)
+  .refine((answers) => new Set(answers.map((a) => a.id)).size === answers.length, 'answer ids must be unique');

@@ -1,4 +1,4 @@
-import { SnowflakeId, Timestamp } from '../core/contract.js';
+import { integerParam, SafeText, SnowflakeId, Timestamp } from '../core/contract.js';
 import { z } from '../core/zod.js';
 
 export const MAX_BANK_AMOUNT = 1_000_000_000_000;
@@ -31,15 +31,15 @@ export const BankTransactionPage = z
   .openapi('BankTransactionPage');
 
 export const BankTransactionsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-  before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  limit: integerParam({ min: 1, max: 100, default: 25 }),
+  before: integerParam({ min: 1, max: Number.MAX_SAFE_INTEGER }).optional(),
 });
 
 export const BankChangeRequest = z
   .strictObject({
     type: z.enum(['add', 'remove']).openapi({ description: '`add` credits, `remove` debits.' }),
     amount: z.number().int().min(1).max(MAX_BANK_AMOUNT),
-    reason: z.string().max(200).nullable().optional(),
+    reason: SafeText.max(200).nullable().optional(),
   })
   .openapi('BankChangeRequest');
 
@@ -55,7 +55,7 @@ export const BankChange = z
   })
   .openapi('BankChange');
 
-export const BankLeaderboardQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(10) });
+export const BankLeaderboardQuery = z.object({ limit: integerParam({ min: 1, max: 100, default: 10 }) });
 
 export const BankLeaderboard = z
   .object({

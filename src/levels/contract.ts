@@ -1,4 +1,4 @@
-import { SnowflakeId, Timestamp } from '../core/contract.js';
+import { integerParam, SafeText, SnowflakeId, Timestamp } from '../core/contract.js';
 import { z } from '../core/zod.js';
 
 export const LEVEL_CURVE_DESCRIPTION =
@@ -36,8 +36,8 @@ export const LevelRow = z
   .openapi('LevelRow');
 
 export const LevelLeaderboardQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-  cursor: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  limit: integerParam({ min: 1, max: 100, default: 25 }),
+  cursor: integerParam({ min: 0, max: 10_000_000, default: 0 }),
 });
 
 export const LevelLeaderboard = z
@@ -53,7 +53,7 @@ export const XpChangeRequest = z
     type: z.enum(['add', 'remove', 'set']).openapi({ description: '`add`/`remove` are relative; `set` is the new total.' }),
     amount: z.number().int().min(0).max(2_000_000_000),
     unit: z.enum(['xp', 'levels']).default('xp').openapi({ description: 'With `levels` the XP earned inside the current level is kept.' }),
-    reason: z.string().max(200).nullable().optional().openapi({ description: 'Shown in the audit log.' }),
+    reason: SafeText.max(200).nullable().optional().openapi({ description: 'Shown in the audit log.' }),
   })
   .openapi('XpChangeRequest');
 

@@ -1,6 +1,6 @@
 import type { CaseAction, CaseSource } from '../../db/moderation/cases.js';
 import { MOD_ACTIONS } from './refusalRules.js';
-import { GuildParams, QueryBoolean, SnowflakeId, Timestamp } from '../core/contract.js';
+import { GuildParams, integerParam, QueryBoolean, SafeText, safeHttpUrl, SnowflakeId, Timestamp } from '../core/contract.js';
 import { z } from '../core/zod.js';
 
 export const CASE_ACTIONS = ['warn', 'timeout', 'untimeout', 'kick', 'ban', 'tempban', 'softban', 'unban', 'note', 'purge'] as const satisfies readonly CaseAction[];
@@ -51,7 +51,8 @@ export const ModCaseList = z
   })
   .openapi('ModCaseList');
 
-export const RecordNumber = z.coerce.number().int().min(1).max(999_999_999);
+/** A case or appeal number, in a path or as a `before` cursor. */
+export const RecordNumber = integerParam({ min: 1, max: 999_999_999 });
 
 export const ModCasesQuery = z.object({
   action: z.enum(CASE_ACTIONS).optional(),
@@ -59,21 +60,21 @@ export const ModCasesQuery = z.object({
   userId: SnowflakeId.optional(),
   moderatorId: SnowflakeId.optional(),
   active: QueryBoolean.optional().openapi({ description: '1/true: only running warnings, timeouts and tempbans; 0/false: the others.' }),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
+  limit: integerParam({ min: 1, max: 100, default: 25 }),
   before: RecordNumber.optional().openapi({ description: 'Cases numbered below this one.' }),
 });
 
 export const CaseParams = GuildParams.extend({ number: RecordNumber });
 
-const Reason = z.string().min(1).max(500).nullable().optional().openapi({ description: 'Shown in the case, the mod log and the DM.' });
+const Reason = SafeText.min(1).max(500).nullable().optional().openapi({ description: 'Shown in the case, the mod log and the DM.' });
 const Evidence = z
-  .array(z.url({ protocol: /^https?$/ }).max(500))
+  .array(safeHttpUrl(500))
   .max(5)
   .default([])
   .openapi({ description: 'Up to 5 links.' });
 
 export const WarnRequest = z
-  .strictObject({ reason: z.string().min(1).max(500).openapi({ description: 'Shown in the case, the mod log and the DM.' }), evidence: Evidence })
+  .strictObject({ reason: SafeText.min(1).max(500).openapi({ description: 'Shown in the case, the mod log and the DM.' }), evidence: Evidence })
   .openapi('WarnRequest');
 
 export const TimeoutRequest = z

@@ -5,14 +5,13 @@ import { setPlatformReachable } from '../../../db/platform/local.js';
 import { freePort } from '../../../src/process/infra/freePort.js';
 import { createLocalPlatform } from '../../../src/platform/localPlatform.js';
 import { PlatformUnavailableError, type Platform } from '../../../src/core/platform.js';
-import { useTestDatabase } from '../../harness/database.js';
+import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../../harness/fixtures.js';
 import { createHttpClient } from '../../harness/httpClient.js';
 import { countWrites } from '../../harness/rows.js';
-import { startTestApp, useTestApp } from '../../harness/testApp.js';
+import { startTestApp } from '../../harness/testApp.js';
 
-const database = useTestDatabase();
-const app = useTestApp(() => database.db);
+const { database, app } = useApiTestBed();
 
 const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -96,13 +95,20 @@ describe('400 INVALID_REQUEST for invalid path ids', () => {
     expect(res.headers['x-ratelimit-limit']).toBe('600');
   });
 
-  it('a malformed guild id cannot be the key\'s server: 403 GUILD_MISMATCH comes first', async () => {
+  it('a malformed guild id names no server: 400 at path guildId; a well-formed one of another server is 403 GUILD_MISMATCH', async () => {
     const { key } = await guildAndKey();
-    for (const path of ['/guilds/123/members/abc', '/guilds/abc', `/guilds/0${snowflake()}`]) {
+    for (const path of ['/guilds/123/members/abc', '/guilds/abc']) {
       const res = await app.http('GET', path, { headers: bearer(key) });
-      expect(res.status, path).toBe(403);
-      expect(res.body).toEqual({ error: 'GUILD_MISMATCH', message: expect.any(String) });
+      expect(res.status, path).toBe(400);
+      expect(res.body).toEqual({
+        error: 'INVALID_REQUEST',
+        message: expect.any(String),
+        issues: [{ location: 'path', path: 'guildId', message: expect.any(String) }],
+      });
     }
+    const res = await app.http('GET', `/guilds/0${snowflake()}`, { headers: bearer(key) });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: 'GUILD_MISMATCH', message: expect.any(String) });
   });
 
   it('query parameters are validated the same way', async () => {
