@@ -13,7 +13,11 @@ export const API_PREFIX = '/api/v1';
 /** The Koa application with the areas' routes; entrypoints and tests call this with their own dependencies. */
 export function createApp(deps: AppDeps, routes: RouteDefinition[]): Koa<RequestState> {
   const app = new Koa<RequestState>({ proxy: deps.config.http.trustProxy });
-  const openApiDocument = buildOpenApiDocument(routes);
+  const openApiDocument = buildOpenApiDocument(routes, {
+    basePath: API_PREFIX,
+    limits: deps.config.limits,
+    bodyLimitBytes: deps.config.http.bodyLimitBytes,
+  });
 
   const publicRouter = new Router<RequestState>({ prefix: API_PREFIX });
   // The description is public and harmless, so browsers (API explorers) may read it despite the Origin rule.

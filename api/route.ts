@@ -37,7 +37,9 @@ export interface RouteDefinition<
   path: string;
   operationId: string;
   summary: string;
+  /** What a caller needs beyond the summary. Every product route has one (test/contract lints the document). */
   description?: string;
+  /** The area's name, also the operation's one OpenAPI tag (described in api/openapi.ts). */
   area: string;
   scope: Scope;
   /** Marked sensitive in the spec's scope table. */

@@ -57,6 +57,8 @@ export function appealsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
       path: '/guilds/{guildId}/appeals',
       operationId: 'listAppeals',
       summary: 'Ban appeals, newest first',
+      description:
+        'By default only appeals waiting for a decision (`open` and `question`); pass `nextCursor` as `before` for the next page.',
       area,
       feature,
       scope: 'appeals:read',

@@ -42,6 +42,7 @@ export function bankRoutes({ db, platform, clock, temporal }: AppDeps) {
       path: '/guilds/{guildId}/bank/members/{userId}/transactions',
       operationId: 'listBankTransactions',
       summary: "List a member's ledger, newest first",
+      description: 'Pages of `limit` rows; pass `nextCursor` as `before` for the next page (null on the last one).',
       area,
       feature,
       scope: 'bank:read',

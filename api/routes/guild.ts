@@ -17,6 +17,9 @@ export function guildRoutes({ db, platform, memberCache }: AppDeps) {
       path: '/guilds/{guildId}',
       operationId: 'getGuild',
       summary: 'Get the server',
+      description:
+        'Name, icon and member count come from the chat platform and are remembered; while the platform cannot be reached ' +
+        'the last known name and icon are returned, with `iconUrl` and `memberCount` null.',
       area,
       scope,
       request: { params: GuildParams },
@@ -43,6 +46,7 @@ export function guildRoutes({ db, platform, memberCache }: AppDeps) {
       path: '/guilds/{guildId}/roles',
       operationId: 'listRoles',
       summary: 'List roles, highest first, without the everyone role',
+      description: 'Read from the chat platform on each request. `color` is `#RRGGBB`, or null for a role without colour.',
       area,
       scope,
       request: { params: GuildParams },
@@ -90,6 +94,7 @@ export function guildRoutes({ db, platform, memberCache }: AppDeps) {
       path: '/guilds/{guildId}/members/{userId}',
       operationId: 'getMember',
       summary: 'Get a member (may be cached up to 5 minutes)',
+      description: 'A user who is not a member of the server answers 404 MEMBER_NOT_FOUND; that answer may be cached too.',
       area,
       scope,
       request: { params: GuildMemberParams },

@@ -126,6 +126,7 @@ export function moderationRoutes({ db, platform, clock, temporal }: AppDeps): Ro
       path: '/guilds/{guildId}/moderation/cases/{number}',
       operationId: 'getModerationCase',
       summary: 'A case with its timeline',
+      description: 'Unknown and deleted cases answer 404 CASE_NOT_FOUND.',
       area,
       feature,
       scope: 'moderation:read',
