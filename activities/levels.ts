@@ -1,12 +1,10 @@
 import { findGuild } from '../db/guild/guilds.js';
-import { findLevelSettings, listLevelRewards } from '../db/levels/members.js';
 import { dropRankSnapshot, listLargeLevelGuilds, listSnapshotGuilds, refreshRankSnapshot } from '../db/levels/ranks.js';
 import { finishXpChange, markXpChangeProcessing, type XpChangeResult } from '../db/levels/xpChanges.js';
 import { applyPendingXpChange } from '../src/levels/applyPendingXpChange.js';
-import { planRewardRoles } from '../src/levels/rewardRoles.js';
+import { announceLevelUp, syncRewardRoles } from '../src/levels/levelUpEffects.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
 import { RANK_SNAPSHOT_THRESHOLD } from '../src/levels/leaderboard.js';
-import { levelUpMessage } from '../src/levels/levelUpMessage.js';
 import type { ActivityDeps } from './deps.js';
 import { refuse } from './refusal.js';
 
@@ -34,25 +32,11 @@ export function createLevelsActivities(deps: ActivityDeps) {
     },
 
     /** Makes the member hold exactly the reward roles of their level; repeating it changes nothing. */
-    async syncRewardRoles(guildId: string, userId: string, level: number): Promise<{ added: string[]; removed: string[] }> {
-      const [rewards, settings] = await Promise.all([listLevelRewards(db, guildId), findLevelSettings(db, guildId)]);
-      const plan = planRewardRoles(rewards, level, settings.removePreviousRewards);
-      const reason = `Level ${level} rewards`;
-      const added: string[] = [];
-      const removed: string[] = [];
-      for (const roleId of plan.add) if (await platform.changeRole(guildId, userId, roleId, 'add', reason)) added.push(roleId);
-      for (const roleId of plan.remove) if (await platform.changeRole(guildId, userId, roleId, 'remove', reason)) removed.push(roleId);
-      return { added, removed };
-    },
+    syncRewardRoles: (guildId: string, userId: string, level: number) => syncRewardRoles(db, platform, guildId, userId, level),
 
     /** Posts the level-up line once: the change id is the post's idempotency key. */
-    async announceLevelUp(changeId: string, guildId: string, userId: string, level: number): Promise<boolean> {
-      const settings = await findLevelSettings(db, guildId);
-      if (!settings.announceChannelId) return false;
-      const content = levelUpMessage(settings.announceTemplate, userId, level);
-      await platform.postMessage(guildId, settings.announceChannelId, content, `level-up/${changeId}`);
-      return true;
-    },
+    announceLevelUp: (changeId: string, guildId: string, userId: string, level: number) =>
+      announceLevelUp(db, platform, { guildId, userId, level, idempotencyKey: `level-up/${changeId}` }),
 
     async finishXpChange(
       changeId: string,

@@ -23,7 +23,8 @@ export interface ServerThreadData {
 // in the main thread does not share their event loop.
 const data = workerData as ServerThreadData;
 const config = loadConfig({
-  NODE_ENV: 'production',
+  // Not 'production': the webhook scenarios' loopback receivers need WEBHOOK_ALLOW_INSECURE_LOCAL, which production refuses.
+  NODE_ENV: 'test',
   HOST: '127.0.0.1',
   PORT: '0',
   DATABASE_URL: data.databaseUrl,

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { AppealsTable, Database } from '../schema.js';
 
 type Db = Kysely<Database>;
@@ -234,4 +234,21 @@ function toAppealRecord(row: AppealRow): AppealRecord {
     lastActivityAt: row.last_activity_at,
     workflowStartedAt: row.workflow_started_at,
   };
+}
+
+/** Serialises the filings of one user in one guild until the caller's transaction ends (one open appeal at a time). */
+export async function lockUserAppeals(trx: Db, guildId: string, userId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`appeals/${guildId}/${userId}`}, 0))`.execute(trx);
+}
+
+/** Every appeal of the user, newest first. */
+export async function listUserAppeals(db: Db, guildId: string, userId: string): Promise<AppealRecord[]> {
+  const rows = await db
+    .selectFrom('appeals')
+    .selectAll()
+    .where('guild_id', '=', guildId)
+    .where('user_id', '=', userId)
+    .orderBy('number', 'desc')
+    .execute();
+  return rows.map(toAppealRecord);
 }

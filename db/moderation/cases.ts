@@ -188,3 +188,17 @@ function toModCaseRecord(row: CaseRow): ModCaseRecord {
 export async function findCaseByOperation(db: Db, operationId: string): Promise<{ number: number } | undefined> {
   return db.selectFrom('moderation_cases').select('number').where('operation_id', '=', operationId).executeTakeFirst();
 }
+
+/** The user's latest ban or tempban case (the one an appeal is about), not deleted. */
+export async function findLatestBanCase(db: Db, guildId: string, userId: string): Promise<ModCaseRecord | undefined> {
+  const row = await db
+    .selectFrom('moderation_cases')
+    .selectAll()
+    .where('guild_id', '=', guildId)
+    .where('user_id', '=', userId)
+    .where('action', 'in', ['ban', 'tempban'])
+    .where('deleted_at', 'is', null)
+    .orderBy('number', 'desc')
+    .executeTakeFirst();
+  return row && toModCaseRecord(row);
+}

@@ -177,3 +177,24 @@ export async function insertPlatformMembersIfMissing(db: Kysely<Database>, membe
     .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doNothing())
     .execute();
 }
+
+/** Adds the member unless they are already in the server; true when added (a join), false when they were there. */
+export async function insertPlatformMemberIfNew(db: Kysely<Database>, m: PlatformMemberInput): Promise<boolean> {
+  const inserted = await db
+    .insertInto('platform_members')
+    .values(memberRow(m))
+    .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doNothing())
+    .returning('user_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Removes the member and returns who it was; undefined when the user was not a member. */
+export async function removePlatformMember(db: Kysely<Database>, guildId: string, userId: string): Promise<{ username: string } | undefined> {
+  return db
+    .deleteFrom('platform_members')
+    .where('guild_id', '=', guildId)
+    .where('user_id', '=', userId)
+    .returning('username')
+    .executeTakeFirst();
+}

@@ -6,8 +6,9 @@ import type { Database } from '../../db/schema.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 
 /**
- * Files a ban appeal with its `appeals.submitted` event in the caller's transaction. The bot files
- * appeals from its appeal form; the demo guild and tests file them here.
+ * Files a ban appeal with its `appeals.submitted` event in the caller's transaction, without rules: the bot's
+ * appeal form (and `npm run admin -- simulate appeal-file`) goes through submitAppeal.ts, which checks them
+ * first; the demo guild and tests file here directly.
  */
 export async function fileAppeal(
   trx: Kysely<Database>,

@@ -44,8 +44,22 @@ const EnvSchema = z.object({
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
   /** How long the Server member endpoint may serve a cached member (spec: up to 5 minutes). */
   MEMBER_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(300),
-  /** Local development and tests only: webhook endpoints may use http:// and loopback addresses. */
-  WEBHOOK_ALLOW_INSECURE_LOCAL: booleanFlag.default(false),
+  /**
+   * Local development and tests only: webhook endpoints may use http:// and loopback addresses. Unset, it is
+   * false, except under `npm run dev` and for the admin CLI on the dev database (src/process/dev/localWebhooks.ts);
+   * true is refused with NODE_ENV=production.
+   */
+  WEBHOOK_ALLOW_INSECURE_LOCAL: booleanFlag.optional(),
+}).superRefine((e, ctx) => {
+  if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_INSECURE_LOCAL === true) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_ALLOW_INSECURE_LOCAL'],
+      message:
+        'must not be true with NODE_ENV=production: production webhook endpoints are public https:// URLs ' +
+        '(unset it, or set NODE_ENV=development for local receivers)',
+    });
+  }
 });
 
 export type Config = Readonly<{
@@ -68,7 +82,11 @@ export type Config = Readonly<{
     binarySearchPath: string;
   }>;
   dev: Readonly<{ postgresPort: number }>;
-  webhooks: Readonly<{ allowInsecureLocal: boolean }>;
+  webhooks: Readonly<{
+    allowInsecureLocal: boolean;
+    /** WEBHOOK_ALLOW_INSECURE_LOCAL as set; undefined when unset (dev then allows local receivers). */
+    allowInsecureLocalSetting: boolean | undefined;
+  }>;
   limits: Readonly<{
     authFailuresPerMinute: number;
     memberCacheSeconds: number;
@@ -109,7 +127,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       binarySearchPath: e.PATH,
     }),
     dev: Object.freeze({ postgresPort: e.DEV_POSTGRES_PORT }),
-    webhooks: Object.freeze({ allowInsecureLocal: e.WEBHOOK_ALLOW_INSECURE_LOCAL }),
+    webhooks: Object.freeze({
+      allowInsecureLocal: e.WEBHOOK_ALLOW_INSECURE_LOCAL ?? false,
+      allowInsecureLocalSetting: e.WEBHOOK_ALLOW_INSECURE_LOCAL,
+    }),
     limits: Object.freeze({
       authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,
       memberCacheSeconds: e.MEMBER_CACHE_SECONDS,

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { Database } from '../../db/schema.js';
 import { runAdmin } from '../../src/process/admin/runAdmin.js';
 import type { Clock } from '../../src/core/clock.js';
+import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import { snowflake } from '../harness/fixtures.js';
 
 export interface CliResult {
@@ -15,15 +16,25 @@ export interface CliResult {
   error(): { error: string; message: string };
 }
 
+export interface CliOptions {
+  /** Where commands that emit events start their fan-out; without it they are left to the (absent) relay. */
+  temporal?: TemporalGateway;
+  /** Webhook endpoints may be http:// loopback receivers, as on the dev database. */
+  allowInsecureWebhookUrls?: boolean;
+}
+
 /** The operator CLI in-process, on the test file's database, as operator "alice" unless --operator says otherwise. */
-export function cli(getDb: () => Kysely<Database>, clock: Clock) {
+export function cli(getDb: () => Kysely<Database>, clock: Clock, options: CliOptions = {}) {
   return async (...argv: string[]): Promise<CliResult> => {
     const out: string[] = [];
     const err: string[] = [];
+    const { temporal } = options;
     const code = await runAdmin(argv, {
       db: getDb(),
       clock,
       operator: 'alice',
+      allowInsecureWebhookUrls: options.allowInsecureWebhookUrls,
+      connectTemporal: temporal && (() => Promise.resolve(temporal)),
       stdout: (line) => out.push(line),
       stderr: (line) => err.push(line),
     });

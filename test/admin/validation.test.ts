@@ -39,7 +39,7 @@ describe('usage errors (exit code 2, nothing changed)', () => {
     ['an invalid user', ['member', 'add', '--guild', G, '--user', 'me'], 'INVALID_ARGUMENT', '--user must be a snowflake id (17 to 20 digits), got "me".'],
     ['an invalid role', ['member', 'add', '--guild', G, '--user', G, '--roles', `${G},mods`], 'INVALID_ARGUMENT', '--roles must be a snowflake id (17 to 20 digits), got "mods".'],
     ['a value for --bot on member add', ['member', 'add', '--guild', G, '--user', G, '--bot=yes'], 'INVALID_ARGUMENT', '--bot takes no value (`member add`).'],
-    ['member flags on remove', ['member', 'remove', '--guild', G, '--user', G, '--username', 'x'], 'UNKNOWN_FLAG', 'Unknown flag --username for `member remove`; it accepts --guild, --user, --json, --help.'],
+    ['member flags on remove', ['member', 'remove', '--guild', G, '--user', G, '--username', 'x'], 'UNKNOWN_FLAG', 'Unknown flag --username for `member remove`; it accepts --guild, --user, --operator, --json, --help.'],
     ['an unknown scope', ['key', 'create', '--guild', '@guild', '--name', 'x', '--scopes', 'bank:read,bank:fly'], 'UNKNOWN_SCOPE', `Unknown scope(s): bank:fly. Valid: ${SCOPES.join(', ')} (or all).`],
     ['no scope', ['key', 'create', '--guild', '@guild', '--name', 'x', '--scopes', ','], 'INVALID_ARGUMENT', `--scopes names no scope. Valid: ${SCOPES.join(', ')} (or all).`],
     ['missing scopes', ['key', 'create', '--guild', '@guild', '--name', 'x'], 'MISSING_FLAG', '`key create` needs --scopes all|a,b,c.'],
@@ -47,7 +47,7 @@ describe('usage errors (exit code 2, nothing changed)', () => {
     ['an invalid creator', ['key', 'create', '--guild', '@guild', '--name', 'x', '--scopes', 'all', '--created-by', 'owner'], 'INVALID_ARGUMENT', '--created-by must be a snowflake id (17 to 20 digits), got "owner".'],
     ['a too long key name', ['key', 'create', '--guild', '@guild', '--name', 'x'.repeat(101), '--scopes', 'all'], 'INVALID_ARGUMENT', '--name must be 1 to 100 characters.'],
     ['a non-integer key id', ['key', 'revoke', '--guild', '@guild', '--id', '1.5'], 'INVALID_ARGUMENT', '--id must be an API key id (a positive integer, see `key list`), got "1.5".'],
-    ['an unknown group', ['guilds', 'show'], 'UNKNOWN_COMMAND', 'Unknown command group "guilds"; use one of guild, member, key, webhook.'],
+    ['an unknown group', ['guilds', 'show'], 'UNKNOWN_COMMAND', 'Unknown command group "guilds"; use one of guild, member, key, webhook, simulate.'],
     ['an unknown command', ['key', 'rotate', '--guild', G], 'UNKNOWN_COMMAND', 'Unknown command "key rotate"; use one of create, list, revoke.'],
   ])('refuses %s', async (_, argv, code, message) => {
     const before = await auditCount();
@@ -71,7 +71,7 @@ describe('help', () => {
 
   it.each([
     ['guild', ['guild create --id ID [--name N]', 'guild update --id ID', 'guild show --id ID [--json]']],
-    ['member', ['member add --guild ID --user ID [--username N] [--bot] [--roles a,b] [--json]', 'member remove --guild ID --user ID [--json]', 'member list --guild ID [--json]']],
+    ['member', ['member add --guild ID --user ID [--username N] [--bot] [--roles a,b] [--operator NAME] [--json]', 'member remove --guild ID --user ID [--operator NAME] [--json]', 'member list --guild ID [--json]']],
     ['key', ['key create --guild ID --name NAME --scopes all|a,b,c [--expires 30|90|365] [--created-by USER_ID]', 'key list --guild ID [--json]', 'key revoke --guild ID --id KEY_ID']],
   ])('prints the commands of the %s group for its --help', async (group, usages) => {
     const res = await admin(group, '--help');

@@ -2,7 +2,15 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../../../db/shared/audit.js';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../core/clock.js';
+import type { OutboxEvent } from '../../events/eventTypes.js';
 import type { FlagSpec, FlagValues } from './args.js';
+
+/**
+ * How the fan-out of a command's committed events began: `started` by the command, `relay` left to the worker's
+ * start relay (no Temporal configured or reachable: it starts them within seconds once a worker runs), `none`
+ * when there were no events.
+ */
+export type FanoutStart = 'started' | 'relay' | 'none';
 
 export interface AdminContext {
   db: Kysely<Database>;
@@ -10,6 +18,8 @@ export interface AdminContext {
   /** Who the audit log names when a command does not say `--operator`. */
   operator: string;
   allowInsecureWebhookUrls: boolean;
+  /** Starts the fan-out (webhooks) of events the command committed; never throws. */
+  startFanouts(events: OutboxEvent[]): Promise<FanoutStart>;
 }
 
 /** What a command prints: `json` with --json, otherwise the text lines. */

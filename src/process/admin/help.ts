@@ -35,7 +35,7 @@ export function generalHelp(groups: CommandGroup[]): string[] {
   return [
     'Usage: npm run admin -- <group> <command> [flags] [--json]',
     '',
-    ...groups.map((g) => `  ${g.name.padEnd(8)}${g.commands.map((c) => c.name).join('|').padEnd(22)}${g.summary}`),
+    ...groups.map((g) => `  ${g.name.padEnd(10)}${g.commands.map((c) => c.name).join('|').padEnd(22)}  ${g.summary}`),
     '',
     'Every command accepts --json. Errors go to stderr; exit code 1 when refused, 2 for a wrong command line.',
     'Details: npm run admin -- <group> --help',

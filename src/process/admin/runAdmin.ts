@@ -1,16 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../core/clock.js';
+import type { TemporalGateway } from '../../core/temporal/gateway.js';
+import type { OutboxEvent } from '../../events/eventTypes.js';
+import { startFanouts } from '../../events/outbox.js';
 import { parseFlags } from './args.js';
-import type { AdminCommand, CommandGroup } from './command.js';
+import type { AdminCommand, CommandGroup, FanoutStart } from './command.js';
 import { toAdminError, usageError } from './errors.js';
 import { guildGroup } from './guildCommands.js';
 import { commandHelp, generalHelp, groupHelp } from './help.js';
 import { keyGroup } from './keyCommands.js';
 import { memberGroup } from './memberCommands.js';
+import { simulateGroup } from './simulateCommands.js';
 import { webhookGroup } from './webhookCommands.js';
 
-const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup];
+const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, simulateGroup];
 
 export interface AdminDeps {
   db: Kysely<Database>;
@@ -19,9 +23,30 @@ export interface AdminDeps {
   operator: string;
   /** Operator setting for local development: webhook URLs may use http:// and loopback. */
   allowInsecureWebhookUrls?: boolean;
+  /**
+   * Temporal, where commands that emit events start their fan-out (webhooks) after the commit; called once, on the
+   * first such command. Without it, or when it fails, the worker's start relay starts them within seconds.
+   */
+  connectTemporal?: () => Promise<TemporalGateway>;
   /** Each call is one line of output, without its newline. */
   stdout(line: string): void;
   stderr(line: string): void;
+}
+
+/** Starts fan-outs after a commit, as the api does; a failure leaves them to the relay, so the command's work stands. */
+function fanoutStarter(deps: AdminDeps): (events: OutboxEvent[]) => Promise<FanoutStart> {
+  let gateway: Promise<TemporalGateway> | undefined;
+  return async (events) => {
+    if (events.length === 0) return 'none';
+    if (!deps.connectTemporal) return 'relay';
+    try {
+      gateway ??= deps.connectTemporal();
+      await startFanouts({ db: deps.db, temporal: await gateway, clock: deps.clock }, events);
+      return 'started';
+    } catch {
+      return 'relay';
+    }
+  };
 }
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
@@ -64,6 +89,7 @@ export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number>
       clock: deps.clock,
       operator: deps.operator,
       allowInsecureWebhookUrls: deps.allowInsecureWebhookUrls ?? false,
+      startFanouts: fanoutStarter(deps),
     });
     if (flags.json) deps.stdout(JSON.stringify(output.json, null, 2));
     else output.text.forEach(deps.stdout);

@@ -66,7 +66,7 @@ export const webhookGroup: CommandGroup = {
       summary: 'register an endpoint; prints its signing secret once',
       flags: {
         ...GUILD_FLAG,
-        url: { type: 'string', placeholder: 'URL', required: true, help: 'public https:// URL' },
+        url: { type: 'string', placeholder: 'URL', required: true, help: 'public https:// URL (also http://127.0.0.1:PORT/... on the dev database)' },
         events: { type: 'string', placeholder: 'all|a,b', required: true, help: `event types: all or some of ${EVENT_TYPES.join(', ')}` },
         ...OPERATOR_FLAG,
       },

@@ -27,13 +27,22 @@ export async function startDevInfrastructure(config: Config, root: string, log: 
 
   let databaseUrl = config.database.url;
   if (!databaseUrl) {
-    log(`Starting embedded PostgreSQL on 127.0.0.1:${config.dev.postgresPort} (data in .dev/pgdata)...`);
     const dataDir = join(devDir, 'pgdata');
+    // A PostgreSQL left running on the data directory (another dev on another DEV_POSTGRES_PORT, or an orphan of a
+    // killed one) would make the start fail without a word.
+    const running = await postmasterPid(dataDir);
+    if (running) {
+      throw new Error(
+        `PostgreSQL already runs on .dev/pgdata (pid ${running}): another \`npm run dev\` seems to be running. ` +
+          `Stop it with Ctrl-C in its terminal, or stop that PostgreSQL (kill -INT ${running}), then start again.`,
+      );
+    }
+    log(`Starting embedded PostgreSQL on 127.0.0.1:${config.dev.postgresPort} (data in .dev/pgdata)...`);
     const postgres = await startEmbeddedPostgres({ dataDir, port: config.dev.postgresPort, persistent: true });
     // Ctrl-C in a terminal signals PostgreSQL too, and the package's stop() waits forever for the exit of a
     // server that has already exited: stop it only while it still runs.
     defer(async () => {
-      if (await postmasterRuns(dataDir)) await postgres.stop();
+      if (await postmasterPid(dataDir)) await postgres.stop();
     });
     await ensureDatabase(postgres.url, DEV_DATABASE);
     databaseUrl = withDatabase(postgres.url, DEV_DATABASE);
@@ -69,14 +78,14 @@ export function withInfrastructure(config: Config, infra: DevInfrastructure): Co
   });
 }
 
-/** PostgreSQL keeps its pid in postmaster.pid while it runs and removes the file as it exits. */
-async function postmasterRuns(dataDir: string): Promise<boolean> {
+/** PostgreSQL keeps its pid in postmaster.pid while it runs and removes the file as it exits: the pid, if it runs. */
+async function postmasterPid(dataDir: string): Promise<number | undefined> {
   const pid = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
   try {
     process.kill(pid, 0);
-    return true;
+    return pid;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
   }
 }

@@ -1,8 +1,12 @@
 import { userInfo } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
 import { createDatabase } from '../../../db/pool.js';
+import { adminSetup } from '../admin/adminSetup.js';
 import { runAdmin } from '../admin/runAdmin.js';
 import { systemClock } from '../../core/clock.js';
 import { loadConfig } from '../../core/config.js';
+import { temporalConnectionOptions } from '../../core/temporal/connection.js';
 
 // Some containers run as a uid without a passwd entry; the audit log then names no one in particular.
 const osUserName = () => {
@@ -13,19 +17,35 @@ const osUserName = () => {
   }
 };
 
-const config = loadConfig();
-// Without DATABASE_URL the CLI works on the embedded PostgreSQL of a running `npm run dev` (src/process/dev/devInfrastructure.ts).
-const url = config.database.url ?? `postgres://postgres:postgres@127.0.0.1:${config.dev.postgresPort}/community_bot`;
-const { db, close } = createDatabase(url, 2);
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+let setup: Awaited<ReturnType<typeof adminSetup>>;
 try {
+  setup = await adminSetup(loadConfig(), root);
+} catch (err) {
+  // A configuration the service refuses (for example WEBHOOK_ALLOW_INSECURE_LOCAL=true in production).
+  process.stderr.write(`error: ${(err as Error).message}\n`);
+  process.exit(2);
+}
+const { db, close } = createDatabase(setup.databaseUrl, 2);
+let temporal: Connection | undefined;
+try {
+  const temporalConfig = setup.temporal;
   process.exitCode = await runAdmin(process.argv.slice(2), {
     db,
     clock: systemClock,
     operator: osUserName(),
-    allowInsecureWebhookUrls: config.webhooks.allowInsecureLocal,
+    allowInsecureWebhookUrls: setup.allowInsecureWebhookUrls,
+    // Only commands that emit events connect; a Temporal that is not there fails fast and leaves them to the relay.
+    connectTemporal: temporalConfig
+      ? async () => {
+          temporal = await Connection.connect({ ...temporalConnectionOptions(temporalConfig), connectTimeout: '3s' });
+          return { client: new Client({ connection: temporal, namespace: temporalConfig.namespace }), taskQueue: temporalConfig.taskQueue };
+        }
+      : undefined,
     stdout: (line) => process.stdout.write(`${line}\n`),
     stderr: (line) => process.stderr.write(`${line}\n`),
   });
 } finally {
+  await temporal?.close();
   await close();
 }

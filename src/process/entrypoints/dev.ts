@@ -4,8 +4,11 @@ import { migrateToLatest } from '../../../db/migrate.js';
 import { createDatabase } from '../../../db/pool.js';
 import { loadConfig } from '../../core/config.js';
 import { DEMO_OWNER_ID, seedDemoGuild } from '../demo/demoGuild.js';
+import { devBanner } from '../dev/banner.js';
 import { devApiKey, writeDevCredentials } from '../dev/devCredentials.js';
 import { startDevInfrastructure, withInfrastructure } from '../dev/devInfrastructure.js';
+import { withLocalWebhooks } from '../dev/localWebhooks.js';
+import { devPorts, ensureDevPortsFree } from '../dev/portCheck.js';
 import { createLogger } from '../../core/logger.js';
 import { buildApiDeps, createTemporalGateway, startApiServer, startWorker } from '../wiring.js';
 import { runUntilSignal } from './shutdown.js';
@@ -15,7 +18,9 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const say = (line: string) => console.log(`[dev] ${line}`);
 
 runUntilSignal(async (defer) => {
-  const bootConfig = loadConfig();
+  const bootConfig = withLocalWebhooks(loadConfig());
+  // Before anything starts: a second dev would otherwise fail half-way (PostgreSQL's start says nothing).
+  await ensureDevPortsFree(await devPorts(bootConfig, root));
   const infra = await startDevInfrastructure(bootConfig, root, say, defer);
   const config = withInfrastructure(bootConfig, infra);
   const logger = createLogger(config.logLevel, 'dev');
@@ -40,15 +45,14 @@ runUntilSignal(async (defer) => {
   const baseUrl = publicBaseUrl ?? api.url;
   if (baseUrl !== credentials.baseUrl) await writeDevCredentials(credentialsFile, { ...credentials, baseUrl });
 
-  console.log(`
-  Community-Bot API is running.
-    Base URL     ${baseUrl}
-    OpenAPI      ${baseUrl}/openapi.json
-    Temporal UI  ${infra.temporalUiUrl ?? `(external Temporal at ${infra.temporalAddress})`}
-    Demo guild   ${guildId}
-    API key      ${apiKey}   (every scope; also in .dev/credentials.json)
-
-  Try: curl -H "Authorization: Bearer ${apiKey}" ${baseUrl}/guilds/${guildId}
-  Ctrl-C stops everything.
-`);
+  console.log(
+    devBanner({
+      baseUrl,
+      temporalUiUrl: infra.temporalUiUrl,
+      temporalAddress: infra.temporalAddress,
+      guildId,
+      apiKey,
+      localWebhooks: config.webhooks.allowInsecureLocal,
+    }),
+  );
 }, say);

@@ -55,7 +55,7 @@ export function runUntilSignal(start: (defer: Defer) => Promise<void>, log: (lin
 
   started = start((step) => void steps.push(step));
   started.catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
+    console.error(err instanceof Error ? err.message : `The start failed${err === undefined ? ' without saying why' : `: ${String(err)}`}.`);
     if (stopping) return;
     stopping = true;
     void stopAndExit(1);

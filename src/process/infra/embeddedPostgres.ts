@@ -49,7 +49,14 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
     () => false,
   );
   if (!initialised) await server.initialise();
-  await server.start();
+  // The package rejects with nothing at all when the server exits during its start (port or data directory in use).
+  await server.start().catch((err: unknown) => {
+    const reason = err instanceof Error ? `: ${err.message}` : '';
+    throw new Error(
+      `PostgreSQL did not start on 127.0.0.1:${options.port} with data in ${options.dataDir}${reason}. ` +
+        'Is the port taken, or does another PostgreSQL use that data directory?',
+    );
+  });
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
     stop: () => server.stop(),
