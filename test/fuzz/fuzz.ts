@@ -76,6 +76,10 @@ async function runSchemathesis(st: string, c: Credentials): Promise<number> {
       config,
       [
         `headers = { Authorization = "Bearer ${c.apiKey}" }`,
+        // The body strings' pattern (no U+0000, no lone surrogates) is one schemathesis cannot compile, so
+        // it drops it; this tells its generator the same rule (it never makes lone surrogates).
+        '[generation]',
+        'allow-x00 = false',
         '[parameters]',
         `guildId = "${c.guildId}"`,
         `userId = "${DEMO_MEMBER_ID}"`,
@@ -91,7 +95,12 @@ async function runSchemathesis(st: string, c: Credentials): Promise<number> {
         '--url', c.baseUrl,
         '--seed', String(SEED),
         '--max-time', String(MAX_SECONDS),
-        '--workers', '2',
+        // One worker: with two, Hypothesis' lambda-source cache raised internal errors under threads.
+        '--workers', '1',
+        // No stateful phase: its inferred links feed one resource's ids into another's path parameter
+        // whatever that parameter's pattern (a case number as a moderation action id), and count the
+        // 400 as a valid request refused.
+        '--phases', 'examples,coverage,fuzzing',
         '--checks', 'not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,positive_data_acceptance',
       ],
       { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
