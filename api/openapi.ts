@@ -1,19 +1,13 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { ErrorBody } from '../src/core/contract.js';
-import type { Config } from '../src/core/config.js';
 import { EVENT_DATA_SCHEMAS, eventEnvelope } from '../src/events/contract.js';
 import { z } from '../src/core/zod.js';
 import { ERROR_STATUS, type ErrorCode } from '../src/core/errorCodes.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
+import { apiDescription } from './openapiDescription.js';
+import { errorHeaders, REQUEST_ID, responseHeaders, successHeaders, type DocumentSettings } from './openapiHeaders.js';
 import type { RouteDefinition } from './route.js';
 
-/** What the document says that is not in the routes: where they are mounted and the limits in force. */
-export interface DocumentSettings {
-  /** The routes' mount point, the document's server URL: its paths are relative to it (spec: `{base_url}`). */
-  basePath: string;
-  limits: Pick<Config['limits'], 'requestsPerMinute' | 'authFailuresPerMinute'>;
-  bodyLimitBytes: number;
-}
 
 /** Codes every authenticated endpoint can answer, whatever it does. */
 const SHARED_ERRORS: ErrorCode[] = [
@@ -58,69 +52,6 @@ const OTHER_TAGS = {
     'retry) and order by `createdAt`.',
 };
 const tagDescription = (area: string) => AREA_TAGS[area] ?? `Endpoints of the ${area} area.`;
-
-const WINDOW = 'fixed one-minute windows aligned to the clock (hh:mm:00 to hh:mm:59 UTC)';
-const integer = (minimum: number, maximum?: number) => ({ type: 'integer' as const, minimum, ...(maximum ? { maximum } : {}) });
-const KNOWN_KEY_ONLY =
-  'Sent on every response to a request whose API key was accepted, errors included; absent on 401, on 403 ' +
-  'BROWSER_REQUESTS_NOT_ALLOWED, on the 429 of the address throttle and on a 503 answered before the key could be checked.';
-
-/** Response headers, described once under components.headers and referenced by every response that carries them. */
-function responseHeaders(limits: DocumentSettings['limits']) {
-  const { free, pro } = limits.requestsPerMinute;
-  return {
-    'X-RateLimit-Limit': {
-      description: `Requests this API key may make per window: its plan's limit (${free} on Free, ${pro} on Pro), counted in ${WINDOW} across all instances. ${KNOWN_KEY_ONLY}`,
-      schema: integer(1),
-    },
-    'X-RateLimit-Remaining': {
-      description: `Requests left to this key in the current window, this one counted; 0 once the limit is reached. ${KNOWN_KEY_ONLY}`,
-      schema: integer(0),
-    },
-    'X-RateLimit-Reset': {
-      description: `Whole seconds until the current window ends and the count starts again (1 to 60): a duration, not a timestamp. ${KNOWN_KEY_ONLY}`,
-      schema: integer(1, 60),
-    },
-    'Retry-After-RateLimited': {
-      description:
-        'Whole seconds until the current one-minute window ends (1 to 60): for the key\'s rate limit the same as X-RateLimit-Reset; ' +
-        'also sent by the address throttle and the moderation action limit.',
-      schema: integer(1, 60),
-    },
-    'Retry-After-Unavailable': {
-      description:
-        'Seconds to wait: 5 when a dependency (database, workflow engine, chat platform) cannot be reached; 1 when a request ' +
-        'with the same Idempotency-Key is still being processed after 15 seconds.',
-      schema: integer(1),
-    },
-    'Idempotent-Replayed': {
-      description: `\`true\` when this is the stored response of an earlier request with the same ${IDEMPOTENCY_HEADER}; absent otherwise.`,
-      schema: { type: 'string' as const, enum: ['true'] },
-    },
-    'WWW-Authenticate': { description: 'Always `Bearer realm="Service API"`.', schema: { type: 'string' as const } },
-    'X-Request-Id': { description: 'Id of this request, on every response; quote it when reporting a problem.', schema: { type: 'string' as const } },
-  };
-}
-type HeaderComponent = keyof ReturnType<typeof responseHeaders>;
-const ref = (component: HeaderComponent) => ({ $ref: `#/components/headers/${component}` });
-const RATE_HEADERS = {
-  'X-RateLimit-Limit': ref('X-RateLimit-Limit'),
-  'X-RateLimit-Remaining': ref('X-RateLimit-Remaining'),
-  'X-RateLimit-Reset': ref('X-RateLimit-Reset'),
-};
-const REQUEST_ID = { 'X-Request-Id': ref('X-Request-Id') };
-
-function successHeaders(route: RouteDefinition) {
-  return { ...RATE_HEADERS, ...(route.idempotent ? { 'Idempotent-Replayed': ref('Idempotent-Replayed') } : {}), ...REQUEST_ID };
-}
-
-/** Headers of an error response by status: 401s carry no rate headers (no key is known). */
-function errorHeaders(status: number) {
-  if (status === 401) return { 'WWW-Authenticate': ref('WWW-Authenticate'), ...REQUEST_ID };
-  if (status === 429) return { ...RATE_HEADERS, 'Retry-After': ref('Retry-After-RateLimited'), ...REQUEST_ID };
-  if (status === 503) return { ...RATE_HEADERS, 'Retry-After': ref('Retry-After-Unavailable'), ...REQUEST_ID };
-  return { ...RATE_HEADERS, ...REQUEST_ID };
-}
 
 const IdempotencyKey = z
   .string()
@@ -280,24 +211,4 @@ function registerWebhooks(registry: OpenAPIRegistry) {
       responses: { 200: { description: 'Any 2xx acknowledges the delivery.' } },
     });
   }
-}
-
-/** info.description: what a client needs that no single operation says (rate limits, idempotency, errors, rules). */
-function apiDescription({ limits, bodyLimitBytes }: DocumentSettings): string {
-  const { free, pro } = limits.requestsPerMinute;
-  return `Server-to-server REST API of the community bot, for one chat-platform server per API key. The paths are relative to the server URL, which ends in \`/api/v1\`; this document is served without a key at \`{base_url}/openapi.json\`.
-
-**Authentication.** Every request carries \`Authorization: Bearer <API key>\` (\`svc_\` + 43 characters, created in the web console with its scopes). Each operation names the one scope it needs (\`x-required-scope\`; \`x-sensitive\` marks sensitive scopes). Any request with an \`Origin\` header is refused with 403 BROWSER_REQUESTS_NOT_ALLOWED: call the API from a server, not a browser.
-
-**Rate limits.** Per API key, in ${WINDOW}, shared by all instances: ${free} requests per window on Free, ${pro} on Pro; requests over the limit count too. Responses carry \`X-RateLimit-Limit\` (the plan's limit), \`X-RateLimit-Remaining\` (left in this window, this request counted) and \`X-RateLimit-Reset\` (whole seconds until the window ends, 1 to 60). Over the limit: 429 RATE_LIMITED with \`Retry-After\` in seconds. Moderation actions have a per-key limit of their own (see those operations). More than ${limits.authFailuresPerMinute} failed authentications (401) per minute from one IP address: further failures from it get 429 until the minute ends, while requests with a valid key go on (their own limit applies). 503 SERVICE_UNAVAILABLE carries \`Retry-After\` too. Retry 429, 500, 503 and timeouts, after \`Retry-After\` seconds when present, with the same Idempotency-Key.
-
-**Idempotency.** Writes that declare the \`Idempotency-Key\` header accept it: the first successful response is stored 24 hours per key and replayed (with \`Idempotent-Replayed: true\`) for the same request; a different request under the same key answers 422 IDEMPOTENCY_KEY_REUSED.
-
-**Asynchronous writes.** XP changes, moderation actions and appeal decisions answer 202 at once; poll the returned id (or read the appeal) for the outcome.
-
-**Errors.** Body \`{error, message}\` plus, for some codes, \`issues\` (INVALID_REQUEST: \`{location, path, message}\` items), \`required\` (INSUFFICIENT_SCOPE), \`balance\` (INSUFFICIENT_FUNDS), \`maxBalance\` (BALANCE_LIMIT), \`limit\` (PAYLOAD_TOO_LARGE), \`status\` (APPEAL_NOT_OPEN), \`requestId\` (INTERNAL_ERROR). Every response has \`X-Request-Id\`. Checks run in this order: route (404 NOT_FOUND, 405 METHOD_NOT_ALLOWED), Origin, address throttle, key (401), key rate limit (429), server (400 INVALID_REQUEST for a malformed \`{guildId}\`, 403 GUILD_MISMATCH, GUILD_BLOCKED), scope (403), feature (409), body (415, 413, 400 INVALID_JSON), validation (400 INVALID_REQUEST), then the endpoint.
-
-**Requests.** Bodies are JSON in UTF-8 (\`Content-Type: application/json\`), at most ${bodyLimitBytes} bytes. Unknown body fields are refused; unknown query parameters are ignored. Paths match case-insensitively, with or without a trailing slash.
-
-**Compatibility.** Within v1 fields may be added to responses and webhook payloads, never removed or retyped: ignore fields you do not know. Responses never contain fields this document does not list.`;
 }
