@@ -9,6 +9,7 @@ import { loadConfig } from '../src/core/config.js';
 import { runBankRead } from './scenarios/bankRead.js';
 import { runBankWrite } from './scenarios/bankWrite.js';
 import { runLeaderboard, seedLevelRows } from './scenarios/levelsLeaderboard.js';
+import { runInvitesLeaderboard } from './scenarios/invitesLeaderboard.js';
 import { runWebhookLatency, runWebhookThroughput } from './scenarios/webhooks.js';
 import { runTemporalCeiling } from './scenarios/temporalCeiling.js';
 import { runXpLatency } from './scenarios/xpLatency.js';
@@ -23,6 +24,7 @@ const SCENARIOS = {
   read: runBankRead,
   'xp-latency': runXpLatency,
   leaderboard: runLeaderboard,
+  'invites-leaderboard': runInvitesLeaderboard,
   'webhook-latency': runWebhookLatency,
   write: runBankWrite,
   'webhook-throughput': runWebhookThroughput,

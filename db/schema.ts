@@ -1,11 +1,14 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { GuildsTable, ApiKeysTable, AuditLogTable, RateLimitCountersTable, IdempotencyRecordsTable, EventsTable } from './shared/tables.js';
-import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable } from './platform/tables.js';
+import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable, PlatformClosedChannelsTable } from './platform/tables.js';
 import type { BankSettingsTable, BankAccountsTable, BankLedgerTable } from './bank/tables.js';
 import type { LevelSettingsTable, LevelRewardsTable, LevelMembersTable, XpChangesTable, LevelRankSnapshotsTable, LevelRankSnapshotStateTable } from './levels/tables.js';
 import type { WebhookEndpointsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './webhooks/tables.js';
 import type { ModerationSettingsTable, ModerationEscalationsTable, RecordCountersTable, ModerationCasesTable, ModerationCaseEventsTable, ModerationActionsTable } from './moderation/tables.js';
 import type { AppealSettingsTable, AppealsTable, AppealMessagesTable } from './appeals/tables.js';
+import type { ApplicationFormsTable, ApplicationSubmissionsTable, ApplicationVotesTable } from './applications/tables.js';
+import type { TicketSettingsTable, TicketsTable, TicketMessagesTable } from './tickets/tables.js';
+import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSeasonMembersTable, InviteMilestonesTable, InviteMilestoneGrantsTable, InviteMilestoneChecksTable, InviteRankSnapshotsTable, InviteRankSnapshotStateTable } from './invites/tables.js';
 
 // Row types of every table, one file per area; the Database interface below is what Kysely sees.
 export type * from './shared/tables.js';
@@ -15,6 +18,9 @@ export type * from './levels/tables.js';
 export type * from './webhooks/tables.js';
 export type * from './moderation/tables.js';
 export type * from './appeals/tables.js';
+export type * from './applications/tables.js';
+export type * from './tickets/tables.js';
+export type * from './invites/tables.js';
 
 export interface Database {
   guilds: GuildsTable;
@@ -45,6 +51,7 @@ export interface Database {
   platform_moderation_log: PlatformModerationLogTable;
   platform_direct_messages: PlatformDirectMessagesTable;
   platform_invites: PlatformInvitesTable;
+  platform_closed_channels: PlatformClosedChannelsTable;
   moderation_settings: ModerationSettingsTable;
   moderation_escalations: ModerationEscalationsTable;
   record_counters: RecordCountersTable;
@@ -54,6 +61,21 @@ export interface Database {
   appeal_settings: AppealSettingsTable;
   appeals: AppealsTable;
   appeal_messages: AppealMessagesTable;
+  application_forms: ApplicationFormsTable;
+  application_submissions: ApplicationSubmissionsTable;
+  application_votes: ApplicationVotesTable;
+  ticket_settings: TicketSettingsTable;
+  tickets: TicketsTable;
+  ticket_messages: TicketMessagesTable;
+  invite_members: InviteMembersTable;
+  invite_seasons: InviteSeasonsTable;
+  invite_joins: InviteJoinsTable;
+  invite_season_members: InviteSeasonMembersTable;
+  invite_milestones: InviteMilestonesTable;
+  invite_milestone_grants: InviteMilestoneGrantsTable;
+  invite_milestone_checks: InviteMilestoneChecksTable;
+  invite_rank_snapshots: InviteRankSnapshotsTable;
+  invite_rank_snapshot_state: InviteRankSnapshotStateTable;
 }
 
 export type GuildRow = Selectable<GuildsTable>;

@@ -6,3 +6,7 @@ export { refreshLevelRanks } from './refreshLevelRanks.js';
 export { webhookDelivery } from './webhookDelivery.js';
 export { moderationAction } from './moderationAction.js';
 export { appealDecision } from './appealDecision.js';
+export { inviteMilestones } from './inviteMilestones.js';
+export { refreshInviteRanks } from './refreshInviteRanks.js';
+export { applicationDecision } from './applicationDecision.js';
+export { ticketClose } from './ticketClose.js';

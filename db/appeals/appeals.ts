@@ -152,29 +152,6 @@ export async function finishAppealDecision(db: Db, guildId: string, number: numb
     .execute();
 }
 
-export async function markAppealWorkflowStarted(db: Db, guildId: string, number: number, at: Date): Promise<void> {
-  await db
-    .updateTable('appeals')
-    .set({ workflow_started_at: at })
-    .where('guild_id', '=', guildId)
-    .where('number', '=', number)
-    .where('workflow_started_at', 'is', null)
-    .execute();
-}
-
-export async function listUndispatchedDecisions(db: Db, olderThan: Date, limit: number) {
-  const rows = await db
-    .selectFrom('appeals')
-    .select(['guild_id', 'number', 'status'])
-    .where('applying', '=', true)
-    .where('workflow_started_at', 'is', null)
-    .where('decided_at', '<', olderThan)
-    .orderBy('decided_at')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ guildId: r.guild_id, number: r.number, decision: r.status as 'approved' | 'rejected' }));
-}
-
 /** `open` means waiting for a decision: open and question (spec: Ban appeals). */
 const STATUS_FILTER: Record<AppealStatus | 'all', AppealStatus[] | undefined> = {
   open: ['open', 'question'],

@@ -8,6 +8,10 @@ import * as webhooks from './2026-11-22-006-webhooks.js';
 import * as moderation from './2026-11-22-007-moderation.js';
 import * as appeals from './2026-11-22-008-appeals.js';
 import * as idempotencyResponseText from './2026-11-24-001-idempotency-response-text.js';
+import * as tickets from './2026-11-24-002-tickets.js';
+import * as applications from './2026-11-24-003-applications.js';
+import * as invites from './2026-11-24-004-invites.js';
+import * as ticketClose from './2026-11-24-005-ticket-close.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +24,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22-007-moderation': moderation,
   '2026-11-22-008-appeals': appeals,
   '2026-11-24-001-idempotency-response-text': idempotencyResponseText,
+  '2026-11-24-002-tickets': tickets,
+  '2026-11-24-003-applications': applications,
+  '2026-11-24-004-invites': invites,
+  '2026-11-24-005-ticket-close': ticketClose,
 };

@@ -102,3 +102,12 @@ export interface PlatformInvitesTable {
   idempotency_key: string;
   created_at: CreatedAt;
 }
+
+export interface PlatformClosedChannelsTable {
+  guild_id: string;
+  channel_id: string;
+  /** true: the thread was archived; false: the channel was deleted. */
+  thread: boolean;
+  idempotency_key: string;
+  created_at: CreatedAt;
+}

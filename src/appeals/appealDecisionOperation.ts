@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { listUndispatchedDecisions, markAppealWorkflowStarted } from '../../db/appeals/appeals.js';
+import { listUndispatchedDecisions, markDecisionDispatched } from '../../db/shared/decisionDispatch.js';
 import type { Database } from '../../db/schema.js';
 import type { WorkflowOf } from '../core/temporal/workflowRef.js';
 import type { Operation } from '../core/temporal/operation.js';
@@ -15,6 +15,11 @@ export const appealDecisionOperation: Operation<AppealDecisionInput, AppealDecis
   operation: (d) => `appeals.${d.decision === 'approved' ? 'approve' : 'reject'}`,
   guildId: (d) => d.guildId,
   summary: (d, by) => `Appeal #${d.number} ${d.decision}${by}`,
-  listUnstarted: listUndispatchedDecisions,
-  markStarted: (db, d, at) => markAppealWorkflowStarted(db, d.guildId, d.number, at),
+  listUnstarted: async (db, olderThan, limit) =>
+    (await listUndispatchedDecisions(db, 'appeals', olderThan, limit)).map((d) => ({
+      guildId: d.guildId,
+      number: d.number,
+      decision: d.status as 'approved' | 'rejected',
+    })),
+  markStarted: (db, d, at) => markDecisionDispatched(db, 'appeals', d.guildId, d.number, at),
 };

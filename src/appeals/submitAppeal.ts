@@ -7,16 +7,9 @@ import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 import { appealRefusal } from './appealEligibility.js';
 import { fileAppeal } from './fileAppeal.js';
+import { Refusal } from '../core/refusal.js';
 
-export class AppealRefusal extends Error {
-  constructor(
-    readonly code: 'GUILD_NOT_FOUND' | 'FEATURE_DISABLED' | 'NOT_BANNED' | 'APPEAL_ALREADY_OPEN' | 'REAPPEAL_COOLDOWN',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AppealRefusal';
-  }
-}
+export class AppealRefusal extends Refusal<'GUILD_NOT_FOUND' | 'FEATURE_DISABLED' | 'NOT_BANNED' | 'APPEAL_ALREADY_OPEN' | 'REAPPEAL_COOLDOWN'> {}
 
 export interface AppealSubmission {
   guildId: string;

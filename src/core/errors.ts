@@ -57,8 +57,15 @@ export const caseNotFound = () => new AppError('CASE_NOT_FOUND', 'No moderation 
 export const actionNotFound = () =>
   new AppError('ACTION_NOT_FOUND', 'No moderation action with this id was requested with this API key.');
 export const appealNotFound = () => new AppError('APPEAL_NOT_FOUND', 'No ban appeal with this number.');
+export const ticketNotFound = () => new AppError('TICKET_NOT_FOUND', 'No ticket with this number.');
+export const ticketAlreadyClosed = () => new AppError('TICKET_ALREADY_CLOSED', 'The ticket is already closed.');
+export const transcriptNotFound = () =>
+  new AppError('TRANSCRIPT_NOT_FOUND', 'The ticket has no transcript: it is not closed yet, or transcripts were off when it closed.');
 export const appealNotOpen = (status: string) =>
   new AppError('APPEAL_NOT_OPEN', `The appeal is ${status}; only open appeals (open or question) can be decided.`, { status });
+export const applicationNotFound = () => new AppError('APPLICATION_NOT_FOUND', 'No application submission with this number.');
+export const applicationNotOpen = (status: string) =>
+  new AppError('APPLICATION_NOT_OPEN', `The submission is ${status}; only open submissions (pending, interview or hold) can be decided.`, { status });
 export const featureDisabled = (feature: string) =>
   new AppError('FEATURE_DISABLED', `The ${feature} feature is disabled on this server.`);
 export const bankDisabled = () => new AppError('BANK_DISABLED', 'The bank is disabled on this server.');

@@ -80,6 +80,11 @@ export interface Platform {
   sendDirectMessage(guildId: string, userId: string, content: string, idempotencyKey: string): Promise<DirectMessageStatus>;
   /** An invite link to the channel, created once per idempotency key. */
   createInvite(guildId: string, channelId: string, maxUses: number, idempotencyKey: string): Promise<string>;
+  /**
+   * Closes a ticket's place on the platform: deletes its channel, or archives and locks its thread when
+   * `thread` is true. Closing one already closed (or gone) is a no-op; returns whether this call closed it.
+   */
+  closeTicketChannel(guildId: string, channelId: string, options: { thread: boolean }, idempotencyKey: string): Promise<boolean>;
 }
 
 /** The platform did not answer; callers degrade (for example memberCount null) or answer 503. */

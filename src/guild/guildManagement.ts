@@ -3,16 +3,9 @@ import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
 import { findGuild, insertGuild, updateGuild, type GuildChanges, type GuildRecord } from '../../db/guild/guilds.js';
 import { upsertPlatformGuild, upsertPlatformMember, upsertPlatformRoles } from '../../db/platform/local.js';
 import type { Database } from '../../db/schema.js';
+import { Refusal } from '../core/refusal.js';
 
-export class GuildManagementError extends Error {
-  constructor(
-    readonly code: 'GUILD_EXISTS' | 'GUILD_NOT_FOUND',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'GuildManagementError';
-  }
-}
+export class GuildManagementError extends Refusal<'GUILD_EXISTS' | 'GUILD_NOT_FOUND'> {}
 
 export interface CreateGuildInput extends GuildRecord {
   ownerId: string;

@@ -6,16 +6,9 @@ import type { Database } from '../../db/schema.js';
 import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 import { recordEvent } from '../events/outbox.js';
+import { Refusal } from '../core/refusal.js';
 
-export class MemberRefusal extends Error {
-  constructor(
-    readonly code: 'GUILD_NOT_FOUND' | 'ALREADY_MEMBER' | 'BANNED' | 'MEMBER_NOT_FOUND',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'MemberRefusal';
-  }
-}
+export class MemberRefusal extends Refusal<'GUILD_NOT_FOUND' | 'ALREADY_MEMBER' | 'BANNED' | 'MEMBER_NOT_FOUND'> {}
 
 export interface MemberJoin {
   guildId: string;

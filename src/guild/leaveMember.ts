@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 import { recordEvent } from '../events/outbox.js';
+import { recordInviteLeave } from '../invites/recordInviteLeave.js';
 import { MemberRefusal } from './joinMember.js';
 
 export interface MemberLeave {
@@ -24,6 +25,7 @@ export async function leaveMember(trx: Kysely<Database>, l: MemberLeave): Promis
   const removed = await removePlatformMember(trx, l.guildId, l.userId);
   if (!removed) throw new MemberRefusal('MEMBER_NOT_FOUND', `User ${l.userId} is not a member of guild ${l.guildId}.`);
   await writeAudit(trx, { guildId: l.guildId, actor: l.actor, action: 'members.leave', target: { type: 'member', id: l.userId }, data: { username: removed.username } });
+  await recordInviteLeave(trx, l.guildId, l.userId, l.at);
   if (!guild.features.includes('members')) return { username: removed.username, events: [] };
   const event = await recordEvent(trx, {
     type: 'members.left',

@@ -6,20 +6,13 @@ import type { Clock } from '../core/clock.js';
 import { PLAN_LIMITS, type Plan } from '../core/plans.js';
 import type { Scope } from '../core/scopes.js';
 import { generateApiKey } from './keyMaterial.js';
+import { Refusal } from '../core/refusal.js';
 
 export const KEY_EXPIRY_DAYS = [30, 90, 365] as const;
 export type KeyExpiryDays = (typeof KEY_EXPIRY_DAYS)[number];
 
 /** Refusals an operator sees in the admin CLI (and later the console). */
-export class KeyManagementError extends Error {
-  constructor(
-    readonly code: 'GUILD_NOT_FOUND' | 'KEY_LIMIT_REACHED' | 'KEY_NOT_FOUND' | 'KEY_ALREADY_REVOKED',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'KeyManagementError';
-  }
-}
+export class KeyManagementError extends Refusal<'GUILD_NOT_FOUND' | 'KEY_LIMIT_REACHED' | 'KEY_NOT_FOUND' | 'KEY_ALREADY_REVOKED'> {}
 
 export interface CreateKeyInput {
   guildId: string;

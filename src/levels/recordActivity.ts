@@ -7,16 +7,9 @@ import type { OutboxEvent } from '../events/eventTypes.js';
 import { recordEvent } from '../events/outbox.js';
 import { MAX_ACTIVITY_PER_REPORT, xpAfterActivity, type Activity } from './activityXp.js';
 import { levelFromXp } from './curve.js';
+import { Refusal } from '../core/refusal.js';
 
-export class ActivityRefusal extends Error {
-  constructor(
-    readonly code: 'GUILD_NOT_FOUND' | 'FEATURE_DISABLED' | 'INVALID_ACTIVITY',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ActivityRefusal';
-  }
-}
+export class ActivityRefusal extends Refusal<'GUILD_NOT_FOUND' | 'FEATURE_DISABLED' | 'INVALID_ACTIVITY'> {}
 
 export interface ActivityReport extends Activity {
   guildId: string;

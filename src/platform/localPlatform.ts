@@ -6,6 +6,7 @@ import {
   listPlatformChannels,
   listPlatformRoles,
 } from '../../db/platform/local.js';
+import { closePlatformChannel } from '../../db/platform/channels.js';
 import { insertPlatformMessage } from '../../db/platform/messages.js';
 import {
   banPlatformUser,
@@ -126,6 +127,11 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
       await requireReachable(guildId);
       const code = await createPlatformInvite(db, { guildId, channelId, maxUses, idempotencyKey });
       return `https://chat.local.invalid/invite/${code}`;
+    },
+
+    async closeTicketChannel(guildId, channelId, { thread }, idempotencyKey) {
+      await requireReachable(guildId);
+      return closePlatformChannel(db, { guildId, channelId, thread, idempotencyKey });
     },
   };
 }

@@ -1,16 +1,29 @@
 import { createAppealsActivities } from '../../activities/appeals.js';
+import { createApplicationsActivities } from '../../activities/applications.js';
 import { createBankActivities } from '../../activities/bank.js';
 import { createKeysActivities } from '../../activities/keys.js';
 import { createLevelsActivities } from '../../activities/levels.js';
 import { createModerationActivities } from '../../activities/moderation.js';
 import { createWebhooksActivities } from '../../activities/webhooks.js';
 import { appealsRoutes } from '../../api/routes/appeals.js';
+import { applicationsRoutes } from '../../api/routes/applications.js';
+import { ticketsRoutes } from '../../api/routes/tickets.js';
+import { createTicketsActivities } from '../../activities/tickets.js';
+import { ticketCloseOperation } from '../tickets/ticketCloseOperation.js';
+import { ticketCloseWorkflow } from '../tickets/ids.js';
 import { bankRoutes } from '../../api/routes/bank.js';
 import { guildRoutes } from '../../api/routes/guild.js';
+import { invitesRoutes } from '../../api/routes/invites.js';
+import { createInvitesActivities } from '../../activities/invites.js';
+import { inviteMilestonesWorkflow, refreshInviteRanksWorkflow } from '../invites/ids.js';
+import { inviteRanksSchedule } from '../invites/schedules.js';
+import { milestoneOperation } from '../invites/milestoneOperation.js';
 import { levelsRoutes } from '../../api/routes/levels.js';
 import { moderationRoutes } from '../../api/routes/moderation.js';
 import { appealDecisionOperation } from '../appeals/appealDecisionOperation.js';
 import { appealDecisionWorkflow } from '../appeals/ids.js';
+import { applicationDecisionOperation } from '../applications/applicationDecisionOperation.js';
+import { applicationDecisionWorkflow } from '../applications/ids.js';
 import { fanoutOperation } from '../events/fanoutOperation.js';
 import { eventFanoutWorkflow } from '../events/ids.js';
 import { purgeExpiredRecordsWorkflow } from '../keys/ids.js';
@@ -55,6 +68,28 @@ export const AREAS: AreaModule[] = [
     activities: createAppealsActivities,
     relays: [relayOf(appealDecisionOperation)],
     workflows: [appealDecisionWorkflow],
+  },
+  {
+    name: 'applications',
+    routes: applicationsRoutes,
+    activities: createApplicationsActivities,
+    relays: [relayOf(applicationDecisionOperation)],
+    workflows: [applicationDecisionWorkflow],
+  },
+  {
+    name: 'tickets',
+    routes: ticketsRoutes,
+    activities: createTicketsActivities,
+    relays: [relayOf(ticketCloseOperation)],
+    workflows: [ticketCloseWorkflow],
+  },
+  {
+    name: 'invites',
+    routes: invitesRoutes,
+    activities: createInvitesActivities,
+    relays: [relayOf(milestoneOperation)],
+    schedules: [inviteRanksSchedule],
+    workflows: [inviteMilestonesWorkflow, refreshInviteRanksWorkflow],
   },
   { name: 'events', relays: [relayOf(fanoutOperation)], workflows: [eventFanoutWorkflow] },
   {

@@ -17,16 +17,9 @@ import { PLAN_LIMITS, type Plan } from '../core/plans.js';
 import { EVENT_TYPES } from '../events/eventTypes.js';
 import { refuseEndpointUrl } from './endpointUrl.js';
 import { newWebhookSecret } from './signing.js';
+import { Refusal } from '../core/refusal.js';
 
-export class WebhookManagementError extends Error {
-  constructor(
-    readonly code: 'GUILD_NOT_FOUND' | 'ENDPOINT_LIMIT_REACHED' | 'INVALID_URL' | 'UNKNOWN_EVENT' | 'ENDPOINT_NOT_FOUND' | 'DELIVERY_NOT_RETRYABLE',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'WebhookManagementError';
-  }
-}
+export class WebhookManagementError extends Refusal<'GUILD_NOT_FOUND' | 'ENDPOINT_LIMIT_REACHED' | 'INVALID_URL' | 'UNKNOWN_EVENT' | 'ENDPOINT_NOT_FOUND' | 'DELIVERY_NOT_RETRYABLE'> {}
 
 interface Deps {
   db: Kysely<Database>;

@@ -21,7 +21,7 @@ describe('simulate --help', () => {
   });
 
   it('refuses an unknown simulation with exit code 2', async () => {
-    const res = await admin('simulate', 'ticket-open', '--json');
+    const res = await admin('simulate', 'no-such-action', '--json');
     expect(res.code).toBe(2);
     expect(res.error()).toEqual({ error: 'UNKNOWN_COMMAND', message: expect.stringContaining('member-join, member-leave, level-activity, appeal-file') });
   });

@@ -1,4 +1,5 @@
 import { AppError } from '../../core/errors.js';
+import { Refusal } from '../../core/refusal.js';
 
 /** A refusal an operator can act on: printed as one line; exit code 1, or 2 when the command line is wrong. */
 export class AdminError extends Error {
@@ -18,13 +19,12 @@ const hasCode = (err: unknown): err is Error & { code: string } =>
   err instanceof Error && 'code' in err && typeof err.code === 'string';
 
 /**
- * Any failure as an operator error: the domain's refusals (GuildManagementError, KeyManagementError, the bot
- * actions' MemberRefusal, AppealRefusal and ActivityRefusal, the API's AppError) keep their codes; anything
+ * Any failure as an operator error: the areas' refusals and the API's AppError keep their codes; anything
  * else is reported by its message so the CLI never dumps a stack at an operator.
  */
 export function toAdminError(err: unknown): AdminError {
   if (err instanceof AdminError) return err;
-  if (err instanceof Error && /(ManagementError|Refusal)$/.test(err.name) && hasCode(err)) return new AdminError(err.code, err.message);
+  if (err instanceof Refusal) return new AdminError(err.code, err.message);
   // The API's refusals (MEMBER_NOT_FOUND, BOT_ACCOUNT, ...) from checks the CLI shares with it.
   if (err instanceof AppError) return new AdminError(err.code, err.message);
   if (hasCode(err) && (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === '3D000' || err.code === '28P01')) {

@@ -13,6 +13,9 @@ import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminContext, type Co
 import { usageError } from './errors.js';
 import { MEMBER_DETAIL_FLAGS, MEMBER_FLAGS, memberFromFlags } from './memberCommands.js';
 import { requireGuild } from './requireGuild.js';
+import { inviteSimulateCommands } from './simulateInvites.js';
+import { applicationSimulateCommands } from './simulateApplications.js';
+import { ticketSimulateCommands } from './simulateTickets.js';
 
 // What the bot does when something happens on the chat platform, for local development and demos: each command
 // calls its area's use case (rows, audit row and event in one transaction), then starts the event's fan-out, so
@@ -196,5 +199,8 @@ export const simulateGroup: CommandGroup = {
         );
       },
     }),
+    ...inviteSimulateCommands,
+    ...applicationSimulateCommands,
+    ...ticketSimulateCommands,
   ],
 };

@@ -13,6 +13,9 @@ import type { Database } from '../../../db/schema.js';
 import { FEATURES } from '../../core/features.js';
 import { createGuild } from '../../guild/guildManagement.js';
 import { seedDemoModeration } from './demoModeration.js';
+import { seedDemoTickets } from './demoTickets.js';
+import { seedDemoApplications } from './demoApplications.js';
+import { seedDemoInvites } from './demoInvites.js';
 
 export const DEMO_GUILD_ID = '1100000000000000001';
 export const DEMO_OWNER_ID = '1100000000000000002';
@@ -131,5 +134,8 @@ export async function seedDemoGuild(db: Kysely<Database>, now = new Date()): Pro
     })),
   );
   await seedDemoModeration(db, DEMO_GUILD_ID, { modLog: id(232), invites: id(201) }, now);
+  await seedDemoTickets(db, DEMO_GUILD_ID, now);
+  await seedDemoApplications(db, DEMO_GUILD_ID, { helperRole: id(104), hostRole: id(105), announce: id(202), review: id(232) }, now);
+  await seedDemoInvites(db, DEMO_GUILD_ID, { member: (i) => id(1000 + i), vipRole: id(105) }, now);
   return DEMO_GUILD_ID;
 }

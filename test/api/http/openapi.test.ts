@@ -225,7 +225,7 @@ describe('the document and the routes agree', () => {
     const { key } = await createTestKey(database.db, await createTestGuild(database.db));
     for (const [method, path] of [
       ['GET', '/guilds/100000000000000009/webhooks'],
-      ['GET', '/guilds/100000000000000009/tickets'],
+      ['GET', '/guilds/100000000000000009/no-such-area'],
       ['DELETE', '/guilds/100000000000000009'],
     ] as const) {
       expect(doc.paths[path]?.[method.toLowerCase()]).toBeUndefined();

@@ -1,0 +1,87 @@
+import type { Kysely } from 'kysely';
+import { countInvitersAbove, countRankedInviters, listInviteBoard, type InviteBoardRow } from '../../db/invites/members.js';
+import { countSeasonAbove, countSeasonRanked, findSeasonInvites, listSeasonBoard, type InviteSeasonRecord } from '../../db/invites/seasons.js';
+import { findInviteRankSnapshot, inviteSnapshotPage, inviteSnapshotRank } from '../../db/invites/ranks.js';
+import type { Database } from '../../db/schema.js';
+import { pageRanks } from './ranking.js';
+
+/**
+ * From this many ranked inviters on, a server's all-time ranks come from a snapshot recomputed every minute
+ * (workflow refreshInviteRanks); below it they are counted live, which is cheap at that size.
+ */
+export const INVITE_RANK_SNAPSHOT_THRESHOLD = 10_000;
+
+export interface RankedInviteRow extends InviteBoardRow {
+  rank: number;
+}
+
+/** One page of the all-time board with competition ranks (ties share a rank). */
+export async function inviteBoardPage(
+  db: Kysely<Database>,
+  guildId: string,
+  offset: number,
+  limit: number,
+): Promise<{ rows: RankedInviteRow[]; total: number }> {
+  const snapshot = await findInviteRankSnapshot(db, guildId);
+  if (snapshot) return { rows: await inviteSnapshotPage(db, guildId, offset, limit), total: snapshot.total };
+  const [rows, total] = await Promise.all([listInviteBoard(db, guildId, offset, limit), countRankedInviters(db, guildId)]);
+  if (rows.length === 0) return { rows: [], total };
+  const firstRank = offset === 0 ? 1 : (await countInvitersAbove(db, guildId, rows[0]!.invites)) + 1;
+  const ranks = pageRanks(
+    rows.map((r) => r.invites),
+    offset,
+    firstRank,
+  );
+  return { rows: rows.map((r, i) => ({ ...r, rank: ranks[i]! })), total };
+}
+
+/** A member's all-time rank; undefined without invites. A member new to the snapshot is counted live once. */
+export async function inviterRank(db: Kysely<Database>, guildId: string, userId: string, invites: number): Promise<number | undefined> {
+  if (invites <= 0) return undefined;
+  if (await findInviteRankSnapshot(db, guildId)) {
+    const rank = await inviteSnapshotRank(db, guildId, userId);
+    if (rank !== undefined) return rank;
+  }
+  return (await countInvitersAbove(db, guildId, invites)) + 1;
+}
+
+/** One page of a season's board (its invites: verified joins in the window plus bonus added in it). */
+export async function seasonBoardPage(
+  db: Kysely<Database>,
+  seasonId: number,
+  offset: number,
+  limit: number,
+): Promise<{ rows: RankedInviteRow[]; total: number }> {
+  const [rows, total] = await Promise.all([listSeasonBoard(db, seasonId, offset, limit), countSeasonRanked(db, seasonId)]);
+  if (rows.length === 0) return { rows: [], total };
+  const firstRank = offset === 0 ? 1 : (await countSeasonAbove(db, seasonId, rows[0]!.invites)) + 1;
+  const ranks = pageRanks(
+    rows.map((r) => r.invites),
+    offset,
+    firstRank,
+  );
+  return { rows: rows.map((r, i) => ({ ...r, rank: ranks[i]! })), total };
+}
+
+/** A member's standing in a season: invites and rank (undefined without invites). */
+export async function seasonStanding(db: Kysely<Database>, season: InviteSeasonRecord, userId: string) {
+  const invites = await findSeasonInvites(db, season.id, userId);
+  const rank = invites > 0 ? (await countSeasonAbove(db, season.id, invites)) + 1 : null;
+  return {
+    id: season.id,
+    number: season.number,
+    name: season.name,
+    startsAt: season.startedAt.toISOString(),
+    endsAt: season.endedAt?.toISOString() ?? null,
+    invites,
+    rank,
+  };
+}
+
+export const seasonSummary = (season: InviteSeasonRecord) => ({
+  id: season.id,
+  number: season.number,
+  name: season.name,
+  startsAt: season.startedAt.toISOString(),
+  endsAt: season.endedAt?.toISOString() ?? null,
+});

@@ -1,0 +1,196 @@
+import type { FormRecord } from '../../../db/applications/forms.js';
+import type { SubmissionRecord } from '../../../db/applications/submissions.js';
+import { toSubmissionDetailBody } from '../../applications/applicationViews.js';
+import { QUESTION_TYPES } from '../../applications/contract.js';
+import { createForm } from '../../applications/createForm.js';
+import { changeSubmissionStatus, voteOnSubmission } from '../../applications/reviewSubmission.js';
+import { submitApplication } from '../../applications/submitApplication.js';
+import { z } from '../../core/zod.js';
+import { createLocalPlatform } from '../../platform/localPlatform.js';
+import { oneOf, optional, snowflake, text } from './args.js';
+import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminCommand } from './command.js';
+import { usageError } from './errors.js';
+import { requireGuild } from './requireGuild.js';
+
+// Application forms and submissions as the bot handles them: staff create a form in the console, a user
+// submits it (applications.submitted, with the applicant snapshot taken now), staff vote and move it to
+// interview or hold, the applicant withdraws it. Decisions are made through the API (POST .../decision).
+
+const GUILD = { guild: { type: 'string', placeholder: 'GUILD_ID', required: true, help: 'the server' } } as const;
+const NUMBER = { number: { type: 'string', placeholder: 'N', required: true, help: 'the submission number' } } as const;
+
+const Questions = z
+  .array(z.strictObject({ id: z.string().min(1).max(100), type: z.enum(QUESTION_TYPES), label: z.string().min(1).max(500), required: z.boolean().default(true) }))
+  .min(1)
+  .max(25);
+const Answers = z.array(z.strictObject({ id: z.string().min(1).max(100), text: z.string().max(4000) })).max(25);
+
+function json<T>(value: string, flag: string, schema: z.ZodType<T>, shape: string): T {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (err) {
+    throw usageError('INVALID_ARGUMENT', `--${flag} must be JSON (${(err as Error).message}).`);
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => `${i.path.length ? `[${i.path.join('.')}] ` : ''}${i.message}`).join('; ');
+    throw usageError('INVALID_ARGUMENT', `--${flag} must be ${shape}: ${issues}.`);
+  }
+  return result.data;
+}
+
+function instant(value: string, flag: string): Date {
+  const at = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(at.getTime())) throw usageError('INVALID_ARGUMENT', `--${flag} must be an ISO 8601 time, got "${value}".`);
+  return at;
+}
+
+function wholeNumber(value: string, flag: string, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > max) throw usageError('INVALID_ARGUMENT', `--${flag} must be a whole number from 1 to ${max}, got "${value}".`);
+  return n;
+}
+
+const ids = (value: string, flag: string) => value.split(',').filter(Boolean).map((v) => snowflake(v.trim(), flag));
+
+const formJson = (f: FormRecord) => ({
+  id: f.id,
+  title: f.title,
+  description: f.description,
+  open: f.open,
+  opensAt: f.opensAt?.toISOString() ?? null,
+  closesAt: f.closesAt?.toISOString() ?? null,
+  questions: f.questions,
+  acceptRoleIds: f.acceptRoleIds,
+  removeRoleIds: f.removeRoleIds,
+  reapplyCooldownSeconds: f.reapplyCooldownSeconds,
+  announceChannelId: f.announceChannelId,
+  reviewChannelId: f.reviewChannelId,
+});
+
+const submissionJson = (s: SubmissionRecord) => toSubmissionDetailBody(s);
+
+export const applicationSimulateCommands: AdminCommand[] = [
+  defineCommand({
+    name: 'form-create',
+    summary: 'staff create an application form in the console (last in console order)',
+    flags: {
+      ...GUILD,
+      title: { type: 'string', placeholder: 'TITLE', required: true, help: 'the form title (up to 100 characters)' },
+      description: { type: 'string', placeholder: 'TEXT', help: 'what the form is for (up to 1000 characters)' },
+      questions: {
+        type: 'string',
+        placeholder: 'JSON',
+        required: true,
+        help: `1 to 25 questions: [{"id":"why","type":"paragraph","label":"Why?","required":true}] (types ${QUESTION_TYPES.join(', ')})`,
+      },
+      closed: { type: 'boolean', help: 'create it with the open toggle off' },
+      'opens-at': { type: 'string', placeholder: 'ISO_TIME', help: 'the window opens then' },
+      'closes-at': { type: 'string', placeholder: 'ISO_TIME', help: 'the window closes then' },
+      'accept-roles': { type: 'string', placeholder: 'ROLE_ID,...', help: 'roles given to accepted applicants' },
+      'remove-roles': { type: 'string', placeholder: 'ROLE_ID,...', help: 'roles taken from accepted applicants' },
+      'reapply-cooldown': { type: 'string', placeholder: 'SECONDS', help: 'wait after a denial before applying again (default 604800, 7 days)' },
+      'announce-channel': { type: 'string', placeholder: 'CHANNEL_ID', help: 'where accepted applicants are announced' },
+      'review-channel': { type: 'string', placeholder: 'CHANNEL_ID', help: 'where staff review submissions' },
+      ...OPERATOR_FLAG,
+    },
+    async run(flags, ctx) {
+      const guildId = snowflake(flags.guild, 'guild');
+      const draft = {
+        guildId,
+        title: text(flags.title, 'title', 100),
+        description: optional(flags.description, (v) => text(v, 'description', 1000)) ?? '',
+        open: !flags.closed,
+        opensAt: optional(flags['opens-at'], (v) => instant(v, 'opens-at')) ?? null,
+        closesAt: optional(flags['closes-at'], (v) => instant(v, 'closes-at')) ?? null,
+        questions: json(flags.questions, 'questions', Questions, 'an array of 1 to 25 {id, type, label, required}'),
+        acceptRoleIds: optional(flags['accept-roles'], (v) => ids(v, 'accept-roles')) ?? [],
+        removeRoleIds: optional(flags['remove-roles'], (v) => ids(v, 'remove-roles')) ?? [],
+        reapplyCooldownSeconds: optional(flags['reapply-cooldown'], (v) => (v === '0' ? 0 : wholeNumber(v, 'reapply-cooldown', 31_536_000))) ?? 7 * 86_400,
+        announceChannelId: optional(flags['announce-channel'], (v) => snowflake(v, 'announce-channel')) ?? null,
+        reviewChannelId: optional(flags['review-channel'], (v) => snowflake(v, 'review-channel')) ?? null,
+        at: ctx.clock.now(),
+        actor: operatorActor(ctx, flags.operator),
+      };
+      await requireGuild(ctx.db, guildId);
+      const form = await ctx.db.transaction().execute((trx) => createForm(trx, draft));
+      return { json: formJson(form), text: [`Form ${form.id} "${form.title}" created in guild ${guildId} with ${form.questions.length} questions.`] };
+    },
+  }),
+  defineCommand({
+    name: 'application-submit',
+    summary: 'a user submits an application form with their answers: applications.submitted (applicant snapshot taken now)',
+    flags: {
+      ...GUILD,
+      form: { type: 'string', placeholder: 'FORM_ID', required: true, help: 'the form' },
+      user: { type: 'string', placeholder: 'USER_ID', required: true, help: 'the applicant' },
+      answers: { type: 'string', placeholder: 'JSON', required: true, help: 'the answers: [{"id":"why","text":"..."}]' },
+      ...OPERATOR_FLAG,
+    },
+    async run(flags, ctx) {
+      const guildId = snowflake(flags.guild, 'guild');
+      const formId = wholeNumber(flags.form, 'form', 2_147_483_647);
+      const userId = snowflake(flags.user, 'user');
+      const answers = json(flags.answers, 'answers', Answers, 'an array of up to 25 {id, text}');
+      await requireGuild(ctx.db, guildId);
+      const member = await createLocalPlatform(ctx.db).getMember(guildId, userId);
+      const { submission, events } = await ctx.db
+        .transaction()
+        .execute((trx) => submitApplication(trx, { guildId, formId, userId, member, answers, at: ctx.clock.now(), actor: operatorActor(ctx, flags.operator) }));
+      const fanout = await ctx.startFanouts(events);
+      return {
+        json: { ...submissionJson(submission), events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt, data: e.data })), fanout },
+        text: [
+          `User ${userId} submitted application ${submission.number} to form ${formId} in guild ${guildId}.`,
+          ...events.map((e) => `Event ${e.type} ${e.id}: fan-out ${fanout === 'started' ? 'started (webhooks go out now)' : "left to the worker's start relay"}.`),
+        ],
+      };
+    },
+  }),
+  defineCommand({
+    name: 'application-vote',
+    summary: 'a staff member votes up or down on an open submission (one vote each; a new vote replaces theirs)',
+    flags: {
+      ...GUILD,
+      ...NUMBER,
+      voter: { type: 'string', placeholder: 'USER_ID', required: true, help: 'the staff member voting' },
+      vote: { type: 'string', placeholder: 'up|down', required: true, help: 'up or down' },
+      ...OPERATOR_FLAG,
+    },
+    async run(flags, ctx) {
+      const guildId = snowflake(flags.guild, 'guild');
+      const number = wholeNumber(flags.number, 'number', 999_999_999);
+      const voterId = snowflake(flags.voter, 'voter');
+      const vote = oneOf(flags.vote, 'vote', ['up', 'down'] as const);
+      await requireGuild(ctx.db, guildId);
+      const submission = await ctx.db
+        .transaction()
+        .execute((trx) => voteOnSubmission(trx, { guildId, number, voterId, vote, at: ctx.clock.now(), actor: operatorActor(ctx, flags.operator) }));
+      return {
+        json: submissionJson(submission),
+        text: [`${voterId} voted ${vote} on application ${number}: ${submission.votesUp} up, ${submission.votesDown} down.`],
+      };
+    },
+  }),
+  defineCommand({
+    name: 'application-status',
+    summary: 'staff move an open submission to interview or hold, or the applicant withdraws it',
+    flags: {
+      ...GUILD,
+      ...NUMBER,
+      status: { type: 'string', placeholder: 'interview|hold|withdrawn', required: true, help: 'the new status' },
+      ...OPERATOR_FLAG,
+    },
+    async run(flags, ctx) {
+      const guildId = snowflake(flags.guild, 'guild');
+      const number = wholeNumber(flags.number, 'number', 999_999_999);
+      const status = oneOf(flags.status, 'status', ['interview', 'hold', 'withdrawn'] as const);
+      await requireGuild(ctx.db, guildId);
+      const submission = await ctx.db
+        .transaction()
+        .execute((trx) => changeSubmissionStatus(trx, { guildId, number, status, at: ctx.clock.now(), actor: operatorActor(ctx, flags.operator) }));
+      return { json: submissionJson(submission), text: [`Application ${number} in guild ${guildId} is now ${submission.status}.`] };
+    },
+  }),
+];

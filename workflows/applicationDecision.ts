@@ -1,0 +1,35 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { ApplicationsActivities } from '../activities/applications.js';
+import type { ApplicationDecisionInput, FailedSubmissionAction } from '../src/applications/ids.js';
+import { BOUNDED_PLATFORM_EFFECT, DATABASE_STEP } from './activityProfiles.js';
+
+const steps = proxyLocalActivities<ApplicationsActivities>(DATABASE_STEP);
+// The decision already stands: an effect that keeps failing is recorded in failedActions, the others still run.
+const effects = proxyActivities<ApplicationsActivities>(BOUNDED_PLATFORM_EFFECT);
+
+/**
+ * Applies a decided submission on the platform: the form's roles (accepted only), the DM to the applicant,
+ * the announcement (accepted only) and the line in the review channel. Each effect runs whatever the others did.
+ */
+export async function applicationDecision({ guildId, number }: ApplicationDecisionInput): Promise<{ failedActions: FailedSubmissionAction[] }> {
+  const failedActions: FailedSubmissionAction[] = [];
+  const attempt = async (type: FailedSubmissionAction['type'], effect: () => Promise<unknown>) => {
+    try {
+      const outcome = await effect();
+      if (type === 'dm' && outcome === 'failed') failedActions.push({ type, error: 'DM_FAILED' });
+    } catch (err) {
+      failedActions.push({ type, error: failureType(err) });
+    }
+  };
+  await attempt('roles', () => effects.applyApplicationRoles(guildId, number));
+  await attempt('dm', () => effects.notifyApplicant(guildId, number));
+  await attempt('announce', () => effects.announceApplication(guildId, number));
+  await attempt('review', () => effects.updateApplicationReview(guildId, number));
+  await steps.finishApplicationDecision(guildId, number, failedActions);
+  return { failedActions };
+}
+
+function failureType(err: unknown): string {
+  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause.type ?? 'ERROR';
+  throw err;
+}
