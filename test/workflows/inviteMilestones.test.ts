@@ -103,7 +103,7 @@ describe('invite milestone rewards', () => {
     expect(await checks(guild)).toHaveLength(0); // pending joins do not count
     await db()
       .transaction()
-      .execute((trx) => judgeInviteJoin(trx, { guildId: guild.id, userId: joined, verdict: 'verify', at: new Date(), actor }));
+      .execute((trx) => judgeInviteJoin(trx, { guildId: guild.id, userId: joined, verdict: 'verify', at: new Date(Date.now() - 1_000), actor }));
     const [check] = await checks(guild);
     expect(check).toMatchObject({ user_id: inviter, workflow_started_at: null });
 
@@ -114,10 +114,11 @@ describe('invite milestone rewards', () => {
       (m) => m?.role_ids.includes(roles.three) === true,
     );
 
-    // An inviter who is no longer in the server is skipped and not recorded (a rejoin can still earn it).
+    // An inviter who is no longer in the server is skipped and not recorded (a rejoin can still earn it). The
+    // check is dated a second back: the relay takes only checks strictly older than its pass.
     const gone = snowflake();
     await db().insertInto('invite_members').values({ guild_id: guild.id, user_id: gone, verified: 2, total: 2, updated_at: new Date() }).execute();
-    const orphan = await db().insertInto('invite_milestone_checks').values({ guild_id: guild.id, user_id: gone, created_at: new Date() }).returning('id').executeTakeFirstOrThrow();
+    const orphan = await db().insertInto('invite_milestone_checks').values({ guild_id: guild.id, user_id: gone, created_at: new Date(Date.now() - 1_000) }).returning('id').executeTakeFirstOrThrow();
     await relayUnstarted({ db: db(), temporal: gateway, clock: systemClock }, milestoneOperation, { graceMs: 0, batch: 10 });
     expect(await result(guild.id, orphan.id)).toEqual({ granted: [] });
     expect((await grants(guild)).map((g) => g.user_id)).toEqual([inviter]);
