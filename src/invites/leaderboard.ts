@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { countInvitersAbove, countRankedInviters, listInviteBoard, type InviteBoardRow } from '../../db/invites/members.js';
-import { countSeasonAbove, countSeasonRanked, findSeasonInvites, listSeasonBoard, type InviteSeasonRecord } from '../../db/invites/seasons.js';
+import { countAbove, countRanked, listBoard, type BoardScope, type InviteBoardRow } from '../../db/invites/board.js';
+import { findSeasonInvites, type InviteSeasonRecord } from '../../db/invites/seasons.js';
 import { findInviteRankSnapshot, inviteSnapshotPage, inviteSnapshotRank } from '../../db/invites/ranks.js';
 import type { Database } from '../../db/schema.js';
 import { pageRanks } from './ranking.js';
@@ -24,15 +24,7 @@ export async function inviteBoardPage(
 ): Promise<{ rows: RankedInviteRow[]; total: number }> {
   const snapshot = await findInviteRankSnapshot(db, guildId);
   if (snapshot) return { rows: await inviteSnapshotPage(db, guildId, offset, limit), total: snapshot.total };
-  const [rows, total] = await Promise.all([listInviteBoard(db, guildId, offset, limit), countRankedInviters(db, guildId)]);
-  if (rows.length === 0) return { rows: [], total };
-  const firstRank = offset === 0 ? 1 : (await countInvitersAbove(db, guildId, rows[0]!.invites)) + 1;
-  const ranks = pageRanks(
-    rows.map((r) => r.invites),
-    offset,
-    firstRank,
-  );
-  return { rows: rows.map((r, i) => ({ ...r, rank: ranks[i]! })), total };
+  return liveBoardPage(db, { guildId }, offset, limit);
 }
 
 /** A member's all-time rank; undefined without invites. A member new to the snapshot is counted live once. */
@@ -42,7 +34,7 @@ export async function inviterRank(db: Kysely<Database>, guildId: string, userId:
     const rank = await inviteSnapshotRank(db, guildId, userId);
     if (rank !== undefined) return rank;
   }
-  return (await countInvitersAbove(db, guildId, invites)) + 1;
+  return (await countAbove(db, { guildId }, invites)) + 1;
 }
 
 /** One page of a season's board (its invites: verified joins in the window plus bonus added in it). */
@@ -52,9 +44,14 @@ export async function seasonBoardPage(
   offset: number,
   limit: number,
 ): Promise<{ rows: RankedInviteRow[]; total: number }> {
-  const [rows, total] = await Promise.all([listSeasonBoard(db, seasonId, offset, limit), countSeasonRanked(db, seasonId)]);
+  return liveBoardPage(db, { seasonId }, offset, limit);
+}
+
+/** A page counted live, with competition ranks (ties share a rank, the next rank skips). */
+async function liveBoardPage(db: Kysely<Database>, scope: BoardScope, offset: number, limit: number): Promise<{ rows: RankedInviteRow[]; total: number }> {
+  const [rows, total] = await Promise.all([listBoard(db, scope, offset, limit), countRanked(db, scope)]);
   if (rows.length === 0) return { rows: [], total };
-  const firstRank = offset === 0 ? 1 : (await countSeasonAbove(db, seasonId, rows[0]!.invites)) + 1;
+  const firstRank = offset === 0 ? 1 : (await countAbove(db, scope, rows[0]!.invites)) + 1;
   const ranks = pageRanks(
     rows.map((r) => r.invites),
     offset,
@@ -66,16 +63,8 @@ export async function seasonBoardPage(
 /** A member's standing in a season: invites and rank (undefined without invites). */
 export async function seasonStanding(db: Kysely<Database>, season: InviteSeasonRecord, userId: string) {
   const invites = await findSeasonInvites(db, season.id, userId);
-  const rank = invites > 0 ? (await countSeasonAbove(db, season.id, invites)) + 1 : null;
-  return {
-    id: season.id,
-    number: season.number,
-    name: season.name,
-    startsAt: season.startedAt.toISOString(),
-    endsAt: season.endedAt?.toISOString() ?? null,
-    invites,
-    rank,
-  };
+  const rank = invites > 0 ? (await countAbove(db, { seasonId: season.id }, invites)) + 1 : null;
+  return { ...seasonSummary(season), invites, rank };
 }
 
 export const seasonSummary = (season: InviteSeasonRecord) => ({

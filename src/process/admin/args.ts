@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { z } from 'zod';
 import { SNOWFLAKE_PATTERN } from '../../core/snowflake.js';
 import { usageError } from './errors.js';
 
@@ -86,6 +87,31 @@ export function text(value: string, flag: string, maxLength: number): string {
     throw usageError('INVALID_ARGUMENT', `--${flag} must be 1 to ${maxLength} characters.`);
   }
   return trimmed;
+}
+
+/** A whole number written in decimal digits, from `min` to `max`. */
+export function wholeNumber(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) {
+    throw usageError('INVALID_ARGUMENT', `--${flag} must be a whole number from ${min} to ${max.toLocaleString('en')}, got "${value}".`);
+  }
+  return n;
+}
+
+/** A JSON value checked by `schema`; `shape` says in words what is expected when it does not fit. */
+export function jsonArg<T>(value: string, flag: string, schema: z.ZodType<T>, shape: string): T {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (err) {
+    throw usageError('INVALID_ARGUMENT', `--${flag} must be JSON (${(err as Error).message}).`);
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => `${i.path.length ? `[${i.path.join('.')}] ` : ''}${i.message}`).join('; ');
+    throw usageError('INVALID_ARGUMENT', `--${flag} must be ${shape}: ${issues}.`);
+  }
+  return result.data;
 }
 
 /** Applies a validator only when the flag was given. */

@@ -7,7 +7,7 @@ import { changeSubmissionStatus, voteOnSubmission } from '../../applications/rev
 import { submitApplication } from '../../applications/submitApplication.js';
 import { z } from '../../core/zod.js';
 import { createLocalPlatform } from '../../platform/localPlatform.js';
-import { oneOf, optional, snowflake, text } from './args.js';
+import { jsonArg, oneOf, optional, snowflake, text, wholeNumber } from './args.js';
 import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminCommand } from './command.js';
 import { usageError } from './errors.js';
 import { requireGuild } from './requireGuild.js';
@@ -25,31 +25,10 @@ const Questions = z
   .max(25);
 const Answers = z.array(z.strictObject({ id: z.string().min(1).max(100), text: z.string().max(4000) })).max(25);
 
-function json<T>(value: string, flag: string, schema: z.ZodType<T>, shape: string): T {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch (err) {
-    throw usageError('INVALID_ARGUMENT', `--${flag} must be JSON (${(err as Error).message}).`);
-  }
-  const result = schema.safeParse(parsed);
-  if (!result.success) {
-    const issues = result.error.issues.map((i) => `${i.path.length ? `[${i.path.join('.')}] ` : ''}${i.message}`).join('; ');
-    throw usageError('INVALID_ARGUMENT', `--${flag} must be ${shape}: ${issues}.`);
-  }
-  return result.data;
-}
-
 function instant(value: string, flag: string): Date {
   const at = new Date(value);
   if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(at.getTime())) throw usageError('INVALID_ARGUMENT', `--${flag} must be an ISO 8601 time, got "${value}".`);
   return at;
-}
-
-function wholeNumber(value: string, flag: string, max: number): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > max) throw usageError('INVALID_ARGUMENT', `--${flag} must be a whole number from 1 to ${max}, got "${value}".`);
-  return n;
 }
 
 const ids = (value: string, flag: string) => value.split(',').filter(Boolean).map((v) => snowflake(v.trim(), flag));
@@ -104,10 +83,10 @@ export const applicationSimulateCommands: AdminCommand[] = [
         open: !flags.closed,
         opensAt: optional(flags['opens-at'], (v) => instant(v, 'opens-at')) ?? null,
         closesAt: optional(flags['closes-at'], (v) => instant(v, 'closes-at')) ?? null,
-        questions: json(flags.questions, 'questions', Questions, 'an array of 1 to 25 {id, type, label, required}'),
+        questions: jsonArg(flags.questions, 'questions', Questions, 'an array of 1 to 25 {id, type, label, required}'),
         acceptRoleIds: optional(flags['accept-roles'], (v) => ids(v, 'accept-roles')) ?? [],
         removeRoleIds: optional(flags['remove-roles'], (v) => ids(v, 'remove-roles')) ?? [],
-        reapplyCooldownSeconds: optional(flags['reapply-cooldown'], (v) => (v === '0' ? 0 : wholeNumber(v, 'reapply-cooldown', 31_536_000))) ?? 7 * 86_400,
+        reapplyCooldownSeconds: optional(flags['reapply-cooldown'], (v) => (v === '0' ? 0 : wholeNumber(v, 'reapply-cooldown', 1, 31_536_000))) ?? 7 * 86_400,
         announceChannelId: optional(flags['announce-channel'], (v) => snowflake(v, 'announce-channel')) ?? null,
         reviewChannelId: optional(flags['review-channel'], (v) => snowflake(v, 'review-channel')) ?? null,
         at: ctx.clock.now(),
@@ -130,9 +109,9 @@ export const applicationSimulateCommands: AdminCommand[] = [
     },
     async run(flags, ctx) {
       const guildId = snowflake(flags.guild, 'guild');
-      const formId = wholeNumber(flags.form, 'form', 2_147_483_647);
+      const formId = wholeNumber(flags.form, 'form', 1, 2_147_483_647);
       const userId = snowflake(flags.user, 'user');
-      const answers = json(flags.answers, 'answers', Answers, 'an array of up to 25 {id, text}');
+      const answers = jsonArg(flags.answers, 'answers', Answers, 'an array of up to 25 {id, text}');
       await requireGuild(ctx.db, guildId);
       const member = await createLocalPlatform(ctx.db).getMember(guildId, userId);
       const { submission, events } = await ctx.db
@@ -160,7 +139,7 @@ export const applicationSimulateCommands: AdminCommand[] = [
     },
     async run(flags, ctx) {
       const guildId = snowflake(flags.guild, 'guild');
-      const number = wholeNumber(flags.number, 'number', 999_999_999);
+      const number = wholeNumber(flags.number, 'number', 1, 999_999_999);
       const voterId = snowflake(flags.voter, 'voter');
       const vote = oneOf(flags.vote, 'vote', ['up', 'down'] as const);
       await requireGuild(ctx.db, guildId);
@@ -184,7 +163,7 @@ export const applicationSimulateCommands: AdminCommand[] = [
     },
     async run(flags, ctx) {
       const guildId = snowflake(flags.guild, 'guild');
-      const number = wholeNumber(flags.number, 'number', 999_999_999);
+      const number = wholeNumber(flags.number, 'number', 1, 999_999_999);
       const status = oneOf(flags.status, 'status', ['interview', 'hold', 'withdrawn'] as const);
       await requireGuild(ctx.db, guildId);
       const submission = await ctx.db

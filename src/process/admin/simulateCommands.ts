@@ -8,7 +8,7 @@ import { MAX_ACTIVITY_PER_REPORT, XP_PER_MESSAGE, XP_PER_VOICE_MINUTE } from '..
 import { applyLevelEffects } from '../../levels/levelUpEffects.js';
 import { recordActivity } from '../../levels/recordActivity.js';
 import { createLocalPlatform } from '../../platform/localPlatform.js';
-import { optional, snowflake, text } from './args.js';
+import { jsonArg, optional, snowflake, text, wholeNumber } from './args.js';
 import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminContext, type CommandGroup, type CommandOutput, type FanoutStart } from './command.js';
 import { usageError } from './errors.js';
 import { MEMBER_DETAIL_FLAGS, MEMBER_FLAGS, memberFromFlags } from './memberCommands.js';
@@ -36,29 +36,6 @@ async function withEvents(ctx: AdminContext, events: OutboxEvent[], result: Reco
       ...(events.length === 0 ? [noEvent] : events.map((e) => `Event ${e.type} ${e.id}: ${FANOUT_TEXT[fanout as Exclude<FanoutStart, 'none'>]}.`)),
     ],
   };
-}
-
-function count(value: string, flag: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > MAX_ACTIVITY_PER_REPORT) {
-    throw usageError('INVALID_ARGUMENT', `--${flag} must be a whole number from 0 to ${MAX_ACTIVITY_PER_REPORT.toLocaleString('en')}, got "${value}".`);
-  }
-  return n;
-}
-
-function answers(value: string) {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch (err) {
-    throw usageError('INVALID_ARGUMENT', `--answers must be JSON (${(err as Error).message}).`);
-  }
-  const result = AppealAnswersInput.safeParse(parsed);
-  if (!result.success) {
-    const issues = result.error.issues.map((i) => `${i.path.length ? `[${i.path.join('.')}] ` : ''}${i.message}`).join('; ');
-    throw usageError('INVALID_ARGUMENT', `--answers must be an array of 1 to 25 {id, type, label, value}: ${issues}.`);
-  }
-  return result.data.map((a) => ({ id: a.id, type: a.type, label: a.label, value: a.value }));
 }
 
 export const simulateGroup: CommandGroup = {
@@ -128,8 +105,8 @@ export const simulateGroup: CommandGroup = {
         if (flags.messages === undefined && flags['voice-minutes'] === undefined) {
           throw usageError('MISSING_FLAG', '`simulate level-activity` needs --messages N or --voice-minutes M (or both).');
         }
-        const messages = optional(flags.messages, (v) => count(v, 'messages')) ?? 0;
-        const voiceMinutes = optional(flags['voice-minutes'], (v) => count(v, 'voice-minutes')) ?? 0;
+        const messages = optional(flags.messages, (v) => wholeNumber(v, 'messages', 0, MAX_ACTIVITY_PER_REPORT)) ?? 0;
+        const voiceMinutes = optional(flags['voice-minutes'], (v) => wholeNumber(v, 'voice-minutes', 0, MAX_ACTIVITY_PER_REPORT)) ?? 0;
         if (messages === 0 && voiceMinutes === 0) throw usageError('INVALID_ARGUMENT', 'Nothing to count: --messages and --voice-minutes are both 0.');
         await requireGuild(ctx.db, guildId);
         const platform = createLocalPlatform(ctx.db);
@@ -184,7 +161,7 @@ export const simulateGroup: CommandGroup = {
       async run(flags, ctx) {
         const guildId = snowflake(flags.guild, 'guild');
         const userId = snowflake(flags.user, 'user');
-        const filed = answers(flags.answers);
+        const filed = jsonArg(flags.answers, 'answers', AppealAnswersInput, 'an array of 1 to 25 {id, type, label, value}');
         await requireGuild(ctx.db, guildId);
         const ban = await createLocalPlatform(ctx.db).getBan(guildId, userId);
         const { appeal, events } = await ctx.db.transaction().execute((trx) =>

@@ -4,8 +4,7 @@ import { inviteJoin } from '../../invites/inviteJoin.js';
 import { judgeInviteJoin } from '../../invites/judgeInviteJoin.js';
 import { configureMilestone, MAX_MILESTONE_INVITES } from '../../invites/configureMilestone.js';
 import { endInviteSeason, startInviteSeason } from '../../invites/seasons.js';
-import { optional, snowflake, text } from './args.js';
-import { usageError } from './errors.js';
+import { optional, snowflake, text, wholeNumber } from './args.js';
 import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminCommand } from './command.js';
 import { MEMBER_DETAIL_FLAGS, MEMBER_FLAGS, memberFromFlags } from './memberCommands.js';
 import { requireGuild } from './requireGuild.js';
@@ -122,10 +121,7 @@ export const inviteSimulateCommands: AdminCommand[] = [
     async run(flags, ctx) {
       const guildId = snowflake(flags.guild, 'guild');
       const roleId = snowflake(flags.role, 'role');
-      const invites = Number(flags.invites);
-      if (!/^\d+$/.test(flags.invites) || invites < 1 || invites > MAX_MILESTONE_INVITES) {
-        throw usageError('INVALID_ARGUMENT', `--invites must be a whole number from 1 to ${MAX_MILESTONE_INVITES.toLocaleString('en')}, got "${flags.invites}".`);
-      }
+      const invites = wholeNumber(flags.invites, 'invites', 1, MAX_MILESTONE_INVITES);
       await requireGuild(ctx.db, guildId);
       const action = flags.remove ? 'remove' : 'add';
       const milestones = await ctx.db

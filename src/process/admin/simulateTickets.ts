@@ -1,4 +1,3 @@
-import type { z } from '../../core/zod.js';
 import { CLOSE_TYPES, TICKET_SOURCES } from '../../tickets/contract.js';
 import { addTicketMessage } from '../../tickets/addTicketMessage.js';
 import { AttachmentsInput, EmbedsInput, messageIdAt, TicketAnswersInput } from '../../tickets/botInput.js';
@@ -8,7 +7,7 @@ import { openTicket } from '../../tickets/openTicket.js';
 import { requireHumanMember } from '../../core/members.js';
 import type { OutboxEvent } from '../../events/eventTypes.js';
 import { createLocalPlatform } from '../../platform/localPlatform.js';
-import { oneOf, optional, snowflake, text } from './args.js';
+import { jsonArg, oneOf, optional, snowflake, text, wholeNumber } from './args.js';
 import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminCommand, type AdminContext, type CommandOutput } from './command.js';
 import { usageError } from './errors.js';
 import { requireGuild } from './requireGuild.js';
@@ -26,26 +25,6 @@ async function withEvents(ctx: AdminContext, events: OutboxEvent[], result: Reco
     json: { ...result, events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt, data: e.data })), fanout },
     text: [...lines, ...events.map((e) => `Event ${e.type} ${e.id}: ${how}.`)],
   };
-}
-
-function positive(value: string, flag: string): number {
-  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw usageError('INVALID_ARGUMENT', `--${flag} must be a whole number from 1 to 999999999, got "${value}".`);
-  return Number(value);
-}
-
-function json<T extends z.ZodType>(value: string, flag: string, schema: T, shape: string): z.infer<T> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch (err) {
-    throw usageError('INVALID_ARGUMENT', `--${flag} must be JSON (${(err as Error).message}).`);
-  }
-  const result = schema.safeParse(parsed);
-  if (!result.success) {
-    const issues = result.error.issues.map((i) => `${i.path.length ? `[${i.path.join('.')}] ` : ''}${i.message}`).join('; ');
-    throw usageError('INVALID_ARGUMENT', `--${flag} must be ${shape}: ${issues}.`);
-  }
-  return result.data;
 }
 
 export const ticketSimulateCommands: AdminCommand[] = [
@@ -67,12 +46,12 @@ export const ticketSimulateCommands: AdminCommand[] = [
     async run(flags, ctx) {
       const guildId = snowflake(flags.guild, 'guild');
       const userId = snowflake(flags.user, 'user');
-      const panelId = optional(flags.panel, (v) => positive(v, 'panel')) ?? null;
+      const panelId = optional(flags.panel, (v) => wholeNumber(v, 'panel', 1, 999_999_999)) ?? null;
       const panelTitle = optional(flags['panel-title'], (v) => text(v, 'panel-title', 100)) ?? null;
       if (panelTitle !== null && panelId === null) throw usageError('INVALID_ARGUMENT', '--panel-title needs --panel.');
       const subject = optional(flags.subject, (v) => text(v, 'subject', 200)) ?? null;
       const source = optional(flags.source, (v) => oneOf(v, 'source', TICKET_SOURCES)) ?? (panelId === null ? 'command' : 'panel');
-      const answers = optional(flags.answers, (v) => json(v, 'answers', TicketAnswersInput, 'an array of up to 25 {fieldId?, label, value}')) ?? [];
+      const answers = optional(flags.answers, (v) => jsonArg(v, 'answers', TicketAnswersInput, 'an array of up to 25 {fieldId?, label, value}')) ?? [];
       const channelId = optional(flags.channel, (v) => snowflake(v, 'channel')) ?? null;
       await requireGuild(ctx.db, guildId);
       // Only a member opens a ticket (a panel button or a command in the server), never a bot account.
@@ -117,13 +96,13 @@ export const ticketSimulateCommands: AdminCommand[] = [
     },
     async run(flags, ctx) {
       const guildId = snowflake(flags.guild, 'guild');
-      const ticketNo = positive(flags.ticket, 'ticket');
+      const ticketNo = wholeNumber(flags.ticket, 'ticket', 1, 999_999_999);
       const authorId = optional(flags.author, (v) => snowflake(v, 'author')) ?? null;
       if (authorId === null && !flags.system) throw usageError('MISSING_FLAG', '`simulate ticket-message` needs --author ID (or --system).');
       const content = flags.content === undefined ? '' : flags.content;
       if (content.length > 4000) throw usageError('INVALID_ARGUMENT', '--content must be up to 4000 characters.');
-      const embeds = optional(flags.embeds, (v) => json(v, 'embeds', EmbedsInput, 'an array of up to 10 embeds')) ?? [];
-      const attachments = optional(flags.attachments, (v) => json(v, 'attachments', AttachmentsInput, 'an array of up to 10 {name, size, contentType?}')) ?? [];
+      const embeds = optional(flags.embeds, (v) => jsonArg(v, 'embeds', EmbedsInput, 'an array of up to 10 embeds')) ?? [];
+      const attachments = optional(flags.attachments, (v) => jsonArg(v, 'attachments', AttachmentsInput, 'an array of up to 10 {name, size, contentType?}')) ?? [];
       const stickers = optional(flags.stickers, (v) => v.split(',').map((s) => text(s, 'stickers', 100))) ?? [];
       const replyTo = optional(flags.reply, (v) => snowflake(v, 'reply')) ?? null;
       await requireGuild(ctx.db, guildId);
@@ -157,7 +136,7 @@ export const ticketSimulateCommands: AdminCommand[] = [
     flags: { ...GUILD, ...TICKET, staff: { type: 'string', placeholder: 'ID', required: true, help: "the staff member's user id" }, ...OPERATOR_FLAG },
     async run(flags, ctx) {
       const guildId = snowflake(flags.guild, 'guild');
-      const ticketNo = positive(flags.ticket, 'ticket');
+      const ticketNo = wholeNumber(flags.ticket, 'ticket', 1, 999_999_999);
       const staffId = snowflake(flags.staff, 'staff');
       await requireGuild(ctx.db, guildId);
       const { previousClaimedBy } = await ctx.db
@@ -180,7 +159,7 @@ export const ticketSimulateCommands: AdminCommand[] = [
     },
     async run(flags, ctx) {
       const guildId = snowflake(flags.guild, 'guild');
-      const ticketNo = positive(flags.ticket, 'ticket');
+      const ticketNo = wholeNumber(flags.ticket, 'ticket', 1, 999_999_999);
       const closedBy = optional(flags.by, (v) => snowflake(v, 'by')) ?? null;
       const closeType = optional(flags['close-type'], (v) => oneOf(v, 'close-type', CLOSE_TYPES)) ?? 'manual';
       const reason = optional(flags.reason, (v) => text(v, 'reason', 1000)) ?? null;

@@ -1,0 +1,39 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '../schema.js';
+
+/** Whose board: a server's all-time counts (invite_members) or one season's (invite_season_members). */
+export type BoardScope = { guildId: string } | { seasonId: number };
+
+export interface InviteBoardRow {
+  userId: string;
+  invites: number;
+  verified: number;
+  bonus: number;
+}
+
+// Both tables carry user_id, invites, verified and bonus and have a (scope, invites desc, user_id) index,
+// so one set of queries serves both boards.
+const scoped = (scope: BoardScope): RawBuilder<unknown> =>
+  'guildId' in scope
+    ? sql`invite_members where guild_id = ${scope.guildId}`
+    : sql`invite_season_members where season_id = ${scope.seasonId}`;
+
+/** One page of ranked inviters (invites > 0), most invites first, ties by user id. */
+export async function listBoard(db: Kysely<Database>, scope: BoardScope, offset: number, limit: number): Promise<InviteBoardRow[]> {
+  const { rows } = await sql<{ user_id: string; invites: number; verified: number; bonus: number }>`
+    select user_id, invites, verified, bonus from ${scoped(scope)} and invites > 0
+    order by invites desc, user_id offset ${offset} limit ${limit}`.execute(db);
+  return rows.map((r) => ({ userId: r.user_id, invites: r.invites, verified: r.verified, bonus: r.bonus }));
+}
+
+/** Ranked inviters (invites > 0). */
+export async function countRanked(db: Kysely<Database>, scope: BoardScope): Promise<number> {
+  const { rows } = await sql<{ n: string }>`select count(*) as n from ${scoped(scope)} and invites > 0`.execute(db);
+  return Number(rows[0]!.n);
+}
+
+/** Inviters with more invites than `invites`: a rank is this plus one, so ties share it. */
+export async function countAbove(db: Kysely<Database>, scope: BoardScope, invites: number): Promise<number> {
+  const { rows } = await sql<{ n: string }>`select count(*) as n from ${scoped(scope)} and invites > ${invites}`.execute(db);
+  return Number(rows[0]!.n);
+}
