@@ -1,27 +1,13 @@
 import type { Kysely } from 'kysely';
-import { insertForm, type FormQuestion, type FormRecord } from '../../db/applications/forms.js';
+import { insertForm, type FormRecord } from '../../db/applications/forms.js';
 import { findGuild } from '../../db/guild/guilds.js';
 import type { Database } from '../../db/schema.js';
 import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
 import { ApplicationRefusal } from './applicationRefusal.js';
 import { QUESTION_TYPES } from './contract.js';
 
-export interface FormDraft {
-  guildId: string;
-  title: string;
-  description: string;
-  open: boolean;
-  opensAt: Date | null;
-  closesAt: Date | null;
-  questions: FormQuestion[];
-  acceptRoleIds: string[];
-  removeRoleIds: string[];
-  reapplyCooldownSeconds: number;
-  announceChannelId: string | null;
-  reviewChannelId: string | null;
-  at: Date;
-  actor: AuditActor;
-}
+/** A new form as staff describe it; its id and place in the console order are given at creation. */
+export type FormDraft = Omit<FormRecord, 'id' | 'position' | 'createdAt'> & { at: Date; actor: AuditActor };
 
 /** Staff create an application form in the bot's console: at the end of the console order, with its audit row. */
 export async function createForm(trx: Kysely<Database>, f: FormDraft): Promise<FormRecord> {
