@@ -7,5 +7,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    reporters: ['default', './test/harness/closingLineReporter.ts'],
   },
 });
