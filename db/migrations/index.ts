@@ -12,6 +12,7 @@ import * as tickets from './2026-11-24-002-tickets.js';
 import * as applications from './2026-11-24-003-applications.js';
 import * as invites from './2026-11-24-004-invites.js';
 import * as ticketClose from './2026-11-24-005-ticket-close.js';
+import * as platformMessageEdits from './2026-11-24-006-platform-message-edits.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-003-applications': applications,
   '2026-11-24-004-invites': invites,
   '2026-11-24-005-ticket-close': ticketClose,
+  '2026-11-24-006-platform-message-edits': platformMessageEdits,
 };

@@ -19,10 +19,26 @@ export async function insertPlatformMessage(
   return String(row.id);
 }
 
+/** Replaces a message's content; false when the message is not in that channel (deleted, or never posted). */
+export async function editPlatformMessage(
+  db: Kysely<Database>,
+  m: { guildId: string; channelId: string; messageId: string; content: string },
+): Promise<boolean> {
+  if (!/^\d{1,15}$/.test(m.messageId)) return false;
+  const result = await db
+    .updateTable('platform_messages')
+    .set({ content: m.content, edited_at: new Date() })
+    .where('id', '=', Number(m.messageId))
+    .where('guild_id', '=', m.guildId)
+    .where('channel_id', '=', m.channelId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export const listPlatformMessages = (db: Kysely<Database>, guildId: string, channelId: string) =>
   db
     .selectFrom('platform_messages')
-    .select(['id', 'content', 'idempotency_key', 'created_at'])
+    .select(['id', 'content', 'idempotency_key', 'created_at', 'edited_at'])
     .where('guild_id', '=', guildId)
     .where('channel_id', '=', channelId)
     .orderBy('id')

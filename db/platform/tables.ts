@@ -55,6 +55,7 @@ export interface PlatformMessagesTable {
   content: string;
   idempotency_key: string;
   created_at: CreatedAt;
+  edited_at: Date | null;
 }
 
 export interface PlatformRoleChangesTable {

@@ -64,6 +64,11 @@ export interface Platform {
    * message's id, so an activity retried after a lost answer never posts twice.
    */
   postMessage(guildId: string, channelId: string, content: string, idempotencyKey: string): Promise<string>;
+  /**
+   * Replaces the content of a message the bot posted. Editing is idempotent by nature (the same content
+   * twice is one edit); false when the message is gone, so the caller can record the effect as failed.
+   */
+  editMessage(guildId: string, channelId: string, messageId: string, content: string): Promise<boolean>;
   /** Gives or takes a role; doing what is already done is a no-op. Returns whether the member changed. */
   changeRole(guildId: string, userId: string, roleId: string, action: 'add' | 'remove', reason: string | null): Promise<boolean>;
 

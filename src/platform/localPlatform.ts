@@ -7,7 +7,7 @@ import {
   listPlatformRoles,
 } from '../../db/platform/local.js';
 import { closePlatformChannel } from '../../db/platform/channels.js';
-import { insertPlatformMessage } from '../../db/platform/messages.js';
+import { editPlatformMessage, insertPlatformMessage } from '../../db/platform/messages.js';
 import {
   banPlatformUser,
   createPlatformInvite,
@@ -93,6 +93,10 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
     async postMessage(guildId, channelId, content, idempotencyKey) {
       await requireReachable(guildId);
       return insertPlatformMessage(db, { guildId, channelId, content, idempotencyKey });
+    },
+    async editMessage(guildId, channelId, messageId, content) {
+      await requireReachable(guildId);
+      return editPlatformMessage(db, { guildId, channelId, messageId, content });
     },
     async changeRole(guildId, userId, roleId, action, reason) {
       await requireReachable(guildId);
