@@ -1,7 +1,8 @@
 import { findForm } from '../db/applications/forms.js';
 import { findSubmission, finishSubmissionDecision, type FailedSubmissionAction } from '../db/applications/submissions.js';
 import { findGuild } from '../db/guild/guilds.js';
-import { applicationAnnouncement, applicationDirectMessage, applicationReviewLine } from '../src/applications/applicationMessages.js';
+import { applicationAnnouncement, applicationDirectMessage, applicationReviewLine, applicationReviewMessage } from '../src/applications/applicationMessages.js';
+import { postReviewMessage } from '../src/applications/postReviewMessage.js';
 import type { ActivityDeps } from './deps.js';
 import { refuse } from './refusal.js';
 
@@ -59,7 +60,19 @@ export function createApplicationsActivities(deps: ActivityDeps) {
       );
     },
 
-    /** Adds the decision to the staff review channel of the form (none: nothing to do). */
+    /**
+     * Edits the submission's review message to show the decision (posting it first when it never was; no
+     * review channel: nothing to do). Refused with MESSAGE_NOT_FOUND when staff deleted the message.
+     */
+    async editApplicationReview(guildId: string, number: number): Promise<void> {
+      const message = await postReviewMessage(deps, guildId, number);
+      if (!message) return;
+      const { submission } = await load(guildId, number);
+      const edited = await platform.editMessage(guildId, message.channelId, message.messageId, applicationReviewMessage(submission));
+      if (!edited) throw refuse('MESSAGE_NOT_FOUND', `The review message of application ${number} is gone.`);
+    },
+
+    /** Decisions started before the review message existed (patch 'review-message-edit') post a line instead. */
     async updateApplicationReview(guildId: string, number: number): Promise<void> {
       const { submission, form } = await load(guildId, number);
       if (!form?.reviewChannelId) return;

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { AppDeps, RequestState } from './context.js';
 import { errorBoundary } from './middleware/errorBoundary.js';
 import { routeFallback } from './middleware/fallback.js';
+import { flowWebhooks } from './routes/flowWebhooks.js';
 import { originGuard } from './middleware/originGuard.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { mountRoutes } from './mountRoutes.js';
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[]): Koa<Request
 
   app.use(errorBoundary(deps.logger));
   app.use(routeFallback());
+  app.use(flowWebhooks(deps));
   app.use(publicRouter.routes());
   app.use(router.routes());
   app.use(router.allowedMethods());

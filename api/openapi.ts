@@ -116,6 +116,9 @@ export function buildOpenApiDocument(routes: RouteDefinition[], settings: Docume
         content: { 'application/json': { schema: route.response.schema } },
       },
     };
+    for (const other of route.otherResponses ?? []) {
+      responses[other.status] = { ...responses[route.response.status], description: other.description };
+    }
     for (const [status, codes] of errorCodesOf(route)) {
       responses[status] = {
         description: `Error codes: ${codes.join(', ')}.`,

@@ -56,6 +56,13 @@ export interface RouteDefinition<
    * no database connection is held while the platform answers.
    */
   check?(input: RouteInput<P, Q, B>): Promise<void>;
+  /**
+   * After the commit and before the answer (and on an Idempotency-Key replay, from the stored body): may answer
+   * another documented status and body, for example a flow run waited on until it ends. No transaction is open.
+   */
+  settle?(stored: unknown, input: RouteInput<P, Q, B>): Promise<{ status: 200 | 201 | 202; body: unknown }>;
+  /** The other success statuses `settle` may answer, documented with the response's schema. */
+  otherResponses?: Array<{ status: 200 | 201 | 202; description: string }>;
   handle(input: RouteInput<P, Q, B>): Promise<unknown>;
 }
 

@@ -23,6 +23,13 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
   const caller = { apiKey: apiKey!, guild: guild!, requestId };
   const status = route.response.status;
 
+  const hooks: Array<() => Promise<void>> = [];
+  const afterCommit = (hook: () => Promise<void>) => void hooks.push(hook);
+  const launch: RouteInput<never, never, never>['launch'] = (operation, record) =>
+    afterCommit(() => launchOperation(deps, operation, record, caller.apiKey.name));
+  const handlerInput = (db: Kysely<Database>) => ({ ...input, caller, db, afterCommit, launch }) as never;
+  const settle = route.settle && ((stored: unknown) => route.settle!(stored, handlerInput(deps.db)));
+
   let claim: IdempotencyClaim | undefined;
   // From the raw header lines: ctx.get() answers '' for a missing header and for an empty one alike.
   const key = route.idempotent ? readIdempotencyKey(ctx.req.headersDistinct[IDEMPOTENCY_HEADER.toLowerCase()]) : undefined;
@@ -33,19 +40,17 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
       fingerprint: requestFingerprint(ctx.method, ctx.path, input.body),
     });
     if (outcome.kind === 'replay') {
-      ctx.status = outcome.status;
-      sendJsonText(ctx, outcome.body);
+      if (settle) respondSettled(ctx, route, await settle(JSON.parse(outcome.body)));
+      else {
+        ctx.status = outcome.status;
+        sendJsonText(ctx, outcome.body);
+      }
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
     claim = outcome.claim;
   }
 
-  const hooks: Array<() => Promise<void>> = [];
-  const afterCommit = (hook: () => Promise<void>) => void hooks.push(hook);
-  const launch: RouteInput<never, never, never>['launch'] = (operation, record) =>
-    afterCommit(() => launchOperation(deps, operation, record, caller.apiKey.name));
-  const handlerInput = (db: Kysely<Database>) => ({ ...input, caller, db, afterCommit, launch }) as never;
   let body: unknown;
   // With an Idempotency-Key the body is serialized here, once: the stored text is the text sent, so a replay
   // returns the same bytes (not merely the same JSON value).
@@ -70,9 +75,12 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
     if (claim) await releaseIdempotencyKey(deps.db, claim).catch(() => {});
     throw err;
   }
-  ctx.status = status;
-  if (bodyText === undefined) ctx.body = body;
-  else sendJsonText(ctx, bodyText);
+  if (settle) respondSettled(ctx, route, await settle(body));
+  else {
+    ctx.status = status;
+    if (bodyText === undefined) ctx.body = body;
+    else sendJsonText(ctx, bodyText);
+  }
   if (hooks.length > 0) {
     ctx.res.once('finish', () => {
       for (const hook of hooks) {
@@ -80,6 +88,12 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
       }
     });
   }
+}
+
+/** A settled answer, parsed by the documented schema like any other. */
+function respondSettled(ctx: AppContext, route: RouteDefinition, settled: { status: number; body: unknown }): void {
+  ctx.status = settled.status;
+  ctx.body = route.response.schema.parse(settled.body);
 }
 
 /** Sends JSON text as it is (Koa would otherwise send a string as text/plain). */

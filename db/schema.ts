@@ -8,7 +8,10 @@ import type { ModerationSettingsTable, ModerationEscalationsTable, RecordCounter
 import type { AppealSettingsTable, AppealsTable, AppealMessagesTable } from './appeals/tables.js';
 import type { ApplicationFormsTable, ApplicationSubmissionsTable, ApplicationVotesTable } from './applications/tables.js';
 import type { TicketSettingsTable, TicketsTable, TicketMessagesTable } from './tickets/tables.js';
-import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSeasonMembersTable, InviteMilestonesTable, InviteMilestoneGrantsTable, InviteMilestoneChecksTable, InviteRankSnapshotsTable, InviteRankSnapshotStateTable } from './invites/tables.js';
+import type { FlowsTable, FlowRunsTable, FlowRunQuotasTable, FlowEffectsTable, FlowEventCursorsTable } from './flows/tables.js';
+import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSeasonMembersTable, InviteMilestonesTable, InviteMilestoneGrantsTable, InviteMilestoneChecksTable, InviteRankSnapshotsTable, InviteRankSnapshotStateTable, InviteScoreCountsTable, InviteSeasonScoreCountsTable, InviteRankDirtyTable } from './invites/tables.js';
+import type { GiveawaySettingsTable, GiveawaysTable, GiveawayEntriesTable, GiveawayDrawsTable, GiveawayActionsTable } from './giveaways/tables.js';
+import type { ShopStoresTable, ShopCategoriesTable, ShopItemsTable, ShopPurchasesTable } from './shop/tables.js';
 
 // Row types of every table, one file per area; the Database interface below is what Kysely sees.
 export type * from './shared/tables.js';
@@ -21,6 +24,9 @@ export type * from './appeals/tables.js';
 export type * from './applications/tables.js';
 export type * from './tickets/tables.js';
 export type * from './invites/tables.js';
+export type * from './giveaways/tables.js';
+export type * from './flows/tables.js';
+export type * from './shop/tables.js';
 
 export interface Database {
   guilds: GuildsTable;
@@ -76,6 +82,23 @@ export interface Database {
   invite_milestone_checks: InviteMilestoneChecksTable;
   invite_rank_snapshots: InviteRankSnapshotsTable;
   invite_rank_snapshot_state: InviteRankSnapshotStateTable;
+  invite_score_counts: InviteScoreCountsTable;
+  invite_season_score_counts: InviteSeasonScoreCountsTable;
+  invite_rank_dirty: InviteRankDirtyTable;
+  giveaway_settings: GiveawaySettingsTable;
+  giveaways: GiveawaysTable;
+  giveaway_entries: GiveawayEntriesTable;
+  giveaway_draws: GiveawayDrawsTable;
+  giveaway_actions: GiveawayActionsTable;
+  flows: FlowsTable;
+  flow_runs: FlowRunsTable;
+  flow_run_quotas: FlowRunQuotasTable;
+  flow_effects: FlowEffectsTable;
+  flow_event_cursors: FlowEventCursorsTable;
+  shop_stores: ShopStoresTable;
+  shop_categories: ShopCategoriesTable;
+  shop_items: ShopItemsTable;
+  shop_purchases: ShopPurchasesTable;
 }
 
 export type GuildRow = Selectable<GuildsTable>;

@@ -35,6 +35,36 @@ export const BOUNDED_PLATFORM_EFFECT: ActivityOptions = {
 /** One try only: the caller's own timers are the retry schedule (webhook attempts). */
 export const SINGLE_ATTEMPT: ActivityOptions = { startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } };
 
+/**
+ * A batch's first attempts to one endpoint: tried again after a crash, which never repeats a logged attempt
+ * (src/webhooks/firstAttempts.ts); the heartbeat notices a dead worker within seconds, not at the timeout.
+ */
+export const BATCH_OF_ATTEMPTS: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+
 /** Maintenance passes run by schedules. */
 export const MAINTENANCE_PASS: ActivityOptions = { startToCloseTimeout: '5 minutes', retry: { maximumAttempts: 5 } };
 export const LONG_MAINTENANCE_PASS: ActivityOptions = { startToCloseTimeout: '10 minutes', retry: { maximumAttempts: 3 } };
+
+/**
+ * Flow runs: an expression fails the same way every time, so it is tried a few times only for the worker's
+ * sake; effects retry briefly, and the flow's own timeout bounds the whole run anyway.
+ */
+export const FLOW_EXPRESSION: LocalActivityOptions = { startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 3 } };
+export const FLOW_EFFECT: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
+};
+
+/**
+ * A giveaway draw: checks entrants with the platform down the draw order until enough qualify (usually a few
+ * look-ups, but every entrant when too few qualify: 100,000 take a while), retried until it is stored, since
+ * the giveaway cannot end without it; a retry returns the stored draw.
+ */
+export const DRAW_STEP: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};

@@ -34,7 +34,7 @@ export function invitesRoutes({ db, platform, clock }: AppDeps): RouteDefinition
         return {
           userId: params.userId,
           ...c,
-          rank: (await inviterRank(db, guild.id, params.userId, c.invites)) ?? null,
+          rank: (await inviterRank(db, guild.id, c.invites)) ?? null,
           season: season ? await seasonStanding(db, season, params.userId) : null,
         };
       },

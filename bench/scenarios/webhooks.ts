@@ -10,37 +10,85 @@ import { BENCH_GUILD_ID, memberId } from '../seed.js';
 import type { ScenarioContext } from './context.js';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+const summary = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: Math.round(percentile(sorted, 50)), p99: Math.round(percentile(sorted, 99)), max: Math.round(sorted.at(-1) ?? 0) };
+};
 
-/** A receiver on loopback that notes when each transaction's event arrived; an endpoint of the bench guild points at it. */
-async function withReceiver<T>(ctx: ScenarioContext, run: (arrivals: Map<string, number>) => Promise<T>): Promise<T> {
-  const arrivals = new Map<string, number>();
-  const server = createServer({ keepAlive: true }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { transactionId: number } };
-      arrivals.set(String(data.transactionId), performance.now());
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-  const endpoint = await addEndpoint(
-    { db: ctx.db, clock: systemClock, actor: { type: 'system' }, allowInsecureLocal: true },
-    { guildId: BENCH_GUILD_ID, url, events: ['bank.transaction'] },
+/** Loopback receivers, each an endpoint of the bench guild, noting when each transaction's event first arrived and how often. */
+interface Receivers {
+  /** Per receiver: transaction id -> first arrival (performance.now()). */
+  arrivals: Array<Map<string, number>>;
+  /** Requests received in all: more than the deliveries means a duplicated attempt. */
+  requests(): number;
+}
+
+async function withReceivers<T>(ctx: ScenarioContext, delaysMs: number[], run: (r: Receivers) => Promise<T>): Promise<T> {
+  const arrivals = delaysMs.map(() => new Map<string, number>());
+  let requests = 0;
+  const servers = delaysMs.map((delayMs, i) =>
+    createServer({ keepAlive: true }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { transactionId: number } };
+        requests++;
+        if (!arrivals[i]!.has(String(data.transactionId))) arrivals[i]!.set(String(data.transactionId), performance.now());
+        setTimeout(() => res.writeHead(204).end(), delayMs);
+      });
+    }),
   );
+  const endpoints = [];
   try {
-    return await run(arrivals);
+    for (const server of servers) {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      const deps = { db: ctx.db, clock: systemClock, actor: { type: 'system' as const }, allowInsecureLocal: true };
+      endpoints.push(await addEndpoint(deps, { guildId: BENCH_GUILD_ID, url, events: ['bank.transaction'] }));
+    }
+    return await run({ arrivals, requests: () => requests });
   } finally {
-    await markEndpointRemoved(ctx.db, endpoint.id, new Date());
-    server.closeAllConnections();
-    server.close();
+    for (const endpoint of endpoints) await markEndpointRemoved(ctx.db, endpoint.id, new Date());
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
   }
 }
 
 async function waitFor(condition: () => boolean, timeoutMs: number) {
   const deadline = performance.now() + timeoutMs;
   while (!condition() && performance.now() < deadline) await sleep(20);
+}
+
+/** One bank transaction through the api; resolves with its id and when the 201 arrived. */
+async function postTransaction(ctx: ScenarioContext, i: number): Promise<{ id: string; at: number }> {
+  const res = await fetch(`${ctx.fullUrl}/api/v1/guilds/${BENCH_GUILD_ID}/bank/members/${memberId(i % ctx.members)}/transactions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ type: 'add', amount: 1 }),
+  });
+  const at = performance.now();
+  const { transactionId } = (await res.json()) as { transactionId: number };
+  return { id: String(transactionId), at };
+}
+
+/** `count` transactions at `rate` per second through the api (open loop); their answers. */
+async function paced(ctx: ScenarioContext, count: number, rate: number, offset: number) {
+  const started = performance.now();
+  const sends = [];
+  for (let i = 0; i < count; i++) {
+    await sleep(Math.max(0, started + (i * 1000) / rate - performance.now()));
+    sends.push(postTransaction(ctx, offset + i));
+  }
+  return Promise.all(sends);
+}
+
+/** Answer -> arrival latencies at one receiver, waiting up to `timeoutMs` for the stragglers. */
+async function latencies(answers: Array<{ id: string; at: number }>, arrivals: Map<string, number>, timeoutMs: number) {
+  await waitFor(() => answers.every((a) => arrivals.has(a.id)), timeoutMs);
+  const delivered = answers.filter((a) => arrivals.has(a.id));
+  return { delivered: delivered.length, latencyMs: summary(delivered.map((a) => arrivals.get(a.id)! - a.at)) };
 }
 
 export interface WebhookLatencyResult {
@@ -50,79 +98,102 @@ export interface WebhookLatencyResult {
   delivered: number;
   /** From the API's 201 to the receiver getting the delivery. */
   latencyMs: { p50: number; p99: number; max: number };
+  burst: { transactions: number; connections: number; seconds: number; delivered: number; latencyMs: { p50: number; p99: number; max: number } };
 }
 
 const LATENCY_TRANSACTIONS = 200;
 const LATENCY_RATE = 10;
+const BURST_TRANSACTIONS = 6_000;
+const BURST_CONNECTIONS = 50;
 
-/** 200 bank transactions at 10 per second through the api, each timed until its webhook arrives. */
+/**
+ * 200 bank transactions at 10 per second through the api, each timed until its webhook arrives; then a burst
+ * of 6,000 (a Pro key at its limit for ten minutes, compressed) sent by 50 connections as fast as they go.
+ */
 export async function runWebhookLatency(ctx: ScenarioContext): Promise<WebhookLatencyResult> {
-  return withReceiver(ctx, async (arrivals) => {
-    const answered = new Map<string, number>();
+  return withReceivers(ctx, [0], async ({ arrivals }) => {
+    const steady = await latencies(await paced(ctx, LATENCY_TRANSACTIONS, LATENCY_RATE, 0), arrivals[0]!, 30_000);
+    const answers: Array<{ id: string; at: number }> = [];
+    let next = 0;
     const started = performance.now();
-    const sends: Array<Promise<void>> = [];
-    for (let i = 0; i < LATENCY_TRANSACTIONS; i++) {
-      await sleep(Math.max(0, started + (i * 1000) / LATENCY_RATE - performance.now()));
-      sends.push(
-        (async () => {
-          const res = await fetch(`${ctx.fullUrl}/api/v1/guilds/${BENCH_GUILD_ID}/bank/members/${memberId(i)}/transactions`, {
-            method: 'POST',
-            headers: { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' },
-            body: JSON.stringify({ type: 'add', amount: 1 }),
-          });
-          const at = performance.now();
-          const { transactionId } = (await res.json()) as { transactionId: number };
-          answered.set(String(transactionId), at);
-        })(),
-      );
-    }
-    await Promise.all(sends);
-    await waitFor(() => [...answered.keys()].every((id) => arrivals.has(id)), 30_000);
-    const latencies = [...answered].filter(([id]) => arrivals.has(id)).map(([id, at]) => arrivals.get(id)! - at).sort((a, b) => a - b);
+    const lane = async () => {
+      while (next < BURST_TRANSACTIONS) answers.push(await postTransaction(ctx, LATENCY_TRANSACTIONS + next++));
+    };
+    await Promise.all(Array.from({ length: BURST_CONNECTIONS }, lane));
+    const seconds = Math.round((performance.now() - started) / 100) / 10;
+    const burst = await latencies(answers, arrivals[0]!, 120_000);
     return {
       scenario: 'webhook-latency',
       transactions: LATENCY_TRANSACTIONS,
       ratePerSecond: LATENCY_RATE,
-      delivered: latencies.length,
-      latencyMs: { p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), max: Math.round(latencies.at(-1) ?? 0) },
+      ...steady,
+      burst: { transactions: BURST_TRANSACTIONS, connections: BURST_CONNECTIONS, seconds, ...burst },
     };
+  });
+}
+
+export interface WebhookSlowReceiverResult {
+  scenario: 'webhook-slow-receiver';
+  transactions: number;
+  ratePerSecond: number;
+  slowAnswerMs: number;
+  fast: { delivered: number; latencyMs: { p50: number; p99: number; max: number } };
+  slow: { delivered: number; latencyMs: { p50: number; p99: number; max: number } };
+}
+
+const SLOW_TRANSACTIONS = 100;
+const SLOW_RATE = 5;
+const SLOW_ANSWER_MS = 9_000;
+
+/** 100 transactions at 5 per second to two endpoints, one answering after 9 s: the fast one's latency. */
+export async function runWebhookSlowReceiver(ctx: ScenarioContext): Promise<WebhookSlowReceiverResult> {
+  return withReceivers(ctx, [0, SLOW_ANSWER_MS], async ({ arrivals }) => {
+    const answers = await paced(ctx, SLOW_TRANSACTIONS, SLOW_RATE, 20_000);
+    const fast = await latencies(answers, arrivals[0]!, 30_000);
+    const slow = await latencies(answers, arrivals[1]!, 60_000);
+    return { scenario: 'webhook-slow-receiver', transactions: SLOW_TRANSACTIONS, ratePerSecond: SLOW_RATE, slowAnswerMs: SLOW_ANSWER_MS, fast, slow };
   });
 }
 
 export interface WebhookThroughputResult {
   scenario: 'webhook-throughput';
   events: number;
-  delivered: number;
   workers: number;
-  deliveriesPerSecond: number;
+  /** Per endpoint count: deliveries made, expected, duplicated requests, deliveries per second at the receivers. */
+  runs: Array<{ endpoints: number; expected: number; delivered: number; duplicates: number; deliveriesPerSecond: number }>;
+  /** Filled in by bench/run.ts when temporal-ceiling ran in the same run: deliveries/s over empty workflows/s. */
+  ratioToCeiling?: number[];
 }
 
-const THROUGHPUT_EVENTS = 2_000;
+const THROUGHPUT_EVENTS = 5_000;
 
-/** 2,000 committed events whose fan-outs start at once; deliveries per second at the receiver (`--workers` workers). */
+/** 5,000 committed events whose fan-outs start at once, to one endpoint and then to five: deliveries per second. */
 export async function runWebhookThroughput(ctx: ScenarioContext): Promise<WebhookThroughputResult> {
-  return withReceiver(ctx, async (arrivals) => {
-    const events = [];
-    for (let i = 0; i < THROUGHPUT_EVENTS; i++) {
-      const { events: created } = await ctx.db.transaction().execute((trx) =>
-        applyBankChange(trx, { guildId: BENCH_GUILD_ID, userId: memberId(i), type: 'add', amount: 1, reason: null, apiKeyId: 0, actorId: null, requestId: 'bench', at: new Date() }),
-      );
-      events.push(...created);
-    }
-    const ids = new Set(events.map((e) => String(e.data.transactionId)));
-    const started = performance.now();
-    for (let i = 0; i < events.length; i += 100) {
-      await Promise.all(events.slice(i, i + 100).map((e) => startFanouts({ db: ctx.db, temporal: ctx.temporal, clock: systemClock }, [e])));
-    }
-    await waitFor(() => [...ids].every((id) => arrivals.has(id)), 120_000);
-    const times = [...ids].filter((id) => arrivals.has(id)).map((id) => arrivals.get(id)!);
-    const seconds = (Math.max(...times) - started) / 1000;
-    return {
-      scenario: 'webhook-throughput',
-      events: THROUGHPUT_EVENTS,
-      delivered: times.length,
-      workers: ctx.workers,
-      deliveriesPerSecond: Math.round(times.length / seconds),
-    };
-  });
+  const runs = [];
+  for (const endpoints of [1, 5]) {
+    runs.push(
+      await withReceivers(ctx, Array.from({ length: endpoints }, () => 0), async ({ arrivals, requests }) => {
+        const events = [];
+        for (let i = 0; i < THROUGHPUT_EVENTS; i++) {
+          const { events: created } = await ctx.db.transaction().execute((trx) =>
+            applyBankChange(trx, { guildId: BENCH_GUILD_ID, userId: memberId(i), type: 'add', amount: 1, reason: null, apiKeyId: 0, actorId: null, requestId: 'bench', at: new Date() }),
+          );
+          events.push(...created);
+        }
+        const ids = events.map((e) => String(e.data.transactionId));
+        const expected = ids.length * endpoints;
+        const started = performance.now();
+        // As many api requests would: one start per committed event, 100 at a time.
+        for (let i = 0; i < events.length; i += 100) {
+          await Promise.all(events.slice(i, i + 100).map((e) => startFanouts({ db: ctx.db, temporal: ctx.temporal, clock: systemClock }, [e])));
+        }
+        const delivered = () => arrivals.reduce((n, a) => n + a.size, 0);
+        await waitFor(() => delivered() >= expected, 240_000);
+        const last = Math.max(...arrivals.flatMap((a) => [...a.values()]));
+        await sleep(1_000); // late duplicates would arrive now
+        return { endpoints, expected, delivered: delivered(), duplicates: requests() - delivered(), deliveriesPerSecond: Math.round(delivered() / ((last - started) / 1000)) };
+      }),
+    );
+  }
+  return { scenario: 'webhook-throughput', events: THROUGHPUT_EVENTS, workers: ctx.workers, runs };
 }

@@ -40,6 +40,8 @@ export interface ApplicationSubmissionsTable {
   applying: Generated<boolean>;
   failed_actions: ColumnType<unknown, string | undefined, string>;
   workflow_started_at: Date | null;
+  review_channel_id: ColumnType<string | null, string | null | undefined, string | null>;
+  review_message_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApplicationVotesTable {

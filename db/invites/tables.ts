@@ -82,3 +82,22 @@ export interface InviteRankSnapshotStateTable {
   total: number;
   refreshed_at: Date;
 }
+
+/** Ranked members per invite count, kept by a trigger on invite_members (totals and live ranks sum these). */
+export interface InviteScoreCountsTable {
+  guild_id: string;
+  invites: number;
+  members: number;
+}
+
+/** The same per season, kept by a trigger on invite_season_members. */
+export interface InviteSeasonScoreCountsTable {
+  season_id: number;
+  invites: number;
+  members: number;
+}
+
+/** Servers whose invite counts changed since their rank snapshot (marked by a trigger on invite_members). */
+export interface InviteRankDirtyTable {
+  guild_id: string;
+}

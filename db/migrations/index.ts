@@ -13,6 +13,14 @@ import * as applications from './2026-11-24-003-applications.js';
 import * as invites from './2026-11-24-004-invites.js';
 import * as ticketClose from './2026-11-24-005-ticket-close.js';
 import * as platformMessageEdits from './2026-11-24-006-platform-message-edits.js';
+import * as webhookBatches from './2026-11-24-040-webhook-batches.js';
+import * as giveaways from './2026-11-24-010-giveaways.js';
+import * as flows from './2026-11-24-020-flows.js';
+import * as shop from './2026-11-24-030-shop.js';
+import * as applicationReviewMessages from './2026-11-24-050-application-review-messages.js';
+import * as inviteScoreCounts from './2026-11-24-051-invite-score-counts.js';
+import * as inviteRankDirty from './2026-11-24-052-invite-rank-dirty.js';
+import * as inviteRankMemberIndex from './2026-11-24-053-invite-rank-member-index.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +38,12 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-004-invites': invites,
   '2026-11-24-005-ticket-close': ticketClose,
   '2026-11-24-006-platform-message-edits': platformMessageEdits,
+  '2026-11-24-040-webhook-batches': webhookBatches,
+  '2026-11-24-010-giveaways': giveaways,
+  '2026-11-24-020-flows': flows,
+  '2026-11-24-030-shop': shop,
+  '2026-11-24-050-application-review-messages': applicationReviewMessages,
+  '2026-11-24-051-invite-score-counts': inviteScoreCounts,
+  '2026-11-24-052-invite-rank-dirty': inviteRankDirty,
+  '2026-11-24-053-invite-rank-member-index': inviteRankMemberIndex,
 };

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { deliveryBody } from '../webhooks/deliveryBody.js';
+import { subscribedEndpointIds } from '../webhooks/webhooks.js';
 import type { Database } from '../schema.js';
 
 /** An event as stored; src/events types its `data` by kind. */
@@ -13,16 +15,33 @@ export interface StoredEvent {
 
 const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
 
+/** An operator's test event goes to its one endpoint when it is sent, whatever that endpoint subscribes to. */
+const SENT_TO_ONE_ENDPOINT = 'webhook.test';
+
+/**
+ * Writes the event and, in the same statement, one pending delivery per endpoint subscribed at this moment:
+ * which endpoints receive an event is decided when it commits (an endpoint added later never receives it).
+ */
 export async function insertEvent(
   trx: Kysely<Database>,
   event: { type: string; guildId: string; createdAt: Date; data: unknown },
 ): Promise<StoredEvent> {
-  const id = newEventId();
+  const stored: StoredEvent = { id: newEventId(), type: event.type, guildId: event.guildId, createdAt: event.createdAt.toISOString(), data: event.data };
+  const row = { id: stored.id, guild_id: event.guildId, type: event.type, data: JSON.stringify(event.data), created_at: event.createdAt };
+  if (event.type === SENT_TO_ONE_ENDPOINT) {
+    await trx.insertInto('events').values({ ...row, deliveries_at_commit: false }).execute();
+    return stored;
+  }
+  const body = deliveryBody(stored);
   await trx
-    .insertInto('events')
-    .values({ id, guild_id: event.guildId, type: event.type, data: JSON.stringify(event.data), created_at: event.createdAt })
+    .with('event', (db) => db.insertInto('events').values(row))
+    .insertInto('webhook_deliveries')
+    .columns(['endpoint_id', 'event_id', 'body', 'status'])
+    .expression(
+      subscribedEndpointIds(trx, event).select((eb) => [eb.val(stored.id).as('event_id'), eb.val(body).as('body'), sql<'pending'>`'pending'`.as('status')]),
+    )
     .execute();
-  return { id, type: event.type, guildId: event.guildId, createdAt: event.createdAt.toISOString(), data: event.data };
+  return stored;
 }
 
 export async function findEvent(db: Kysely<Database>, id: string): Promise<StoredEvent | undefined> {
@@ -30,24 +49,46 @@ export async function findEvent(db: Kysely<Database>, id: string): Promise<Store
   return row && { id: row.id, type: row.type, guildId: row.guild_id, createdAt: row.created_at.toISOString(), data: row.data };
 }
 
+export async function findBatchEvents(db: Kysely<Database>, batchId: number, type: string): Promise<StoredEvent[]> {
+  const rows = await db.selectFrom('events').selectAll().where('batch_id', '=', String(batchId)).where('type', '=', type).orderBy('seq').execute();
+  return rows.map((row) => ({ id: row.id, type: row.type, guildId: row.guild_id, createdAt: row.created_at.toISOString(), data: row.data }));
+}
+
+export interface UnstartedEvent {
+  id: string;
+  guildId: string;
+  type: string;
+  /** Set when a batch claimed the event but its start was not recorded. */
+  batchId: number | null;
+}
+
 /** Events whose fan-out was not started yet, oldest first, created before `olderThan`. */
-export async function listUnstartedEvents(
-  db: Kysely<Database>,
-  olderThan: Date,
-  limit: number,
-): Promise<Array<{ id: string; guildId: string; type: string }>> {
+export async function listUnstartedEvents(db: Kysely<Database>, olderThan: Date, limit: number): Promise<UnstartedEvent[]> {
   const rows = await db
     .selectFrom('events')
-    .select(['id', 'guild_id', 'type'])
+    .select(['id', 'guild_id', 'type', 'batch_id'])
     .where('fanout_started_at', 'is', null)
     .where('created_at', '<', olderThan)
     .orderBy('seq')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ id: r.id, guildId: r.guild_id, type: r.type }));
+  return rows.map((r) => ({ id: r.id, guildId: r.guild_id, type: r.type, batchId: r.batch_id === null ? null : Number(r.batch_id) }));
 }
 
-export async function markFanoutStarted(db: Kysely<Database>, ids: string[], at: Date): Promise<void> {
-  if (ids.length === 0) return;
-  await db.updateTable('events').set({ fanout_started_at: at }).where('id', 'in', ids).where('fanout_started_at', 'is', null).execute();
+/** Claims the events no batch holds yet into a new batch; returns its number, or undefined when none was free. */
+export async function claimEventBatch(db: Kysely<Database>, eventIds: string[]): Promise<{ batchId: number; eventIds: string[] } | undefined> {
+  if (eventIds.length === 0) return undefined;
+  const rows = await db
+    .with('batch', (qb) => qb.selectNoFrom(sql<string>`nextval('event_batch_seq')`.as('id')))
+    .updateTable('events')
+    .set({ batch_id: sql<string>`(select id from batch)` })
+    .where('id', 'in', eventIds)
+    .where('batch_id', 'is', null)
+    .returning(['id', 'batch_id'])
+    .execute();
+  return rows.length === 0 ? undefined : { batchId: Number(rows[0]!.batch_id), eventIds: rows.map((r) => r.id) };
+}
+
+export async function markBatchStarted(db: Kysely<Database>, batchId: number, at: Date): Promise<void> {
+  await db.updateTable('events').set({ fanout_started_at: at }).where('batch_id', '=', String(batchId)).where('fanout_started_at', 'is', null).execute();
 }

@@ -24,6 +24,7 @@ export interface WebhookDeliveriesTable {
   created_at: CreatedAt;
   completed_at: Date | null;
   retry_requested_at: Date | null;
+  first_dialled_at: Date | null;
 }
 
 export interface WebhookAttemptsTable {

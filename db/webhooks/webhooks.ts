@@ -82,16 +82,18 @@ export async function markEndpointRemoved(db: Kysely<Database>, id: number, at: 
 }
 
 /** Enabled endpoints of the guild that take this event type (webhook.test goes to its one endpoint). */
+export function subscribedEndpointIds(db: Kysely<Database>, event: { guildId: string; type: string; targetEndpointId?: number }) {
+  const query = liveEndpoints(db).select('id').where('guild_id', '=', event.guildId).where('enabled', '=', true);
+  return event.targetEndpointId !== undefined
+    ? query.where('id', '=', event.targetEndpointId)
+    : query.where(sql<boolean>`(cardinality(events) = 0 OR ${event.type} = ANY(events))`);
+}
+
 export async function subscribedEndpoints(
   db: Kysely<Database>,
   event: { guildId: string; type: string; targetEndpointId?: number },
 ): Promise<number[]> {
-  let query = liveEndpoints(db).select('id').where('guild_id', '=', event.guildId).where('enabled', '=', true);
-  query =
-    event.targetEndpointId !== undefined
-      ? query.where('id', '=', event.targetEndpointId)
-      : query.where(sql<boolean>`(cardinality(events) = 0 OR ${event.type} = ANY(events))`);
-  return (await query.orderBy('id').execute()).map((r) => r.id);
+  return (await subscribedEndpointIds(db, event).orderBy('id').execute()).map((r) => r.id);
 }
 
 /** One delivery per endpoint and event; repeated calls return the same deliveries. */

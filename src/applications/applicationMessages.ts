@@ -15,3 +15,26 @@ export const applicationAnnouncement = (d: { userId: string; formTitle: string |
 export function applicationReviewLine(d: { number: number; userId: string; accepted: boolean; reason: string | null }): string {
   return `Application #${d.number} by <@${d.userId}>: ${d.accepted ? 'accepted' : 'denied'} through the API${d.reason ? ` (${d.reason})` : ''}.`;
 }
+
+const REVIEW_ANSWER_CHARS = 300;
+const REVIEW_MESSAGE_CHARS = 2000;
+
+/**
+ * The bot's review message of a submission in the form's review channel: the answers, then the status line.
+ * Posted when the submission is made and edited when it is decided; kept under the platform's 2,000 characters.
+ */
+export function applicationReviewMessage(d: {
+  number: number;
+  userId: string;
+  formTitle: string | null;
+  answers: ReadonlyArray<{ label: string; text: string }>;
+  status: string;
+  reason: string | null;
+}): string {
+  const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+  const status = d.status === 'accepted' || d.status === 'denied' ? `${d.status} through the API${d.reason ? ` (${d.reason})` : ''}` : d.status;
+  const head = `Application #${d.number} by <@${d.userId}>${d.formTitle ? ` to "${d.formTitle}"` : ''}`;
+  const answers = d.answers.map((a) => `**${a.label}**\n${clip(a.text, REVIEW_ANSWER_CHARS)}`);
+  const tail = clip(`Status: ${status}`, 1200);
+  return `${clip([head, ...answers].join('\n'), REVIEW_MESSAGE_CHARS - tail.length - 1)}\n${tail}`;
+}

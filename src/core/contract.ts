@@ -70,6 +70,8 @@ export const ErrorBody = z
     maxBalance: z.number().int().optional().openapi({ description: 'BALANCE_LIMIT only: the highest balance allowed.' }),
     limit: z.number().int().optional().openapi({ description: 'PAYLOAD_TOO_LARGE only: the body limit in bytes.' }),
     status: z.string().optional().openapi({ description: 'APPEAL_NOT_OPEN only: the status the appeal is in.' }),
+    requirement: z.enum(['roles', 'level']).optional().openapi({ description: 'REQUIREMENT_NOT_MET only: which requirement of the item the member misses.' }),
+    perUserLimit: z.number().int().optional().openapi({ description: 'PURCHASE_LIMIT_REACHED only: the most units of the item one member may have.' }),
     requestId: z.string().optional().openapi({ description: 'INTERNAL_ERROR only: quote it when reporting the problem.' }),
   })
   .openapi('Error');

@@ -66,6 +66,28 @@ export const appealNotOpen = (status: string) =>
 export const applicationNotFound = () => new AppError('APPLICATION_NOT_FOUND', 'No application submission with this number.');
 export const applicationNotOpen = (status: string) =>
   new AppError('APPLICATION_NOT_OPEN', `The submission is ${status}; only open submissions (pending, interview or hold) can be decided.`, { status });
+export const giveawayNotFound = () => new AppError('GIVEAWAY_NOT_FOUND', 'No giveaway with this id.');
+export const giveawayNotActive = (status: string) =>
+  new AppError('GIVEAWAY_NOT_ACTIVE', `The giveaway is ${status}; only an active giveaway can be ended.`, { status });
+export const giveawayNotEnded = (status: string) =>
+  new AppError('GIVEAWAY_NOT_ENDED', `The giveaway is ${status}; only an ended giveaway can be rerolled.`, { status });
+export const notAWinner = (userIds: string[]) =>
+  new AppError('NOT_A_WINNER', `Not among the current winners: ${userIds.join(', ')}.`);
+export const flowNotFound = () => new AppError('FLOW_NOT_FOUND', 'No flow with this id.');
+export const flowRunNotFound = () => new AppError('FLOW_RUN_NOT_FOUND', 'No run of this server\'s flows with this executionId.');
+export const flowDisabled = () => new AppError('FLOW_DISABLED', 'The flow is disabled; an operator enables it.');
+export const flowNotRunnable = (triggerType: string) =>
+  new AppError('FLOW_NOT_RUNNABLE', `The flow has a ${triggerType} trigger; only Manual and Webhook flows can be run.`, { triggerType });
+export const flowRunQuotaExhausted = (limit: number, resetAt: Date, retryAfterSeconds: number) =>
+  new AppError(
+    'FLOW_RUN_QUOTA_EXHAUSTED',
+    `The server used its ${limit} flow runs of today (UTC); runs resume at ${resetAt.toISOString()}.`,
+    { limit, resetAt: resetAt.toISOString() },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+export const invalidChannel = () =>
+  new AppError('INVALID_CHANNEL', 'channelId must be a text or announcement channel of this server.');
+export const invalidSchedule = (message: string) => new AppError('INVALID_SCHEDULE', message);
 export const featureDisabled = (feature: string) =>
   new AppError('FEATURE_DISABLED', `The ${feature} feature is disabled on this server.`);
 export const bankDisabled = () => new AppError('BANK_DISABLED', 'The bank is disabled on this server.');

@@ -8,6 +8,8 @@ export interface EventFanoutInput {
   guildId: string;
 }
 
+/**
+ * Workflow `event/<eventId>`, started for each event before batches (issue 16): the worker keeps running it
+ * for the fan-outs started then; new events go in batches (src/webhooks/batchLaunch.ts).
+ */
 export const eventFanoutWorkflow: WorkflowRef<(input: EventFanoutInput) => Promise<void>> = { name: 'eventFanout' };
-
-export const fanoutWorkflowId = (eventId: string) => `event/${eventId}`;

@@ -2,11 +2,14 @@ import type { Kysely } from 'kysely';
 import { insertEvent } from '../../db/shared/events.js';
 import type { Database } from '../../db/schema.js';
 import type { Logger } from '../core/logger.js';
-import { launchOperation, type OperationDeps } from '../core/temporal/operation.js';
+import type { OperationDeps } from '../core/temporal/operation.js';
+import { batchLauncherFor } from '../webhooks/batchLauncher.js';
 import type { EventDataByType, EventType, OutboxEvent } from './eventTypes.js';
-import { fanoutOperation } from './fanoutOperation.js';
 
-/** Writes an event with the transaction of the change it reports (the transactional outbox). */
+/**
+ * Writes an event with the transaction of the change it reports (the transactional outbox), and with it
+ * one delivery per webhook endpoint subscribed at that moment.
+ */
 export function recordEvent<T extends EventType>(
   trx: Kysely<Database>,
   event: { type: T; guildId: string; createdAt: Date; data: EventDataByType[T] },
@@ -15,11 +18,12 @@ export function recordEvent<T extends EventType>(
 }
 
 /**
- * Starts the fan-out of each committed event and records that it started. Callers run it right after
- * their commit; the start relay covers events whose start was lost (a crash or Temporal outage).
+ * Starts the fan-out of committed events and records that it started: they join a batch of their guild
+ * (workflow `webhook-batch/<guildId>/<n>`), which makes their webhooks' first attempts and posts their bank log lines.
+ * Callers run it right after their commit; the start relay covers events whose start was lost.
  */
 export async function startFanouts(deps: OperationDeps<Kysely<Database>>, events: OutboxEvent[]): Promise<void> {
-  for (const event of events) await launchOperation(deps, fanoutOperation, event);
+  if (events.length > 0) await batchLauncherFor(deps).launch(events);
 }
 
 /** For activities: a failed start is logged and left to the relay, so the activity's own work stands. */

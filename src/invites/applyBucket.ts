@@ -13,8 +13,10 @@ export async function applyBucket(trx: Kysely<Database>, join: InviteJoinRecord,
   let seasonId = join.seasonId;
   if (t.status === 'verified' && join.status === 'pending') seasonId = season?.id ?? null;
   const verifiedDelta = t.delta.verified ?? 0;
-  if (season && verifiedDelta !== 0 && seasonId === season.id) await adjustSeasonMember(trx, season.id, join.inviterId, { verified: verifiedDelta });
   await updateInviteJoin(trx, join.guildId, join.userId, { status: t.status, leftFrom: t.leftFrom, seasonId, at });
+  // All-time counts before the season's, as a bonus does: every change takes the rows (and the per-count tallies
+  // their triggers keep) in the same order, so two changes at once cannot deadlock.
   await adjustInviter(trx, join.guildId, join.inviterId, t.delta, at);
+  if (season && verifiedDelta !== 0 && seasonId === season.id) await adjustSeasonMember(trx, season.id, join.inviterId, { verified: verifiedDelta });
   return { ...join, status: t.status, leftFrom: t.leftFrom, seasonId };
 }

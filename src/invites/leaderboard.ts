@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { countAbove, countRanked, listBoard, type BoardScope, type InviteBoardRow } from '../../db/invites/board.js';
 import { findSeasonInvites, type InviteSeasonRecord } from '../../db/invites/seasons.js';
-import { findInviteRankSnapshot, inviteSnapshotPage, inviteSnapshotRank } from '../../db/invites/ranks.js';
+import { findInviteRankSnapshot, inviteSnapshotPage } from '../../db/invites/ranks.js';
 import type { Database } from '../../db/schema.js';
 import { pageRanks } from './ranking.js';
 
@@ -27,13 +27,13 @@ export async function inviteBoardPage(
   return liveBoardPage(db, { guildId }, offset, limit);
 }
 
-/** A member's all-time rank; undefined without invites. A member new to the snapshot is counted live once. */
-export async function inviterRank(db: Kysely<Database>, guildId: string, userId: string, invites: number): Promise<number | undefined> {
+/**
+ * A member's all-time rank, counted live from the per-count tallies (a sum over the distinct counts above theirs),
+ * so it is exact at once on any server; undefined without invites. Only board pages of large servers come from
+ * the snapshot.
+ */
+export async function inviterRank(db: Kysely<Database>, guildId: string, invites: number): Promise<number | undefined> {
   if (invites <= 0) return undefined;
-  if (await findInviteRankSnapshot(db, guildId)) {
-    const rank = await inviteSnapshotRank(db, guildId, userId);
-    if (rank !== undefined) return rank;
-  }
   return (await countAbove(db, { guildId }, invites)) + 1;
 }
 

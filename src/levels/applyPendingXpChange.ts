@@ -1,11 +1,9 @@
 import type { Kysely } from 'kysely';
-import { setXp, lockXp } from '../../db/levels/members.js';
 import { lockXpChange, storeXpChangeResult, type XpChangeResult } from '../../db/levels/xpChanges.js';
 import type { Database } from '../../db/schema.js';
 import { writeAudit } from '../../db/shared/audit.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
-import { recordEvent } from '../events/outbox.js';
-import { applyXpChange, levelFromXp } from './curve.js';
+import { moveXp } from './moveXp.js';
 
 /**
  * Applies an accepted change with its audit row and level-up event in the caller's transaction. The stored
@@ -20,10 +18,7 @@ export async function applyPendingXpChange(
   const change = await lockXpChange(trx, changeId);
   if (!change) return undefined;
   if (change.result) return { result: change.result, events: [] };
-  const previousXp = await lockXp(trx, change.guildId, change.userId);
-  const xp = applyXpChange(previousXp, change);
-  const result = { previousLevel: levelFromXp(previousXp).level, level: levelFromXp(xp).level, xp };
-  await setXp(trx, change.guildId, change.userId, xp, at);
+  const { result, events } = await moveXp(trx, { guildId: change.guildId, userId: change.userId, change, at });
   await storeXpChangeResult(trx, changeId, result);
   await writeAudit(trx, {
     guildId: change.guildId,
@@ -32,16 +27,5 @@ export async function applyPendingXpChange(
     target: { type: 'member', id: change.userId },
     data: { changeId, type: change.type, unit: change.unit, amount: change.amount, reason: change.reason, ...result },
   });
-  const events: OutboxEvent[] = [];
-  if (result.level > result.previousLevel) {
-    events.push(
-      await recordEvent(trx, {
-        type: 'levels.levelUp',
-        guildId: change.guildId,
-        createdAt: at,
-        data: { userId: change.userId, level: result.level, previousLevel: result.previousLevel, source: 'admin' },
-      }),
-    );
-  }
   return { result, events };
 }

@@ -24,7 +24,6 @@ import { appealDecisionOperation } from '../appeals/appealDecisionOperation.js';
 import { appealDecisionWorkflow } from '../appeals/ids.js';
 import { applicationDecisionOperation } from '../applications/applicationDecisionOperation.js';
 import { applicationDecisionWorkflow } from '../applications/ids.js';
-import { fanoutOperation } from '../events/fanoutOperation.js';
 import { eventFanoutWorkflow } from '../events/ids.js';
 import { purgeExpiredRecordsWorkflow } from '../keys/ids.js';
 import { purgeSchedule } from '../keys/schedules.js';
@@ -33,8 +32,24 @@ import { levelRanksSchedule } from '../levels/schedules.js';
 import { xpChangeOperation } from '../levels/xpChangeOperation.js';
 import { moderationActionWorkflow } from '../moderation/ids.js';
 import { modActionOperation } from '../moderation/modActionOperation.js';
+import { relayUnstartedBatches } from '../webhooks/batchLaunch.js';
 import { relayDeliveryRetries } from '../webhooks/deliveryRelay.js';
-import { webhookDeliveryWorkflow } from '../webhooks/ids.js';
+import { webhookBatchWorkflow, webhookDeliveryWorkflow } from '../webhooks/ids.js';
+import { createEventsActivities } from '../../activities/events.js';
+import { shopRoutes } from '../../api/routes/shop.js';
+import { createShopActivities } from '../../activities/shop.js';
+import { purchaseEffectsWorkflow, purchaseRefundWorkflow } from '../shop/ids.js';
+import { purchaseEffectsOperation, purchaseRefundOperation } from '../shop/purchaseOperations.js';
+import { flowsRoutes } from '../../api/routes/flows.js';
+import { createFlowsActivities } from '../../activities/flows.js';
+import { flowRunWorkflow } from '../flows/ids.js';
+import { flowRunOperation } from '../flows/flowRunOperation.js';
+import { relayFlowEvents } from '../flows/eventTrigger.js';
+import { giveawaysRoutes } from '../../api/routes/giveaways.js';
+import { createGiveawaysActivities } from '../../activities/giveaways.js';
+import { giveawayWorkflow } from '../giveaways/ids.js';
+import { giveawayOperation } from '../giveaways/giveawayOperation.js';
+import { relayGiveawayCancels } from '../giveaways/cancelRelay.js';
 import { relayOf, type AreaModule } from './area.js';
 
 /** The one list of areas: the api mounts their routes, the worker registers the rest. */
@@ -91,11 +106,33 @@ export const AREAS: AreaModule[] = [
     schedules: [inviteRanksSchedule],
     workflows: [inviteMilestonesWorkflow, refreshInviteRanksWorkflow],
   },
-  { name: 'events', relays: [relayOf(fanoutOperation)], workflows: [eventFanoutWorkflow] },
+  {
+    name: 'shop',
+    routes: shopRoutes,
+    activities: createShopActivities,
+    relays: [relayOf(purchaseEffectsOperation), relayOf(purchaseRefundOperation)],
+    workflows: [purchaseEffectsWorkflow, purchaseRefundWorkflow],
+  },
+  {
+    name: 'flows',
+    routes: flowsRoutes,
+    activities: createFlowsActivities,
+    relays: [relayOf(flowRunOperation), relayFlowEvents],
+    workflows: [flowRunWorkflow],
+  },
+  {
+    name: 'giveaways',
+    routes: giveawaysRoutes,
+    activities: createGiveawaysActivities,
+    relays: [relayOf(giveawayOperation), relayGiveawayCancels],
+    workflows: [giveawayWorkflow],
+  },
+  // eventFanout runs only for events whose fan-out started before batches (issue 16); new ones go in batches.
+  { name: 'events', activities: createEventsActivities, relays: [relayUnstartedBatches], workflows: [eventFanoutWorkflow] },
   {
     name: 'webhooks',
     activities: createWebhooksActivities,
     relays: [relayDeliveryRetries],
-    workflows: [webhookDeliveryWorkflow],
+    workflows: [webhookBatchWorkflow, webhookDeliveryWorkflow],
   },
 ];

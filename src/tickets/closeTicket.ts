@@ -40,6 +40,8 @@ export async function closeTicket(trx: Kysely<Database>, c: TicketClosing): Prom
     closedBy: c.closedBy,
     closeReason: c.reason,
     closeType: c.closeType,
+    // A close request is over once the ticket is closed, whoever closed it.
+    closeRequest: null,
     ...(c.applying ? { closeApplying: true } : {}),
     ...(transcript
       ? { transcriptGeneratedAt: c.at, transcriptMessageContent: c.messageContent, transcriptTotal: transcript.total, transcriptUsers: transcript.users }

@@ -36,7 +36,9 @@ export function toTicketDetailBody(t: TicketRecord): TicketDetailBody {
     answers: t.answers,
     members: t.members,
     // While the platform side of an API close is applied (ticket-close workflow), it shows as a close request via the API.
-    closeRequest: t.closeApplying ? { reason: t.closeReason, closeAt: iso(t.closedAt), viaApi: true } : t.closeRequest,
+    closeRequest: t.closeApplying
+      ? { reason: t.closeReason, closeAt: iso(t.closedAt), viaApi: true }
+      : t.closeRequest && { reason: t.closeRequest.reason, closeAt: t.closeRequest.closeAt, viaApi: t.closeRequest.viaApi },
   };
 }
 

@@ -1,9 +1,5 @@
-import type { StoredEvent } from '../../db/shared/events.js';
-
-/** The body every attempt of a delivery sends, serialised once so that retries are byte-identical. */
-export function deliveryBody(event: Pick<StoredEvent, 'id' | 'type' | 'createdAt' | 'guildId' | 'data'>): string {
-  return JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt, guildId: event.guildId, data: event.data });
-}
+// Written with the event, in its transaction (db/shared/events.ts), so it lives in the db layer.
+export { deliveryBody } from '../../db/webhooks/deliveryBody.js';
 
 /** An endpoint failing this long without a success is disabled. */
 export const DISABLE_AFTER_MS = 24 * 60 * 60 * 1000;

@@ -6,6 +6,11 @@ export interface WebhookDeliveryInput {
   deliveryId: number;
   /** 1, or the next number after an operator's retry of a failed delivery. */
   firstAttempt: number;
+  /**
+   * Set when a batch already made attempt `firstAttempt` and it failed at this time (ms since the epoch,
+   * the batch's workflow clock): the run waits out the first delay from that moment, then goes on.
+   */
+  firstAttemptFailedAt?: number;
 }
 
 export type DeliveryStatus = 'succeeded' | 'failed' | 'cancelled';
@@ -19,3 +24,34 @@ export const webhookDeliveryWorkflowId = (endpointId: number, eventId: string) =
 /** The spec's schedule: retries 1 min, 5 min, 30 min, 2 h, 6 h and 24 h after a failure. */
 export const RETRY_DELAYS = ['1 minute', '5 minutes', '30 minutes', '2 hours', '6 hours', '24 hours'] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
+export const FIRST_RETRY_DELAY_MS = 60_000;
+
+/** A batch of committed events of one guild: their first attempts, and the bank log lines. */
+export interface WebhookBatchInput {
+  batchId: number;
+  guildId: string;
+}
+
+export interface WebhookBatchResult {
+  succeeded: number;
+  /** First attempts that failed: each went on in its own `webhook/<endpoint>/<event>` run. */
+  retrying: number;
+  cancelled: number;
+}
+
+export const webhookBatchWorkflow: WorkflowRef<(input: WebhookBatchInput) => Promise<WebhookBatchResult>> = { name: 'webhookBatch' };
+
+/** With the guild: batch numbers come from one database's sequence, and other databases may share the namespace. */
+export const webhookBatchWorkflowId = (guildId: string, batchId: number) => `webhook-batch/${guildId}/${batchId}`;
+
+/** One endpoint's share of a batch: its first attempts that failed, for the retry runs. */
+export interface EndpointBatchOutcome {
+  succeeded: number;
+  cancelled: number;
+  failed: Array<{ deliveryId: number; eventId: string; eventType: string; failedAt: number }>;
+}
+
+export interface WebhookBatchPlan {
+  endpointIds: number[];
+  bankLogEvents: number;
+}

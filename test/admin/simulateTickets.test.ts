@@ -90,7 +90,7 @@ describe('simulate ticket-message, ticket-claim, ticket-close', () => {
     expect((await admin('simulate', 'ticket-open', '--guild', id, '--user', user)).code).toBe(0);
     const m1 = await admin('simulate', 'ticket-message', '--guild', id, '--ticket', '1', '--author', user, '--content', 'Help please', '--json');
     expect(m1.stderr).toBe('');
-    expect(m1.json()).toEqual({ ticketNo: 1, messageId: expect.stringMatching(/^\d{17,20}$/), stored: true, side: 'user' });
+    expect(m1.json()).toEqual({ ticketNo: 1, messageId: expect.stringMatching(/^\d{17,20}$/), stored: true, side: 'user', reopened: false });
     const m2 = await admin(
       'simulate', 'ticket-message', '--guild', id, '--ticket', '1', '--author', staff, '--content', 'On it', '--reply', m1.json().messageId,
       '--embeds', '[{"title":"Order","fields":[{"name":"Status","value":"late"}]}]', '--attachments', '[{"name":"log.txt","size":12}]',

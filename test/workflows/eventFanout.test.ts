@@ -4,9 +4,9 @@ import { setPlatformReachable } from '../../db/platform/local.js';
 import { listPlatformMessages } from '../../db/platform/messages.js';
 import { applyBankChange } from '../../src/bank/applyBankChange.js';
 import { systemClock } from '../../src/core/clock.js';
-import { launchOperation, relayUnstarted } from '../../src/core/temporal/operation.js';
-import { fanoutOperation } from '../../src/events/fanoutOperation.js';
-import { fanoutWorkflowId } from '../../src/events/ids.js';
+import { startFanouts } from '../../src/events/outbox.js';
+import { relayUnstartedBatches } from '../../src/webhooks/batchLaunch.js';
+import { webhookBatchWorkflowId } from '../../src/webhooks/ids.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 import { eventually } from '../harness/eventually.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
@@ -34,7 +34,12 @@ async function guildWithLogChannel() {
 
 const messagesIn = (guildId: string, channelId: string) => () => listPlatformMessages(database.db, guildId, channelId);
 
-describe('bank log through the event fan-out', () => {
+async function batchOf(eventId: string) {
+  const event = await database.db.selectFrom('events').select(['batch_id', 'guild_id']).where('id', '=', eventId).executeTakeFirstOrThrow();
+  return gateway.client.workflow.getHandle(webhookBatchWorkflowId(event.guild_id, Number(event.batch_id)));
+}
+
+describe('bank log and webhooks through the batched fan-out', () => {
   it('posts an API change in the bank log channel exactly once', async () => {
     const { guild, logChannelId, userId } = await guildWithLogChannel();
     const { key } = await createTestKey(database.db, guild, { scopes: ['bank:write'] });
@@ -50,8 +55,10 @@ describe('bank log through the event fan-out', () => {
     );
     const event = await database.db.selectFrom('events').selectAll().where('guild_id', '=', guild.id).executeTakeFirstOrThrow();
     expect(event.fanout_started_at).not.toBeNull();
-    const run = await gateway.client.workflow.getHandle(fanoutWorkflowId(event.id)).describe();
+    const run = await (await batchOf(event.id)).describe();
     expect(run.typedSearchAttributes.get({ name: 'GuildId', type: 'KEYWORD' } as never)).toBe(guild.id);
+    expect(run.typedSearchAttributes.get({ name: 'Operation', type: 'KEYWORD' } as never)).toBe('webhook.batch');
+    expect(await run.staticSummary()).toMatch(/^Batch \d+: fan-out and first webhook attempts of 1 event\(s\) of guild /);
   });
 
   it('relays an event whose fan-out never started (crash between commit and start), once', async () => {
@@ -72,12 +79,12 @@ describe('bank log through the event fan-out', () => {
       }),
     );
     const deps = { db: database.db, temporal: gateway, clock: systemClock };
-    expect(await relayUnstarted(deps, fanoutOperation)).toBeGreaterThanOrEqual(1);
+    expect(await relayUnstartedBatches(deps)).toBeGreaterThanOrEqual(1);
     await eventually(messagesIn(guild.id, logChannelId), (m) => m.length > 0);
     // A second pass and a repeated start of the same event deliver nothing more.
-    await relayUnstarted(deps, fanoutOperation);
-    await launchOperation(deps, fanoutOperation, { id: events[0]!.id, guildId: guild.id, type: 'bank.transaction' });
-    await gateway.client.workflow.getHandle(fanoutWorkflowId(events[0]!.id)).result();
+    await relayUnstartedBatches(deps);
+    await startFanouts(deps, events);
+    await (await batchOf(events[0]!.id)).result();
     expect(await messagesIn(guild.id, logChannelId)()).toHaveLength(1);
   });
 
@@ -118,11 +125,11 @@ describe('bank log through the event fan-out', () => {
         applyBankChange(trx, { guildId: guild.id, userId, type: 'add', amount: 3, reason: null, apiKeyId: 0, actorId: null, requestId: 'outage', at: new Date() }),
       );
       const event = events[0]!;
-      await launchOperation({ db: database.db, temporal: gateway, clock: systemClock }, fanoutOperation, event);
+      await startFanouts({ db: database.db, temporal: gateway, clock: systemClock }, [event]);
       await eventually(async () => hook.received.length, (n) => n > 0);
       expect(JSON.parse(hook.received[0]!.body)).toMatchObject({ id: event.id, type: 'bank.transaction' });
       expect(await messagesIn(guild.id, logChannelId)()).toEqual([]);
-      const fanout = gateway.client.workflow.getHandle(fanoutWorkflowId(event.id));
+      const fanout = await batchOf(event.id);
       expect((await fanout.describe()).status.name).toBe('RUNNING');
 
       await setPlatformReachable(database.db, guild.id, true);
@@ -144,7 +151,7 @@ describe('bank log through the event fan-out', () => {
       const deps = { db: database.db, clock: systemClock, actor: { type: 'system' } as const, allowInsecureLocal: true };
       const eventId = await sendTestEvent(deps, guild.id, endpoint.id);
       await database.db.updateTable('events').set({ created_at: new Date(Date.now() - 60_000) }).where('id', '=', eventId).execute();
-      await relayUnstarted({ db: database.db, temporal: gateway, clock: systemClock }, fanoutOperation);
+      await relayUnstartedBatches({ db: database.db, temporal: gateway, clock: systemClock });
       await eventually(async () => receiver.received.length, (n) => n > 0);
       expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ id: eventId, type: 'webhook.test', data: { endpointId: endpoint.id } });
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../../../db/shared/audit.js';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../core/clock.js';
+import type { TemporalGateway } from '../../core/temporal/gateway.js';
 import type { OutboxEvent } from '../../events/eventTypes.js';
 import type { FlagSpec, FlagValues } from './args.js';
 
@@ -18,6 +19,8 @@ export interface AdminContext {
   /** Who the audit log names when a command does not say `--operator`. */
   operator: string;
   allowInsecureWebhookUrls: boolean;
+  /** Temporal, for commands that act on workflows (a flow run's cancel); undefined when none is configured. */
+  temporal?: () => Promise<TemporalGateway>;
   /** Starts the fan-out (webhooks) of events the command committed; never throws. */
   startFanouts(events: OutboxEvent[]): Promise<FanoutStart>;
 }

@@ -12,9 +12,12 @@ import { commandHelp, generalHelp, groupHelp } from './help.js';
 import { keyGroup } from './keyCommands.js';
 import { memberGroup } from './memberCommands.js';
 import { simulateGroup } from './simulateCommands.js';
+import { ticketGroup } from './ticketCommands.js';
+import { flowGroup } from './flowCommands.js';
+import { shopGroup } from './shopCommands.js';
 import { webhookGroup } from './webhookCommands.js';
 
-const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, simulateGroup];
+const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, flowGroup, shopGroup, simulateGroup];
 
 export interface AdminDeps {
   db: Kysely<Database>;
@@ -72,6 +75,7 @@ function resolve(group: string | undefined, command: string | undefined): Resolv
 export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number> {
   const [group, command, ...rest] = argv;
   const json = argv.includes('--json');
+  let gateway: Promise<TemporalGateway> | undefined;
   try {
     const resolved = resolve(group, command);
     if ('help' in resolved) {
@@ -90,6 +94,7 @@ export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number>
       operator: deps.operator,
       allowInsecureWebhookUrls: deps.allowInsecureWebhookUrls ?? false,
       startFanouts: fanoutStarter(deps),
+      temporal: deps.connectTemporal && (() => (gateway ??= deps.connectTemporal!())),
     });
     if (flags.json) deps.stdout(JSON.stringify(output.json, null, 2));
     else output.text.forEach(deps.stdout);

@@ -4,11 +4,13 @@ import { toSubmissionDetailBody } from '../../applications/applicationViews.js';
 import { QUESTION_TYPES } from '../../applications/contract.js';
 import { createForm } from '../../applications/createForm.js';
 import { changeSubmissionStatus, voteOnSubmission } from '../../applications/reviewSubmission.js';
+import { postReviewMessage } from '../../applications/postReviewMessage.js';
 import { submitApplication } from '../../applications/submitApplication.js';
+import { PlatformUnavailableError, type Platform } from '../../core/platform.js';
 import { z } from '../../core/zod.js';
 import { createLocalPlatform } from '../../platform/localPlatform.js';
 import { jsonArg, oneOf, optional, snowflake, text, wholeNumber } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminCommand } from './command.js';
+import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminCommand, type AdminContext } from './command.js';
 import { usageError } from './errors.js';
 import { requireGuild } from './requireGuild.js';
 
@@ -49,6 +51,16 @@ const formJson = (f: FormRecord) => ({
 });
 
 const submissionJson = (s: SubmissionRecord) => toSubmissionDetailBody(s);
+
+/** The review message, posted once the submission committed; an unreachable platform leaves it to the decision. */
+async function postReviewAfterCommit(ctx: AdminContext, platform: Platform, guildId: string, number: number) {
+  try {
+    return await postReviewMessage({ db: ctx.db, platform }, guildId, number);
+  } catch (err) {
+    if (err instanceof PlatformUnavailableError) return undefined;
+    throw err;
+  }
+}
 
 export const applicationSimulateCommands: AdminCommand[] = [
   defineCommand({
@@ -99,7 +111,7 @@ export const applicationSimulateCommands: AdminCommand[] = [
   }),
   defineCommand({
     name: 'application-submit',
-    summary: 'a user submits an application form with their answers: applications.submitted (applicant snapshot taken now)',
+    summary: 'a user submits an application form with their answers: applications.submitted (applicant snapshot taken now), review message posted',
     flags: {
       ...GUILD,
       form: { type: 'string', placeholder: 'FORM_ID', required: true, help: 'the form' },
@@ -113,15 +125,20 @@ export const applicationSimulateCommands: AdminCommand[] = [
       const userId = snowflake(flags.user, 'user');
       const answers = jsonArg(flags.answers, 'answers', Answers, 'an array of up to 25 {id, text}');
       await requireGuild(ctx.db, guildId);
-      const member = await createLocalPlatform(ctx.db).getMember(guildId, userId);
+      const platform = createLocalPlatform(ctx.db);
+      const member = await platform.getMember(guildId, userId);
       const { submission, events } = await ctx.db
         .transaction()
         .execute((trx) => submitApplication(trx, { guildId, formId, userId, member, answers, at: ctx.clock.now(), actor: operatorActor(ctx, flags.operator) }));
       const fanout = await ctx.startFanouts(events);
+      const review = await postReviewAfterCommit(ctx, platform, guildId, submission.number);
       return {
         json: { ...submissionJson(submission), events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt, data: e.data })), fanout },
         text: [
           `User ${userId} submitted application ${submission.number} to form ${formId} in guild ${guildId}.`,
+          review
+            ? `Review message ${review.messageId} posted in channel ${review.channelId}.`
+            : 'No review message: the form has no review channel, or the platform is unreachable (the decision posts it).',
           ...events.map((e) => `Event ${e.type} ${e.id}: fan-out ${fanout === 'started' ? 'started (webhooks go out now)' : "left to the worker's start relay"}.`),
         ],
       };

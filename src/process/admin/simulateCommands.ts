@@ -16,6 +16,7 @@ import { requireGuild } from './requireGuild.js';
 import { inviteSimulateCommands } from './simulateInvites.js';
 import { applicationSimulateCommands } from './simulateApplications.js';
 import { ticketSimulateCommands } from './simulateTickets.js';
+import { giveawaySimulateCommands } from './simulateGiveaways.js';
 
 // What the bot does when something happens on the chat platform, for local development and demos: each command
 // calls its area's use case (rows, audit row and event in one transaction), then starts the event's fan-out, so
@@ -179,5 +180,6 @@ export const simulateGroup: CommandGroup = {
     ...inviteSimulateCommands,
     ...applicationSimulateCommands,
     ...ticketSimulateCommands,
+    ...giveawaySimulateCommands,
   ],
 };

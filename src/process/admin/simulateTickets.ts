@@ -11,6 +11,7 @@ import { jsonArg, oneOf, optional, snowflake, text, wholeNumber } from './args.j
 import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminCommand, type AdminContext, type CommandOutput } from './command.js';
 import { usageError } from './errors.js';
 import { requireGuild } from './requireGuild.js';
+import { ticketCloseRequestCommands } from './simulateTicketCloseRequests.js';
 
 // Tickets as the bot runs them: opened from a panel or a command, written in, claimed by staff, closed (with the
 // transcript saved when the server keeps transcripts). Each calls the tickets use case, then starts the fan-out.
@@ -123,10 +124,13 @@ export const ticketSimulateCommands: AdminCommand[] = [
         attachments: attachments.map((a) => ({ name: a.name, size: a.size, contentType: a.contentType ?? null })),
         stickers,
       };
-      const { stored, side } = await ctx.db.transaction().execute((trx) => addTicketMessage(trx, { guildId, ticketNo, message }));
+      const { stored, side, reopened } = await ctx.db.transaction().execute((trx) => addTicketMessage(trx, { guildId, ticketNo, message }));
       return {
-        json: { ticketNo, messageId: id, stored, side },
-        text: [stored ? `Message ${id} stored in ticket ${ticketNo}${side ? ` (${side} side)` : ''}.` : `Message ${id} was already stored in ticket ${ticketNo}.`],
+        json: { ticketNo, messageId: id, stored, side, reopened },
+        text: [
+          stored ? `Message ${id} stored in ticket ${ticketNo}${side ? ` (${side} side)` : ''}.` : `Message ${id} was already stored in ticket ${ticketNo}.`,
+          ...(reopened ? [`The opener wrote while a close request waited: ticket ${ticketNo} is open again.`] : []),
+        ],
       };
     },
   }),
@@ -185,4 +189,5 @@ export const ticketSimulateCommands: AdminCommand[] = [
       );
     },
   }),
+  ...ticketCloseRequestCommands,
 ];

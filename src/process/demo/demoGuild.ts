@@ -16,6 +16,9 @@ import { seedDemoModeration } from './demoModeration.js';
 import { seedDemoTickets } from './demoTickets.js';
 import { seedDemoApplications } from './demoApplications.js';
 import { seedDemoInvites } from './demoInvites.js';
+import { seedDemoGiveaways } from './demoGiveaways.js';
+import { seedDemoShop } from './demoShop.js';
+import { seedDemoFlows } from './demoFlows.js';
 
 export const DEMO_GUILD_ID = '1100000000000000001';
 export const DEMO_OWNER_ID = '1100000000000000002';
@@ -137,5 +140,8 @@ export async function seedDemoGuild(db: Kysely<Database>, now = new Date()): Pro
   await seedDemoTickets(db, DEMO_GUILD_ID, now);
   await seedDemoApplications(db, DEMO_GUILD_ID, { helperRole: id(104), hostRole: id(105), announce: id(202), review: id(232) }, now);
   await seedDemoInvites(db, DEMO_GUILD_ID, { member: (i) => id(1000 + i), vipRole: id(105) }, now);
+  await seedDemoGiveaways(db, DEMO_GUILD_ID, { channel: id(222), host: DEMO_OWNER_ID, vipRole: id(105), member: (i) => id(1000 + i) }, now);
+  await seedDemoShop(db, DEMO_GUILD_ID, { vipRole: id(105), abovePosition: 4, role: id }, now);
+  await seedDemoFlows(db, DEMO_GUILD_ID, { general: id(211), log: id(231) }, now);
   return DEMO_GUILD_ID;
 }

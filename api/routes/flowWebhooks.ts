@@ -1,0 +1,39 @@
+import type Koa from 'koa';
+import { countHit } from '../../db/shared/rateLimits.js';
+import { currentWindow } from '../../src/core/fixedWindow.js';
+import { rateLimited } from '../../src/core/errors.js';
+import { launchOperation } from '../../src/core/temporal/operation.js';
+import { flowRunOperation } from '../../src/flows/flowRunOperation.js';
+import { toFlowRunBody } from '../../src/flows/flowViews.js';
+import { acceptWebhookRun, FLOW_WEBHOOK_BODY_LIMIT, FLOW_WEBHOOK_CALLS_PER_MINUTE, FLOW_WEBHOOK_PATH, findWebhookFlow } from '../../src/flows/webhookTrigger.js';
+import type { AppContext, AppDeps, RequestState } from '../context.js';
+import { jsonBody } from '../middleware/jsonBody.js';
+
+const TOKEN_PATH = new RegExp(`^${FLOW_WEBHOOK_PATH}/(fwh_[A-Za-z0-9_-]{43})$`);
+
+/**
+ * The public URL of webhook flows, `POST /hooks/flows/<token>`: no API key (the unguessable token is the
+ * credential), a JSON body of at most 64 KiB, 60 calls per minute per flow, the server's daily run quota; answers
+ * 202 with the run (its executionId). Outside the API root and its OpenAPI document: it is a URL an operator
+ * hands out, not an endpoint of the API (docs/flows.md).
+ */
+export function flowWebhooks(deps: AppDeps): Koa.Middleware<RequestState> {
+  const body = jsonBody(FLOW_WEBHOOK_BODY_LIMIT);
+  return async (ctx: AppContext, next) => {
+    const token = ctx.method === 'POST' ? TOKEN_PATH.exec(ctx.path)?.[1] : undefined;
+    // Anything else (another method, a malformed token) is no route of ours: the fallback answers 404 or 405.
+    if (token === undefined) return next();
+    const target = await findWebhookFlow(deps.db, token);
+    const window = currentWindow(deps.clock.now());
+    if ((await countHit(deps.db, `flow-hook:${target.flow.id}`, window.start)) > FLOW_WEBHOOK_CALLS_PER_MINUTE) {
+      throw rateLimited(window.secondsToReset, `This flow's URL takes ${FLOW_WEBHOOK_CALLS_PER_MINUTE} calls per minute.`);
+    }
+    await body(ctx, async () => {});
+    const call = { headers: ctx.headers, query: ctx.query, body: ctx.state.body };
+    const run = await deps.db.transaction().execute((trx) => acceptWebhookRun(trx, target, call, deps.clock.now()));
+    // Started before the answer so the caller can poll at once; a lost start is the start relay's.
+    await launchOperation(deps, flowRunOperation, run).catch((err: unknown) => deps.logger.warn({ err }, 'flow run start failed; the start relay retries it'));
+    ctx.status = 202;
+    ctx.body = toFlowRunBody(run);
+  };
+}

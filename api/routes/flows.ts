@@ -1,0 +1,111 @@
+import { findFlowRun } from '../../db/flows/runs.js';
+import { listFlows } from '../../db/flows/flows.js';
+import { GuildParams } from '../../src/core/contract.js';
+import { flowRunNotFound } from '../../src/core/errors.js';
+import { launchOperation } from '../../src/core/temporal/operation.js';
+import { acceptFlowRun } from '../../src/flows/acceptFlowRun.js';
+import { FlowList, FlowParams, FlowRun, FlowRunParams, FlowRunRequest, MAX_WAIT_SECONDS, type FlowRunBody } from '../../src/flows/contract.js';
+import { flowRunOperation } from '../../src/flows/flowRunOperation.js';
+import { finishedRunBody, toFlowBody, toFlowRunBody } from '../../src/flows/flowViews.js';
+import { awaitFlowRun, readFlowRun } from '../../src/flows/readFlowRun.js';
+import type { AppDeps } from '../context.js';
+import { defineRoute, type RouteDefinition } from '../route.js';
+
+const area = 'flows';
+const feature = 'flows';
+
+export function flowsRoutes(deps: AppDeps): RouteDefinition[] {
+  const { db, clock, temporal, logger } = deps;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/guilds/{guildId}/flows',
+      operationId: 'listFlows',
+      summary: "The server's flows",
+      description: 'Every flow, in id order; `runnable` flows (enabled, Manual or Webhook trigger) can be run with POST runs.',
+      area,
+      feature,
+      scope: 'flows:read',
+      request: { params: GuildParams },
+      response: { status: 200, schema: FlowList, description: 'The flows.' },
+      async handle({ caller: { guild } }) {
+        return { items: (await listFlows(db, guild.id)).map(toFlowBody) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/guilds/{guildId}/flows/runs/{executionId}',
+      operationId: 'getFlowRun',
+      summary: "A run of one of the server's flows",
+      description:
+        'From the run itself while it is open, from its durable record once it ended (also after Temporal forgot it). ' +
+        'Any run of this server, whatever started it (API, webhook URL, event).',
+      area,
+      feature,
+      scope: 'flows:read',
+      request: { params: FlowRunParams },
+      response: { status: 200, schema: FlowRun, description: 'The run.' },
+      errors: ['FLOW_RUN_NOT_FOUND'],
+      async handle({ params, caller: { guild } }) {
+        const run = await readFlowRun(deps, guild.id, params.executionId);
+        if (!run) throw flowRunNotFound();
+        return run;
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/guilds/{guildId}/flows/{workflowId}/runs',
+      operationId: 'runFlow',
+      summary: 'Run a Manual or Webhook flow',
+      description:
+        'Starts a run with `input` as its trigger data; it counts toward the daily run quota (Free 100, Pro 10,000 per UTC ' +
+        'day, every trigger counted; 429 FLOW_RUN_QUOTA_EXHAUSTED with Retry-After until the next day). Without `wait`: ' +
+        '202 with the run `running`. With `wait`: 200 with the final status and output when the run ends within ' +
+        '`timeoutSeconds`, else 202 with the run still `running` (poll GET runs/{executionId}). A disabled flow answers ' +
+        '409 FLOW_DISABLED, an event-triggered one 409 FLOW_NOT_RUNNABLE, an unknown one 404 FLOW_NOT_FOUND. A replay ' +
+        'of the same Idempotency-Key answers the same run (waited on again with `wait`).',
+      area,
+      feature,
+      scope: 'flows:run',
+      sensitive: true,
+      idempotent: true,
+      request: { params: FlowParams, body: FlowRunRequest },
+      response: { status: 202, schema: FlowRun, description: 'The run, started (or still running when the wait ran out).' },
+      otherResponses: [{ status: 200, description: 'With `wait`: the run ended within the wait; its final status and output.' }],
+      errors: ['FLOW_NOT_FOUND', 'FLOW_DISABLED', 'FLOW_NOT_RUNNABLE', 'FLOW_RUN_QUOTA_EXHAUSTED', 'IDEMPOTENCY_KEY_REUSED'],
+      async handle({ params, body, caller, db: trx }) {
+        const { run } = await acceptFlowRun(trx, {
+          guild: caller.guild,
+          flowId: params.workflowId,
+          source: 'api',
+          input: body.input ?? null,
+          apiKeyId: caller.apiKey.id,
+          actor: { type: 'api_key', apiKeyId: caller.apiKey.id, userId: caller.apiKey.createdBy },
+          requestId: caller.requestId,
+          at: clock.now(),
+        });
+        return toFlowRunBody(run);
+      },
+      // Started here rather than after the answer, so that a waiting request waits on a run that exists; a failed
+      // start is left to the start relay (within seconds) and answered as the accepted run.
+      async settle(stored, { body, caller }) {
+        const accepted = stored as FlowRunBody;
+        const run = (await findFlowRun(db, caller.guild.id, accepted.executionId))!;
+        try {
+          if (!run.workflowStartedAt) await launchOperation(deps, flowRunOperation, run, caller.apiKey.name);
+        } catch (err) {
+          logger.warn({ err, executionId: run.executionId }, 'flow run start failed; the start relay retries it');
+          return { status: 202, body: accepted };
+        }
+        if (!body.wait) return { status: 202, body: accepted };
+        const waitSeconds = body.timeoutSeconds ?? Math.min(run.timeoutSeconds + 5, MAX_WAIT_SECONDS);
+        // The run stands whatever the wait meets (Temporal unreachable meanwhile): the caller polls it.
+        const outcome = await awaitFlowRun(temporal, run, waitSeconds * 1000).catch((err: unknown) => {
+          logger.warn({ err, executionId: run.executionId }, 'waiting on a flow run failed; answered as running');
+          return undefined;
+        });
+        return outcome ? { status: 200, body: finishedRunBody(run, outcome) } : { status: 202, body: accepted };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { NativeConnection } from '@temporalio/worker';
+import { sql } from 'kysely';
+import { DEFAULT_GIVEAWAY_SETTINGS } from '../../db/giveaways/settings.js';
+import { upsertPlatformChannels } from '../../db/platform/local.js';
+import { systemClock } from '../../src/core/clock.js';
+import { createLogger } from '../../src/core/logger.js';
+import { launchOperation } from '../../src/core/temporal/operation.js';
+import { GiveawayStartRequest } from '../../src/giveaways/contract.js';
+import { createGiveaway } from '../../src/giveaways/createGiveaway.js';
+import { giveawayOperation } from '../../src/giveaways/giveawayOperation.js';
+import { createLocalPlatform } from '../../src/platform/localPlatform.js';
+import { bundleWorkflows, createWorker } from '../../src/process/worker.js';
+import { BENCH_GUILD_ID } from '../seed.js';
+import type { ScenarioContext } from './context.js';
+
+export interface GiveawaysOpenResult {
+  scenario: 'giveaways-open';
+  giveaways: number;
+  /** The worker's workflow cache: what bounds its memory, however many giveaways are open. */
+  maxCachedWorkflows: number;
+  /** Giveaways stored and their workflow started per second (16 in flight), and posted by it (active) per second. */
+  startRatePerSecond: { started: number; active: number };
+  /** Resident memory of the bench process (api, workers and this load generator) in MB: once the worker ran, at most while open, once all were open. */
+  rssMb: { workerReady: number; maxWhileOpen: number; allOpen: number };
+  /** From a giveaway's endsAt to the creation of its `giveaways.ended` event. */
+  endedDelayMs: { p50: number; p99: number; max: number };
+  ended: number;
+}
+
+// Scaled down from the issue's 10,000 so a run takes about five minutes on the 2-core machine (the dev server
+// starts ~35 one-activity workflows a second there); change GIVEAWAYS to run the full size.
+const GIVEAWAYS = 1_000;
+const MAX_CACHED_WORKFLOWS = 100;
+const IN_FLIGHT = 16;
+const FIRST_END_S = 120;
+const END_SPREAD_S = 120;
+const CHANNEL_ID = '1200000000000000222';
+const LIMIT_MS = 12 * 60_000;
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+const rssMb = () => Math.round(process.memoryUsage().rss / 1_048_576);
+
+async function countSince(ctx: ScenarioContext, since: Date, what: 'posted' | 'ended'): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('giveaways')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('guild_id', '=', BENCH_GUILD_ID)
+    .where('created_at', '>=', since)
+    .where(what === 'posted' ? sql<boolean>`message_url is not null` : sql<boolean>`status = 'ended'`)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * GIVEAWAYS giveaways started at once (stored by the start use case, workflow launched as the api does), each
+ * ending between 120 s and 240 s later, run by a worker of their own whose cache holds MAX_CACHED_WORKFLOWS runs:
+ * how fast they start, whether memory stays flat while they all sleep on their timers (an open giveaway must
+ * cost Temporal storage, not worker memory), and how late each `giveaways.ended` comes after its endsAt.
+ */
+export async function runGiveawaysOpen(ctx: ScenarioContext): Promise<GiveawaysOpenResult> {
+  await upsertPlatformChannels(ctx.db, BENCH_GUILD_ID, [{ channelId: CHANNEL_ID, name: 'giveaways', type: 'text', position: 0 }]);
+  const taskQueue = `bench-giveaways-${randomUUID()}`;
+  const connection = await NativeConnection.connect({ address: ctx.temporalAddress });
+  const gateway = { client: ctx.temporal.client, taskQueue };
+  const worker = await createWorker({
+    connection,
+    namespace: ctx.temporal.client.options.namespace,
+    taskQueue,
+    bundle: await bundleWorkflows(),
+    deps: { db: ctx.db, platform: createLocalPlatform(ctx.db), clock: systemClock, logger: createLogger('warn', 'bench'), temporal: gateway, webhooks: { allowInsecureLocal: false } },
+    maxCachedWorkflows: MAX_CACHED_WORKFLOWS,
+  });
+  const running = worker.run();
+  const since = new Date(Date.now() - 1000);
+  const workerReady = rssMb();
+  let maxWhileOpen = workerReady;
+  const sampler = setInterval(() => (maxWhileOpen = Math.max(maxWhileOpen, rssMb())), 1000);
+  try {
+    const t0 = Date.now();
+    let next = 0;
+    const startOne = async () => {
+      while (next < GIVEAWAYS) {
+        const i = next++;
+        const endsAt = new Date(t0 + (FIRST_END_S + (i / GIVEAWAYS) * END_SPREAD_S) * 1000).toISOString();
+        const body = GiveawayStartRequest.parse({ channelId: CHANNEL_ID, prize: `Bench prize ${i}`, endsAt });
+        const g = await ctx.db.transaction().execute((trx) =>
+          createGiveaway(trx, { guildId: BENCH_GUILD_ID, body, defaultHostId: '1200000000000000002', settings: DEFAULT_GIVEAWAY_SETTINGS, at: new Date(), actor: { type: 'system' } }),
+        );
+        await launchOperation({ db: ctx.db, temporal: gateway, clock: systemClock }, giveawayOperation, g);
+      }
+    };
+    await Promise.all(Array.from({ length: IN_FLIGHT }, startOne));
+    const startedS = (Date.now() - t0) / 1000;
+    while ((await countSince(ctx, since, 'posted')) < GIVEAWAYS && Date.now() - t0 < LIMIT_MS) await sleep(500);
+    const activeS = (Date.now() - t0) / 1000;
+    const allOpen = rssMb();
+    while ((await countSince(ctx, since, 'ended')) < GIVEAWAYS && Date.now() - t0 < LIMIT_MS) await sleep(1000);
+    const delays = await ctx.db
+      .selectFrom('events as e')
+      .innerJoin('giveaways as g', (j) => j.onRef('g.guild_id', '=', 'e.guild_id').on(sql<boolean>`g.id = (e.data->>'giveawayId')::int`))
+      .select(sql<number>`extract(epoch from (e.created_at - g.ends_at)) * 1000`.as('ms'))
+      .where('e.guild_id', '=', BENCH_GUILD_ID)
+      .where('e.type', '=', 'giveaways.ended')
+      .where('g.created_at', '>=', since)
+      .execute();
+    const sorted = delays.map((d) => Number(d.ms)).sort((a, b) => a - b);
+    return {
+      scenario: 'giveaways-open',
+      giveaways: GIVEAWAYS,
+      maxCachedWorkflows: MAX_CACHED_WORKFLOWS,
+      startRatePerSecond: { started: Math.round(GIVEAWAYS / startedS), active: Math.round(GIVEAWAYS / activeS) },
+      rssMb: { workerReady, maxWhileOpen, allOpen },
+      endedDelayMs: { p50: Math.round(percentile(sorted, 50)), p99: Math.round(percentile(sorted, 99)), max: Math.round(sorted.at(-1) ?? 0) },
+      ended: sorted.length,
+    };
+  } finally {
+    clearInterval(sampler);
+    worker.shutdown();
+    await running;
+    await connection.close();
+  }
+}

@@ -1,0 +1,134 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, FlowRunsTable } from '../schema.js';
+
+export type FlowRunSource = FlowRunsTable['source'];
+
+export interface FlowRunRecord {
+  executionId: number;
+  guildId: string;
+  flowId: number;
+  flowVersion: number;
+  source: FlowRunSource;
+  nodes: unknown[];
+  timeoutSeconds: number;
+  input: unknown;
+  apiKeyId: number | null;
+  eventId: string | null;
+  status: FlowRunsTable['status'];
+  output: unknown;
+  error: string | null;
+  startedAt: Date;
+  finishedAt: Date | null;
+  durationMs: number | null;
+  workflowStartedAt: Date | null;
+}
+
+export type NewFlowRun = Pick<FlowRunRecord, 'guildId' | 'flowId' | 'flowVersion' | 'source' | 'nodes' | 'timeoutSeconds' | 'input' | 'apiKeyId' | 'eventId' | 'startedAt'>;
+
+const COLUMNS = [
+  'execution_id',
+  'guild_id',
+  'flow_id',
+  'flow_version',
+  'source',
+  'nodes',
+  'timeout_seconds',
+  'input',
+  'api_key_id',
+  'event_id',
+  'status',
+  'output',
+  'error',
+  'started_at',
+  'finished_at',
+  'duration_ms',
+  'workflow_started_at',
+] as const;
+
+const toRecord = (r: Record<(typeof COLUMNS)[number], unknown>): FlowRunRecord => ({
+  executionId: r.execution_id as number,
+  guildId: r.guild_id as string,
+  flowId: r.flow_id as number,
+  flowVersion: r.flow_version as number,
+  source: r.source as FlowRunSource,
+  nodes: r.nodes as unknown[],
+  timeoutSeconds: r.timeout_seconds as number,
+  input: r.input,
+  apiKeyId: r.api_key_id as number | null,
+  eventId: r.event_id as string | null,
+  status: r.status as FlowRunsTable['status'],
+  output: r.output,
+  error: r.error as string | null,
+  startedAt: r.started_at as Date,
+  finishedAt: r.finished_at as Date | null,
+  durationMs: r.duration_ms as number | null,
+  workflowStartedAt: r.workflow_started_at as Date | null,
+});
+
+/**
+ * Records an accepted run (`running`), its executionId from the sequence. An event run that already exists
+ * (the same event and flow) is not recorded twice: undefined then.
+ */
+export async function insertFlowRun(trx: Kysely<Database>, run: NewFlowRun): Promise<FlowRunRecord | undefined> {
+  const row = await trx
+    .insertInto('flow_runs')
+    .values({
+      execution_id: sql<number>`nextval('flow_run_execution_seq')`,
+      guild_id: run.guildId,
+      flow_id: run.flowId,
+      flow_version: run.flowVersion,
+      source: run.source,
+      nodes: JSON.stringify(run.nodes),
+      timeout_seconds: run.timeoutSeconds,
+      input: JSON.stringify(run.input ?? null),
+      api_key_id: run.apiKeyId,
+      event_id: run.eventId,
+      status: 'running',
+      started_at: run.startedAt,
+    })
+    .onConflict((oc) => oc.columns(['event_id', 'flow_id']).doNothing())
+    .returning(COLUMNS)
+    .executeTakeFirst();
+  return row && toRecord(row);
+}
+
+export async function findFlowRun(db: Kysely<Database>, guildId: string, executionId: number): Promise<FlowRunRecord | undefined> {
+  const row = await db.selectFrom('flow_runs').select(COLUMNS).where('guild_id', '=', guildId).where('execution_id', '=', executionId).executeTakeFirst();
+  return row && toRecord(row);
+}
+
+/** Records how a run ended; the first final status stands (a repeated call changes nothing). */
+export async function finishFlowRun(
+  db: Kysely<Database>,
+  executionId: number,
+  end: { status: Exclude<FlowRunsTable['status'], 'running'>; output: unknown; error: string | null; finishedAt: Date; durationMs: number },
+): Promise<void> {
+  await db
+    .updateTable('flow_runs')
+    .set({
+      status: end.status,
+      output: end.output === undefined ? null : JSON.stringify(end.output),
+      error: end.error,
+      finished_at: end.finishedAt,
+      duration_ms: end.durationMs,
+    })
+    .where('execution_id', '=', executionId)
+    .where('status', '=', 'running')
+    .execute();
+}
+
+export async function markFlowRunStarted(db: Kysely<Database>, executionId: number, at: Date): Promise<void> {
+  await db.updateTable('flow_runs').set({ workflow_started_at: at }).where('execution_id', '=', executionId).where('workflow_started_at', 'is', null).execute();
+}
+
+export async function listUnstartedFlowRuns(db: Kysely<Database>, olderThan: Date, limit: number): Promise<FlowRunRecord[]> {
+  const rows = await db
+    .selectFrom('flow_runs')
+    .select(COLUMNS)
+    .where('workflow_started_at', 'is', null)
+    .where('started_at', '<', olderThan)
+    .orderBy('started_at')
+    .limit(limit)
+    .execute();
+  return rows.map(toRecord);
+}

@@ -1,0 +1,124 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import type { AttemptRecord } from './webhooks.js';
+
+// The first attempts of a batch of events (src/webhooks/firstAttempts.ts), one endpoint at a time.
+
+const batchDeliveries = (db: Kysely<Database>, batchId: number) =>
+  db.selectFrom('webhook_deliveries as d').innerJoin('events as e', 'e.id', 'd.event_id').where('e.batch_id', '=', String(batchId));
+
+/** Events of the batch written before deliveries were recorded at commit: theirs are created when the batch runs. */
+export async function eventsWithoutCommitTimeDeliveries(db: Kysely<Database>, batchId: number) {
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('batch_id', '=', String(batchId))
+    .where('deliveries_at_commit', '=', false)
+    .orderBy('seq')
+    .execute();
+  return rows.map((r) => ({ id: r.id, type: r.type, guildId: r.guild_id, createdAt: r.created_at.toISOString(), data: r.data }));
+}
+
+export async function batchEndpointIds(db: Kysely<Database>, batchId: number): Promise<number[]> {
+  const rows = await batchDeliveries(db, batchId).select('d.endpoint_id').distinct().orderBy('d.endpoint_id').execute();
+  return rows.map((r) => r.endpoint_id);
+}
+
+export async function countBatchEvents(db: Kysely<Database>, batchId: number, type: string): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('batch_id', '=', String(batchId))
+    .where('type', '=', type)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface FirstAttemptDelivery {
+  id: number;
+  eventId: string;
+  body: string;
+  /** Set when an earlier try of this step claimed the first attempt for dialling. */
+  firstDialledAt: Date | null;
+}
+
+/** The batch's deliveries to the endpoint whose first attempt is not logged yet. */
+export async function deliveriesAwaitingFirstAttempt(db: Kysely<Database>, batchId: number, endpointId: number): Promise<FirstAttemptDelivery[]> {
+  const rows = await batchDeliveries(db, batchId)
+    .select(['d.id', 'd.event_id', 'd.body', 'd.first_dialled_at'])
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.status', '=', 'pending')
+    .where('d.attempts', '=', 0)
+    .orderBy('e.seq')
+    .execute();
+  return rows.map((r) => ({ id: Number(r.id), eventId: r.event_id, body: r.body, firstDialledAt: r.first_dialled_at }));
+}
+
+/** Claims a first attempt for dialling; false when an earlier try claimed it (it is not dialled again). */
+export async function claimFirstAttempt(db: Kysely<Database>, deliveryId: number, at: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ first_dialled_at: at })
+    .where('id', '=', deliveryId)
+    .where('first_dialled_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Logs a first attempt once, in one statement: the attempt row, the delivery's count and, after a success,
+ * its final status. A failed one stays pending for its retry run.
+ */
+export async function recordFirstAttempt(db: Kysely<Database>, a: AttemptRecord & { ok: boolean }): Promise<void> {
+  await sql`
+    with logged as (
+      insert into webhook_attempts (delivery_id, attempt, attempted_at, duration_ms, status_code, error, response_excerpt)
+      values (${a.deliveryId}, ${a.attempt}, ${a.attemptedAt}, ${a.durationMs}, ${a.statusCode}, ${a.error}, ${a.responseExcerpt})
+      on conflict (delivery_id, attempt) do nothing
+      returning delivery_id
+    )
+    update webhook_deliveries d
+    set attempts = d.attempts + 1,
+        status = case when ${a.ok} then 'succeeded' else d.status end,
+        completed_at = case when ${a.ok} then ${a.attemptedAt}::timestamptz else d.completed_at end
+    where d.id in (select delivery_id from logged)
+  `.execute(db);
+}
+
+/** The endpoint was disabled or removed after the event committed: its waiting deliveries stop. */
+export async function cancelFirstAttempts(db: Kysely<Database>, batchId: number, endpointId: number, at: Date): Promise<number> {
+  const ids = (await deliveriesAwaitingFirstAttempt(db, batchId, endpointId)).map((d) => d.id);
+  if (ids.length === 0) return 0;
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'cancelled', completed_at: at })
+    .where('id', 'in', ids)
+    .where('attempts', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The batch's deliveries to the endpoint whose logged first attempt failed, with when it ended. */
+export async function failedFirstAttempts(db: Kysely<Database>, batchId: number, endpointId: number) {
+  const rows = await batchDeliveries(db, batchId)
+    .innerJoin('webhook_attempts as a', (join) => join.onRef('a.delivery_id', '=', 'd.id').on('a.attempt', '=', 1))
+    .select(['d.id', 'd.event_id', 'e.type', 'a.attempted_at', 'a.duration_ms'])
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.status', '=', 'pending')
+    .orderBy('e.seq')
+    .execute();
+  return rows.map((r) => ({ deliveryId: Number(r.id), eventId: r.event_id, eventType: r.type, failedAt: r.attempted_at.getTime() + r.duration_ms }));
+}
+
+export async function countSucceededFirstAttempts(db: Kysely<Database>, batchId: number, endpointId: number): Promise<number> {
+  const row = await batchDeliveries(db, batchId)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.status', '=', 'succeeded')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function findAttemptEndpoint(db: Kysely<Database>, endpointId: number) {
+  return db.selectFrom('webhook_endpoints').select(['id', 'url', 'secret', 'enabled']).where('id', '=', endpointId).executeTakeFirst();
+}

@@ -1,0 +1,55 @@
+import { isGrpcDeadlineError, WorkflowNotFoundError } from '@temporalio/client';
+import type { Kysely } from 'kysely';
+import { findFlowRun, type FlowRunRecord } from '../../db/flows/runs.js';
+import type { Database } from '../../db/schema.js';
+import type { TemporalGateway } from '../core/temporal/gateway.js';
+import type { WorkflowOf } from '../core/temporal/workflowRef.js';
+import type { FlowRunBody } from './contract.js';
+import { finishedRunBody, toFlowRunBody } from './flowViews.js';
+import { flowRunWorkflowId, type flowRunWorkflow, type FlowRunOutcome } from './ids.js';
+
+type FlowRunWorkflow = WorkflowOf<typeof flowRunWorkflow>;
+
+const handleOf = (temporal: TemporalGateway, r: FlowRunRecord) =>
+  temporal.client.workflow.getHandle<FlowRunWorkflow>(flowRunWorkflowId(r.guildId, r.executionId));
+
+/** How a run that closed without a result reads (terminated from Temporal UI, or failed outright). */
+const closedWithoutResult = (r: FlowRunRecord, closed: string): FlowRunBody => ({
+  ...toFlowRunBody(r),
+  status: closed === 'TERMINATED' || closed === 'CANCELLED' ? 'cancelled' : 'error',
+  error: `the run's workflow was ${closed.toLowerCase()}`,
+});
+
+/**
+ * A run of the server's flows: its durable record once it ended (answers past Temporal's retention), the
+ * workflow while it is open; undefined for an unknown executionId.
+ */
+export async function readFlowRun(deps: { db: Kysely<Database>; temporal: TemporalGateway }, guildId: string, executionId: number): Promise<FlowRunBody | undefined> {
+  const record = await findFlowRun(deps.db, guildId, executionId);
+  if (!record) return undefined;
+  if (record.status !== 'running') return toFlowRunBody(record);
+  const handle = handleOf(deps.temporal, record);
+  try {
+    const { status } = await handle.describe();
+    if (status.name === 'COMPLETED') return finishedRunBody(record, await handle.result());
+    if (status.name !== 'RUNNING') return closedWithoutResult(record, status.name);
+  } catch (err) {
+    // Not started yet: the api's start after the commit, or the start relay, is on its way.
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+  return toFlowRunBody(record);
+}
+
+/**
+ * Waits for a started run's result until `waitMs` passes, holding no worker slot (a long poll on the
+ * Temporal server with a deadline); undefined when the deadline came first.
+ */
+export async function awaitFlowRun(temporal: TemporalGateway, record: FlowRunRecord, waitMs: number): Promise<FlowRunOutcome | undefined> {
+  const handle = handleOf(temporal, record);
+  try {
+    return await temporal.client.withDeadline(Date.now() + waitMs, () => handle.result());
+  } catch (err) {
+    if (isGrpcDeadlineError(err) || isGrpcDeadlineError((err as Error).cause)) return undefined;
+    throw err;
+  }
+}

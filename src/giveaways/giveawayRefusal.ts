@@ -1,0 +1,17 @@
+import { Refusal } from '../core/refusal.js';
+import type { EntryRefusalCode } from './giveawayRules.js';
+
+/** Why the bot refuses a bot-side giveaway action (an entry, a leave, a cancel); the admin CLI prints code and message. */
+export class GiveawayRefusal extends Refusal<
+  | EntryRefusalCode
+  | 'GUILD_NOT_FOUND'
+  | 'FEATURE_DISABLED'
+  | 'BANK_DISABLED'
+  | 'GIVEAWAY_NOT_FOUND'
+  | 'GIVEAWAY_NOT_ACTIVE'
+  | 'GIVEAWAY_NOT_OPEN'
+  | 'MEMBER_NOT_FOUND'
+  | 'NOT_ENTERED'
+  | 'INSUFFICIENT_FUNDS'
+  | 'BALANCE_LIMIT'
+> {}

@@ -1,0 +1,56 @@
+import type { WorkflowRef } from '../core/temporal/workflowRef.js';
+
+// Pure: the workflows import this file, so it holds ids and types only.
+
+/**
+ * How long an ended giveaway's workflow stays open for rerolls. A reroll after it starts the workflow again
+ * (update-with-start), so the window bounds how long a run holds Temporal storage, not what callers can do.
+ */
+export const REROLL_WINDOW_MS = 7 * 24 * 3_600_000;
+
+export interface GiveawayInput {
+  guildId: string;
+  giveawayId: number;
+  startsAtMs: number;
+  endsAtMs: number;
+  rerollWindowMs: number;
+  /** Set when a reroll starts the workflow again after its window: the giveaway ended with this many draws. */
+  reopened?: { lastDrawNumber: number };
+}
+
+export interface GiveawayOutcome {
+  status: 'ended' | 'cancelled';
+  draws: number;
+}
+
+/** Who asked for an end or a reroll (for the audit row); the API key and its creator. */
+export interface DrawActor {
+  apiKeyId: number | null;
+  userId: string | null;
+  requestId: string | null;
+}
+
+export interface RerollRequest {
+  count: number;
+  replaceUserIds: string[];
+  actor: DrawActor;
+}
+
+export interface DrawRef {
+  drawNumber: number;
+}
+
+export interface DrawOutcome {
+  status: 'ended' | 'cancelled';
+  drawNumber: number;
+  winnerIds: string[];
+}
+
+export const giveawayWorkflow: WorkflowRef<(input: GiveawayInput) => Promise<GiveawayOutcome>> = { name: 'giveaway' };
+
+export const giveawayWorkflowId = (guildId: string, giveawayId: number) => `giveaway/${guildId}/${giveawayId}`;
+
+/** Update and signal names, shared by the workflow (which defines them) and the api (which sends them). */
+export const GIVEAWAY_END_UPDATE = 'end';
+export const GIVEAWAY_REROLL_UPDATE = 'reroll';
+export const GIVEAWAY_CANCEL_SIGNAL = 'cancel';

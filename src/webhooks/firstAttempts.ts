@@ -1,0 +1,99 @@
+import type { Kysely } from 'kysely';
+import type { Dispatcher } from 'undici';
+import {
+  cancelFirstAttempts,
+  claimFirstAttempt,
+  countSucceededFirstAttempts,
+  deliveriesAwaitingFirstAttempt,
+  failedFirstAttempts,
+  findAttemptEndpoint,
+  recordFirstAttempt,
+} from '../../db/webhooks/batches.js';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../core/clock.js';
+import type { EndpointBatchOutcome } from './ids.js';
+import { noteFailingStreak } from './failingStreak.js';
+import { sendAttempt, type AttemptResult } from './sendAttempt.js';
+
+/**
+ * Attempts in flight to one endpoint from one batch: enough to drain a batch of fast answers at once, few
+ * enough that a slow receiver holds only its own share (each endpoint of a batch runs in its own activity).
+ */
+export const FIRST_ATTEMPTS_PER_ENDPOINT = 16;
+
+export const INTERRUPTED_ATTEMPT = 'the worker stopped during this attempt; its outcome is unknown';
+
+export interface FirstAttemptsDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  dispatcher: Dispatcher;
+}
+
+export interface FirstAttemptsRun {
+  batchId: number;
+  endpointId: number;
+  /** The batch workflow's time when it asked (ms): attempt times are logged on the clock of the retry timers. */
+  startedAt: number;
+  /** Aborted when the worker stops: nothing more is dialled or logged, the next try takes over. */
+  signal: AbortSignal;
+  heartbeat(): void;
+}
+
+/**
+ * The first attempt of each of the batch's deliveries to one endpoint, at most 16 at a time. Safe to run
+ * again after a crash: a logged attempt is not repeated, and an attempt claimed but never logged (the worker
+ * died while dialling) is logged as a failed attempt 1, so its retry run makes attempt 2: no delivery is
+ * skipped and none is dialled twice under one attempt number.
+ */
+export async function attemptFirstDeliveries(deps: FirstAttemptsDeps, run: FirstAttemptsRun): Promise<EndpointBatchOutcome> {
+  const realStart = performance.now();
+  const now = () => new Date(run.startedAt + Math.round(performance.now() - realStart));
+  const endpoint = await findAttemptEndpoint(deps.db, run.endpointId);
+  if (!endpoint?.enabled) {
+    // Disabled or removed after the events committed: their deliveries stop (docs/webhooks.md).
+    return { succeeded: 0, cancelled: await cancelFirstAttempts(deps.db, run.batchId, run.endpointId, now()), failed: [] };
+  }
+  const waiting = await deliveriesAwaitingFirstAttempt(deps.db, run.batchId, run.endpointId);
+  for (const cut of waiting.filter((d) => d.firstDialledAt !== null)) {
+    const attemptedAt = cut.firstDialledAt!;
+    const durationMs = Math.max(0, now().getTime() - attemptedAt.getTime());
+    const result = { ok: false, statusCode: null, error: INTERRUPTED_ATTEMPT, responseExcerpt: null, durationMs };
+    await recordFirstAttempt(deps.db, { deliveryId: cut.id, attempt: 1, attemptedAt, ...result });
+  }
+  const outcomes: Array<{ ok: boolean; at: Date }> = [];
+  const heartbeats = setInterval(run.heartbeat, 1_000);
+  try {
+    await inParallel(
+      waiting.filter((d) => d.firstDialledAt === null),
+      FIRST_ATTEMPTS_PER_ENDPOINT,
+      async (delivery) => {
+        // Claimed one by one, right before dialling: a delivery the worker never reached stays unclaimed.
+        if (run.signal.aborted) return;
+        const attemptedAt = now();
+        if (!(await claimFirstAttempt(deps.db, delivery.id, attemptedAt))) return;
+        const target = { url: endpoint.url, secret: endpoint.secret, eventId: delivery.eventId, body: delivery.body };
+        const result: AttemptResult = await sendAttempt(deps.dispatcher, target, Math.floor(deps.clock.now().getTime() / 1000), run.signal);
+        if (run.signal.aborted) return;
+        await recordFirstAttempt(deps.db, { deliveryId: delivery.id, attempt: 1, attemptedAt, ...result });
+        outcomes.push({ ok: result.ok, at: attemptedAt });
+      },
+    );
+  } finally {
+    clearInterval(heartbeats);
+  }
+  run.signal.throwIfAborted();
+  await noteFailingStreak(deps.db, run.endpointId, outcomes);
+  return {
+    succeeded: await countSucceededFirstAttempts(deps.db, run.batchId, run.endpointId),
+    cancelled: 0,
+    failed: await failedFirstAttempts(deps.db, run.batchId, run.endpointId),
+  };
+}
+
+async function inParallel<T>(items: T[], limit: number, each: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await each(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}

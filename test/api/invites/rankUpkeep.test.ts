@@ -1,0 +1,104 @@
+import { randomInt } from 'node:crypto';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { countAbove, countRanked } from '../../../db/invites/board.js';
+import { findInviteRankSnapshot, refreshInviteRankSnapshot } from '../../../db/invites/ranks.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { createTestGuild, snowflake } from '../../harness/fixtures.js';
+
+// What keeps large boards cheap: the per-count tallies behind totals and live ranks (migration 2026-11-24-051),
+// checked against the member rows they summarise, and the rank snapshot recount skipped while nothing moved (052).
+
+const database = useTestDatabase();
+const db = () => database.db;
+
+/** The tallies as the triggers kept them (empty counts left out) and as the member rows say they should be. */
+async function talliesOf(guildId: string) {
+  const kept = await sql<{ invites: number; members: number }>`
+    select invites, members from invite_score_counts where guild_id = ${guildId} and members <> 0 order by invites`.execute(db());
+  const truth = await sql<{ invites: number; members: number }>`
+    select invites, count(*)::bigint as members from invite_members where guild_id = ${guildId} and invites > 0 group by invites order by invites`.execute(db());
+  return { kept: kept.rows, truth: truth.rows };
+}
+
+const setCounts = (guildId: string, userId: string, verified: number, bonus: number) =>
+  db()
+    .insertInto('invite_members')
+    .values({ guild_id: guildId, user_id: userId, verified, bonus, total: verified, updated_at: new Date() })
+    .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doUpdateSet({ verified, bonus }))
+    .execute();
+
+describe('invite score tallies', () => {
+  it('follow inserts, updates (also to and from 0 invites), untouched counts and deletes', async () => {
+    const { id } = await createTestGuild(db());
+    const [a, b, c] = [snowflake(), snowflake(), snowflake()];
+    await setCounts(id, a, 3, 0);
+    await setCounts(id, b, 3, 2);
+    await setCounts(id, c, 0, 0);
+    expect(await countRanked(db(), { guildId: id })).toBe(2);
+    expect(await countAbove(db(), { guildId: id }, 3)).toBe(1);
+
+    await setCounts(id, a, 5, 0); // 3 -> 5: ties b
+    await setCounts(id, c, 1, 0); // 0 -> 1
+    await setCounts(id, b, 2, -5); // 5 -> 0 (GREATEST(0, -3))
+    await db().updateTable('invite_members').set({ pending: 4 }).where('user_id', '=', a).execute(); // invites unchanged
+    const tallies = await talliesOf(id);
+    expect(tallies.kept).toEqual([{ invites: 1, members: 1 }, { invites: 5, members: 1 }]);
+    expect(tallies.kept).toEqual(tallies.truth);
+    expect([await countRanked(db(), { guildId: id }), await countAbove(db(), { guildId: id }, 1), await countAbove(db(), { guildId: id }, 5)]).toEqual([2, 1, 0]);
+
+    await db().deleteFrom('invite_members').where('user_id', '=', a).execute();
+    expect((await talliesOf(id)).kept).toEqual([{ invites: 1, members: 1 }]);
+  });
+
+  it('stay exact under 200 concurrent changes that move members past each other, without deadlocks', async () => {
+    const { id } = await createTestGuild(db());
+    const users = Array.from({ length: 20 }, () => snowflake());
+    for (const user of users) await setCounts(id, user, randomInt(0, 6), 0);
+    const changes = Array.from({ length: 200 }, () => () => setCounts(id, users[randomInt(0, users.length)]!, randomInt(0, 6), randomInt(-2, 3)));
+    for (let i = 0; i < changes.length; i += 20) await Promise.all(changes.slice(i, i + 20).map((change) => change()));
+    const { kept, truth } = await talliesOf(id);
+    expect(kept).toEqual(truth);
+  });
+
+  it('are kept per season too', async () => {
+    const { id } = await createTestGuild(db());
+    const season = await db()
+      .insertInto('invite_seasons')
+      .values({ guild_id: id, number: 1, name: null, started_at: new Date() } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const scope = { seasonId: season.id };
+    for (const [user, verified] of [[snowflake(), 2], [snowflake(), 2], [snowflake(), 7], [snowflake(), 0]] as const) {
+      await db().insertInto('invite_season_members').values({ season_id: season.id, user_id: user, verified, bonus: 0 }).execute();
+    }
+    expect([await countRanked(db(), scope), await countAbove(db(), scope, 2), await countAbove(db(), scope, 0)]).toEqual([3, 1, 3]);
+    await db().updateTable('invite_season_members').set({ bonus: -7 }).where('season_id', '=', season.id).where('verified', '=', 7).execute();
+    expect([await countRanked(db(), scope), await countAbove(db(), scope, 0)]).toEqual([2, 2]);
+  });
+});
+
+describe('rank snapshot refresh', () => {
+  it('recounts a guild without a snapshot or whose invites changed; skips one where nothing moved', async () => {
+    const { id } = await createTestGuild(db());
+    const [a, b] = [snowflake(), snowflake()];
+    await setCounts(id, a, 2, 0);
+    const at = (minute: number) => new Date(Date.UTC(2026, 10, 24, 10, minute));
+    expect(await refreshInviteRankSnapshot(db(), id, at(1))).toBe(1);
+    expect(await refreshInviteRankSnapshot(db(), id, at(2))).toBe(1);
+    expect((await findInviteRankSnapshot(db(), id))!.refreshedAt).toEqual(at(1));
+
+    await db().updateTable('invite_members').set({ pending: 3 }).where('user_id', '=', a).execute(); // invites unchanged
+    expect(await refreshInviteRankSnapshot(db(), id, at(3))).toBe(1);
+    expect((await findInviteRankSnapshot(db(), id))!.refreshedAt).toEqual(at(1));
+
+    await setCounts(id, b, 5, 0);
+    expect(await refreshInviteRankSnapshot(db(), id, at(4))).toBe(2);
+    expect(await findInviteRankSnapshot(db(), id)).toEqual({ total: 2, refreshedAt: at(4) });
+    const ranks = await db().selectFrom('invite_rank_snapshots').select(['user_id', 'rank']).where('guild_id', '=', id).orderBy('position').execute();
+    expect(ranks).toEqual([{ user_id: b, rank: 1 }, { user_id: a, rank: 2 }]);
+
+    await db().deleteFrom('invite_members').where('user_id', '=', b).execute();
+    expect(await refreshInviteRankSnapshot(db(), id, at(5))).toBe(1);
+  });
+});

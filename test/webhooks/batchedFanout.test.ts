@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { insertEndpoint, setEndpointEnabled } from '../../db/webhooks/webhooks.js';
+import { systemClock } from '../../src/core/clock.js';
+import { startFanouts } from '../../src/events/outbox.js';
+import { relayUnstartedBatches } from '../../src/webhooks/batchLaunch.js';
+import { webhookBatchWorkflowId } from '../../src/webhooks/ids.js';
+import { useTestDatabase } from '../harness/database.js';
+import { eventually } from '../harness/eventually.js';
+import { createTestGuild } from '../harness/fixtures.js';
+import { testGateway, useTestWorker } from '../harness/temporal.js';
+import { claimEventBatch } from '../../db/shared/events.js';
+import { commitEvents, startEventReceiver } from './eventReceiver.js';
+
+const database = useTestDatabase();
+const gateway = testGateway();
+useTestWorker(() => database.db, gateway);
+const deps = () => ({ db: database.db, temporal: gateway, clock: systemClock });
+
+const batchIdsOf = async (eventIds: string[]) =>
+  (await database.db.selectFrom('events').select('batch_id').where('id', 'in', eventIds).execute()).map((r) => Number(r.batch_id));
+
+const deliveriesOf = (endpointId: number) =>
+  database.db.selectFrom('webhook_deliveries').select(['event_id', 'status', 'attempts']).where('endpoint_id', '=', endpointId).orderBy('id').execute();
+
+describe('the endpoints an event goes to are decided when it commits', () => {
+  it('skips an endpoint added after the commit, and stops for one disabled after it', async () => {
+    const receivers = [await startEventReceiver(() => 204), await startEventReceiver(() => 204), await startEventReceiver(() => 204)];
+    const [kept, later, disabled] = receivers;
+    try {
+      const guild = await createTestGuild(database.db);
+      const keptEndpoint = await insertEndpoint(database.db, { guildId: guild.id, url: kept!.url, events: [], secret: 'whsec_kept' });
+      const disabledEndpoint = await insertEndpoint(database.db, { guildId: guild.id, url: disabled!.url, events: ['members.joined'], secret: 'whsec_off' });
+      const [before] = await commitEvents(database.db, guild.id, 1);
+      // Both after the commit and before the event's batch runs, as in a queue of deliveries under load.
+      const laterEndpoint = await insertEndpoint(database.db, { guildId: guild.id, url: later!.url, events: [], secret: 'whsec_later' });
+      await setEndpointEnabled(database.db, disabledEndpoint.id, false, 'manual');
+      const [after] = await commitEvents(database.db, guild.id, 1);
+
+      await startFanouts(deps(), [{ id: before!, guildId: guild.id }, { id: after!, guildId: guild.id }] as never);
+      for (const batchId of new Set(await batchIdsOf([before!, after!]))) await gateway.client.workflow.getHandle(webhookBatchWorkflowId(guild.id, batchId)).result();
+
+      expect([...kept!.received.keys()].sort()).toEqual([before!, after!].sort());
+      expect([...later!.received.keys()]).toEqual([after!]);
+      expect(disabled!.total()).toBe(0);
+      expect(await deliveriesOf(laterEndpoint.id)).toEqual([{ event_id: after!, status: 'succeeded', attempts: 1 }]);
+      expect(await deliveriesOf(disabledEndpoint.id)).toEqual([{ event_id: before!, status: 'cancelled', attempts: 0 }]);
+      expect((await deliveriesOf(keptEndpoint.id)).map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
+    } finally {
+      for (const r of receivers) await r.close();
+    }
+  });
+});
+
+describe('batches', () => {
+  it('gather the events committed while earlier batches start, and deliver each once', async () => {
+    const receiver = await startEventReceiver(() => 204);
+    try {
+      const guild = await createTestGuild(database.db);
+      const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url: receiver.url, events: [], secret: 'whsec_many' });
+      const eventIds = await commitEvents(database.db, guild.id, 60);
+      // One start per committed event, all at once, as from many requests of a busy api process.
+      await Promise.all(eventIds.map((id) => startFanouts(deps(), [{ id, guildId: guild.id }] as never)));
+      const batches = new Set(await batchIdsOf(eventIds));
+      expect(batches.size).toBeLessThan(eventIds.length / 4);
+      await eventually(async () => receiver.total(), (n) => n >= eventIds.length);
+      for (const batchId of batches) {
+        const run = await gateway.client.workflow.getHandle(webhookBatchWorkflowId(guild.id, batchId)).describe();
+        expect(run.typedSearchAttributes.get({ name: 'GuildId', type: 'KEYWORD' } as never)).toBe(guild.id);
+      }
+      expect([...receiver.received.values()].every((n) => n === 1)).toBe(true);
+      expect(receiver.received.size).toBe(eventIds.length);
+      const statuses = await deliveriesOf(endpoint.id);
+      await eventually(async () => (await deliveriesOf(endpoint.id)).every((d) => d.status === 'succeeded'), (ok) => ok);
+      expect(statuses).toHaveLength(eventIds.length);
+      const started = await database.db.selectFrom('events').select('fanout_started_at').where('id', 'in', eventIds).execute();
+      expect(started.every((e) => e.fanout_started_at !== null)).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('are started by the relay when the start after the claim was lost, once', async () => {
+    const receiver = await startEventReceiver(() => 204);
+    try {
+      const guild = await createTestGuild(database.db);
+      await insertEndpoint(database.db, { guildId: guild.id, url: receiver.url, events: [], secret: 'whsec_relay' });
+      const past = new Date(Date.now() - 60_000);
+      const claimedIds = await commitEvents(database.db, guild.id, 3, past);
+      const unclaimedIds = await commitEvents(database.db, guild.id, 2, past);
+      // The api claimed a batch and died before starting it; two more events never reached a batch at all.
+      const claimed = await claimEventBatch(database.db, claimedIds);
+      expect(await relayUnstartedBatches(deps())).toBe(5);
+      await gateway.client.workflow.getHandle(webhookBatchWorkflowId(guild.id, claimed!.batchId)).result();
+      const [relayBatch] = new Set(await batchIdsOf(unclaimedIds));
+      await gateway.client.workflow.getHandle(webhookBatchWorkflowId(guild.id, relayBatch!)).result();
+      expect(await relayUnstartedBatches(deps())).toBe(0);
+      await startFanouts(deps(), [...claimedIds, ...unclaimedIds].map((id) => ({ id, guildId: guild.id })) as never);
+      expect(receiver.received.size).toBe(5);
+      expect([...receiver.received.values()].every((n) => n === 1)).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

@@ -1,0 +1,103 @@
+import { Worker } from '@temporalio/worker';
+import { describe, expect, it } from 'vitest';
+import { findDraw } from '../../db/giveaways/draws.js';
+import { findGiveaway } from '../../db/giveaways/giveaways.js';
+import { DEFAULT_GIVEAWAY_SETTINGS } from '../../db/giveaways/settings.js';
+import { listPlatformMessages } from '../../db/platform/messages.js';
+import { systemClock } from '../../src/core/clock.js';
+import { createLogger } from '../../src/core/logger.js';
+import { GiveawayStartRequest } from '../../src/giveaways/contract.js';
+import { createGiveaway } from '../../src/giveaways/createGiveaway.js';
+import { giveawayInput } from '../../src/giveaways/giveawayOperation.js';
+import { giveawayWorkflowId, REROLL_WINDOW_MS } from '../../src/giveaways/ids.js';
+import { createLocalPlatform } from '../../src/platform/localPlatform.js';
+import { AREAS } from '../../src/process/areas.js';
+import { collectActivities } from '../../src/process/registry.js';
+import { giveawayRequests, type GiveawayGuild } from '../api/giveaways/giveawayBed.js';
+import { sharedBundle } from '../harness/temporal.js';
+import type { TestApp } from '../harness/testApp.js';
+import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
+
+// The time-skipping server fires the start, end and reroll-window timers at once.
+const bed = useTimeSkippingTestBed({ taskQueue: 'giveaway-timers-test' });
+const { db, taskQueue } = bed;
+const { setup, enter } = giveawayRequests(db, {} as TestApp);
+const HOUR = 3_600_000;
+
+async function create(g: GiveawayGuild, startsInMs: number, lastsMs: number) {
+  // Workflow time is the test server's clock, which runs ahead of the wall clock once it skipped.
+  const startsAt = new Date((await bed.env.currentTimeMs()) + startsInMs);
+  const body = GiveawayStartRequest.parse({
+    channelId: g.channelId,
+    prize: 'Timed prize',
+    startsAt: startsAt.toISOString(),
+    endsAt: new Date(startsAt.getTime() + lastsMs).toISOString(),
+  });
+  return db()
+    .transaction()
+    .execute((trx) => createGiveaway(trx, { guildId: g.id, body, defaultHostId: g.ownerId, settings: DEFAULT_GIVEAWAY_SETTINGS, at: new Date(), actor: { type: 'system' } }));
+}
+
+const eventTime = (e: { eventTime?: { seconds?: unknown; nanos?: number | null } | null }) => Number(e.eventTime!.seconds) * 1000 + (e.eventTime!.nanos ?? 0) / 1e6;
+
+describe('giveaway timers (time-skipping)', () => {
+  it('waits for startsAt, posts, waits for endsAt, draws, then stays open for the reroll window and closes', async () => {
+    const g = await setup();
+    const giveaway = await create(g, HOUR, 2 * HOUR);
+    const handle = await bed.client.workflow.start('giveaway', { taskQueue, workflowId: giveawayWorkflowId(g.id, giveaway.id), args: [giveawayInput(giveaway)] });
+    expect(await handle.result()).toEqual({ status: 'ended', draws: 1 });
+
+    const after = (await findGiveaway(db(), g.id, giveaway.id))!;
+    expect(after).toMatchObject({ status: 'ended', winnerIds: [] });
+    expect(after.messageUrl).not.toBeNull();
+    expect(await findDraw(db(), g.id, giveaway.id, 1)).toMatchObject({ winnerIds: [], entrants: 0, entries: 0, checkedEntrants: 0, shortfall: 1 });
+    const contents = (await listPlatformMessages(db(), g.id, g.channelId)).map((m) => m.content);
+    expect(contents).toEqual([expect.stringContaining('No valid entrants'), expect.stringContaining('no winner drawn')]);
+
+    // Three timers: until the start (1 h), until the end (2 h after the start), the reroll window (7 days).
+    const events = (await handle.fetchHistory()).events!;
+    const timers = events.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds) * 1000);
+    expect(timers).toHaveLength(3);
+    expect(Math.abs(timers[0]! - HOUR)).toBeLessThan(5_000);
+    expect(Math.abs(timers[1]! - 2 * HOUR)).toBeLessThan(5_000);
+    expect(Math.abs(timers[2]! - REROLL_WINDOW_MS)).toBeLessThan(5_000);
+    // The message goes up when the start timer fires, not before.
+    const started = eventTime(events[0]!);
+    const firstActivity = events.find((e) => e.activityTaskScheduledEventAttributes)!;
+    expect(eventTime(firstActivity) - started).toBeGreaterThanOrEqual(HOUR - 5_000);
+  });
+
+  it('a worker restarted between the start and the end: the durable end timer fires on the new worker, which draws', async () => {
+    const g = await setup();
+    const members = [await g.addMember(), await g.addMember()];
+    const giveaway = await create(g, 0, 3 * HOUR);
+    const queue = `${taskQueue}-restart`;
+    const deps = { db: db(), platform: createLocalPlatform(db()), clock: systemClock, logger: createLogger('silent', queue), temporal: { client: bed.client, taskQueue: queue }, webhooks: { allowInsecureLocal: true } };
+    // No sticky cache: the time-skipping server would hold the next task for the stopped worker's sticky queue.
+    const makeWorker = async () =>
+      Worker.create({
+        connection: bed.env.nativeConnection,
+        taskQueue: queue,
+        workflowBundle: await sharedBundle(),
+        activities: collectActivities(AREAS, deps),
+        maxCachedWorkflows: 0,
+      });
+
+    const first = await makeWorker();
+    const running = first.run();
+    const handle = await bed.client.workflow.start('giveaway', { taskQueue: queue, workflowId: giveawayWorkflowId(g.id, giveaway.id), args: [giveawayInput(giveaway)] });
+    // Without awaiting the result the server does not skip time: the run posts and sleeps toward its end.
+    for (let i = 0; i < 200 && (await findGiveaway(db(), g.id, giveaway.id))!.status !== 'active'; i++) await new Promise((r) => setTimeout(r, 50));
+    expect((await findGiveaway(db(), g.id, giveaway.id))!.status).toBe('active');
+    for (const m of members) await enter(g, giveaway.id, m);
+    first.shutdown();
+    await running;
+
+    const second = await makeWorker();
+    const result = await second.runUntil(handle.result());
+    expect(result).toEqual({ status: 'ended', draws: 1 });
+    const draw = await findDraw(db(), g.id, giveaway.id, 1);
+    expect(draw).toMatchObject({ entrants: 2, checkedEntrants: 2, shortfall: 0 });
+    expect(members).toContain(draw!.winnerIds[0]);
+  });
+});

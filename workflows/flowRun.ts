@@ -1,0 +1,50 @@
+import { CancellationScope, isCancellation, proxyLocalActivities, sleep, upsertMemo } from '@temporalio/workflow';
+import type { FlowsActivities } from '../activities/flows.js';
+import { FLOW_RUN_STATUS_MEMO, type FlowRunInput, type FlowRunOutcome } from '../src/flows/ids.js';
+import { BOOKKEEPING_STEP } from './activityProfiles.js';
+import { walkFlow, type WalkEnd } from './flows/walk.js';
+
+const bookkeeping = proxyLocalActivities<FlowsActivities>(BOOKKEEPING_STEP);
+
+type Ending = WalkEnd | { status: 'stopped' | 'cancelled'; error: string };
+
+/**
+ * One run of a flow (`flow-run/<guild>/<executionId>`): walks the definition snapshotted in its input, under the
+ * flow's own timeout (then `stopped`); an operator's cancel ends it `cancelled`. The end is recorded in the run's
+ * durable record and returned.
+ */
+export async function flowRun(input: FlowRunInput): Promise<FlowRunOutcome> {
+  let timedOut = false;
+  const walkScope = new CancellationScope();
+  const timerScope = new CancellationScope();
+  const timer = timerScope
+    .run(() => sleep(input.timeoutSeconds * 1000))
+    .then(() => {
+      timedOut = true;
+      walkScope.cancel();
+    })
+    .catch(() => undefined);
+  let ending: Ending;
+  try {
+    ending = await walkScope.run(() => walkFlow(input));
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    ending = timedOut
+      ? { status: 'stopped', error: `the flow's timeout of ${input.timeoutSeconds} s passed` }
+      : { status: 'cancelled', error: 'cancelled by an operator' };
+  }
+  timerScope.cancel();
+  await timer;
+  const finishedMs = Date.now();
+  const outcome: FlowRunOutcome = {
+    status: ending.status,
+    output: ending.status === 'success' ? ending.output : null,
+    error: ending.status === 'success' ? null : ending.error,
+    finishedAt: new Date(finishedMs).toISOString(),
+    durationMs: Math.max(0, finishedMs - Date.parse(input.startedAt)),
+  };
+  // Recorded even when the run was cancelled: the record must say how it ended.
+  await CancellationScope.nonCancellable(() => bookkeeping.finishFlowRun(input.executionId, outcome));
+  upsertMemo({ [FLOW_RUN_STATUS_MEMO]: outcome.status });
+  return outcome;
+}

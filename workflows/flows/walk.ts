@@ -1,0 +1,43 @@
+import type { FlowNodeValue, FlowRunInput } from '../../src/flows/ids.js';
+import { FLOW_CONTEXT_MAX_BYTES, FLOW_OUTPUT_MAX_BYTES } from '../../src/flows/ids.js';
+import { jsonSize, nodeFailureMessage } from './nodeFailure.js';
+import { runNode } from './nodes.js';
+
+export type WalkEnd = { status: 'success'; output: unknown } | { status: 'error'; error: string };
+
+/**
+ * Walks the snapshotted nodes from the trigger: each node runs once (saved definitions have no cycles), its
+ * output kept for later expressions. Ends with the last node's output, or with the first node failure.
+ */
+export async function walkFlow(run: FlowRunInput): Promise<WalkEnd> {
+  const byId = new Map<string, FlowNodeValue>(run.nodes.map((n) => [n.id, n]));
+  const trigger = run.nodes.find((n) => n.type === 'trigger');
+  if (!trigger) return { status: 'error', error: 'the definition has no trigger node' };
+  const outputs: Record<string, unknown> = {};
+  let contextSize = 0;
+  let node: FlowNodeValue | undefined = trigger;
+  let last: unknown = null;
+  while (node) {
+    let step;
+    try {
+      step = await runNode(node, run, outputs);
+    } catch (err) {
+      const message = nodeFailureMessage(err, node);
+      if (message === undefined) throw err;
+      return { status: 'error', error: message };
+    }
+    const size = jsonSize(step.output);
+    if (size > FLOW_OUTPUT_MAX_BYTES) return { status: 'error', error: `node "${node.id}" (${node.type}): its output is larger than ${FLOW_OUTPUT_MAX_BYTES} bytes` };
+    contextSize += size;
+    if (contextSize > FLOW_CONTEXT_MAX_BYTES) return { status: 'error', error: `the outputs of the run exceed ${FLOW_CONTEXT_MAX_BYTES} bytes` };
+    outputs[node.id] = step.output;
+    last = step.output;
+    if (step.stop) {
+      if (step.stop.status === 'error') return { status: 'error', error: step.stop.message ?? `stopped with an error by node "${node.id}"` };
+      return { status: 'success', output: last };
+    }
+    if (step.next !== undefined && !byId.has(step.next)) return { status: 'error', error: `node "${node.id}" leads to unknown node "${step.next}"` };
+    node = step.next === undefined ? undefined : byId.get(step.next);
+  }
+  return { status: 'success', output: last };
+}

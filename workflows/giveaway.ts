@@ -1,0 +1,161 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
+import type { GiveawaysActivities } from '../activities/giveaways.js';
+import {
+  GIVEAWAY_CANCEL_SIGNAL,
+  GIVEAWAY_END_UPDATE,
+  GIVEAWAY_REROLL_UPDATE,
+  type DrawActor,
+  type DrawRef,
+  type GiveawayInput,
+  type GiveawayOutcome,
+  type RerollRequest,
+} from '../src/giveaways/ids.js';
+import { BOUNDED_PLATFORM_EFFECT, DRAW_STEP, PLATFORM_EFFECT } from './activityProfiles.js';
+import { refusalCode } from './refusalCode.js';
+
+export const endUpdate = defineUpdate<DrawRef, [DrawActor]>(GIVEAWAY_END_UPDATE);
+export const rerollUpdate = defineUpdate<DrawRef, [RerollRequest]>(GIVEAWAY_REROLL_UPDATE);
+export const cancelSignal = defineSignal(GIVEAWAY_CANCEL_SIGNAL);
+
+// Posting waits out a platform outage (the giveaway cannot run without its message); the draw is retried until stored.
+const start = proxyActivities<GiveawaysActivities>(PLATFORM_EFFECT);
+const draws = proxyActivities<GiveawaysActivities>(DRAW_STEP);
+// The draw already stands: an effect that keeps failing is recorded among the queued actions, the others still run.
+const effects = proxyActivities<GiveawaysActivities>(BOUNDED_PLATFORM_EFFECT);
+
+type Phase = 'scheduled' | 'active' | 'ended' | 'cancelled';
+
+const wrongState = (code: 'GIVEAWAY_NOT_ACTIVE' | 'GIVEAWAY_NOT_ENDED', phase: Phase) =>
+  ApplicationFailure.create({ message: `The giveaway is ${phase}.`, type: code, nonRetryable: true, details: [{ status: phase }] });
+
+/**
+ * One giveaway, `giveaway/<guildId>/<giveawayId>`: waits for its start on a durable timer, posts the message,
+ * waits for its end (timer, or the `end` update), draws, then applies each draw (message edited, winners
+ * announced and DMed) and stays open for `reroll` updates until the reroll window passes. A `cancel` signal
+ * (the cancel relay, after a cancel committed) stops it before the draw.
+ */
+export async function giveaway(input: GiveawayInput): Promise<GiveawayOutcome> {
+  const { guildId, giveawayId } = input;
+  let phase: Phase = input.reopened ? 'ended' : 'scheduled';
+  let lastDraw = input.reopened?.lastDrawNumber ?? 0;
+  let endRequest: DrawActor | undefined;
+  let ended: DrawRef | undefined;
+  let cancelled = false;
+  let drawing = false;
+  // The end's draw is under way: the database may already say `ended`, so a reroll is accepted and waits for it.
+  let endDrawing = false;
+  const applyQueue: number[] = [];
+
+  setHandler(cancelSignal, () => void (cancelled = true));
+  setHandler(
+    endUpdate,
+    async (actor) => {
+      endRequest ??= actor;
+      await condition(() => ended !== undefined || phase === 'cancelled');
+      if (!ended) throw wrongState('GIVEAWAY_NOT_ACTIVE', phase);
+      return ended;
+    },
+    {
+      validator: (_actor: DrawActor) => {
+        if (phase !== 'active') throw wrongState('GIVEAWAY_NOT_ACTIVE', phase);
+      },
+    },
+  );
+  setHandler(
+    rerollUpdate,
+    async (request) => {
+      await condition(() => phase !== 'active' && !drawing);
+      if (phase !== 'ended') throw wrongState('GIVEAWAY_NOT_ENDED', phase);
+      drawing = true;
+      try {
+        const drawNumber = lastDraw + 1;
+        const outcome = await draws.rerollGiveaway(guildId, giveawayId, drawNumber, request).catch(asUpdateFailure);
+        lastDraw = drawNumber;
+        applyQueue.push(drawNumber);
+        return { drawNumber: outcome.drawNumber };
+      } finally {
+        drawing = false;
+      }
+    },
+    {
+      validator: (_request: RerollRequest) => {
+        if (phase !== 'ended' && !endDrawing) throw wrongState('GIVEAWAY_NOT_ENDED', phase);
+      },
+    },
+  );
+
+  if (!input.reopened) {
+    const untilStart = input.startsAtMs - Date.now();
+    if (untilStart > 0) await condition(() => cancelled, untilStart);
+    if (cancelled || (await start.activateGiveaway(guildId, giveawayId)) === 'cancelled') return finishCancelled(input);
+    phase = 'active';
+    const untilEnd = input.endsAtMs - Date.now();
+    if (untilEnd > 0) await condition(() => cancelled || endRequest !== undefined, untilEnd);
+    if (cancelled) return finishCancelled(input, () => (phase = 'cancelled'));
+    endDrawing = true;
+    const outcome = await draws.endGiveaway(guildId, giveawayId, endRequest ?? null);
+    if (outcome.status === 'cancelled') return finishCancelled(input, () => (phase = 'cancelled'));
+    lastDraw = 1;
+    ended = { drawNumber: 1 };
+    phase = 'ended';
+    applyQueue.push(1);
+  }
+
+  // The reroll window: apply each draw as it comes, until the window passes and no reroll is under way.
+  const windowEnds = Date.now() + input.rerollWindowMs;
+  for (;;) {
+    const next = applyQueue.shift();
+    if (next !== undefined) {
+      await applyDraw(guildId, giveawayId, next);
+      continue;
+    }
+    const remaining = windowEnds - Date.now();
+    if (remaining <= 0 || !(await condition(() => applyQueue.length > 0, remaining))) break;
+  }
+  await condition(() => allHandlersFinished() && !drawing);
+  for (let next = applyQueue.shift(); next !== undefined; next = applyQueue.shift()) await applyDraw(guildId, giveawayId, next);
+  return { status: 'ended', draws: lastDraw };
+}
+
+/** A cancelled giveaway: its message (when posted) shows the cancel. */
+async function finishCancelled(input: GiveawayInput, mark?: () => void): Promise<GiveawayOutcome> {
+  mark?.();
+  await effects.editGiveawayMessage(input.guildId, input.giveawayId, null).catch((err: unknown) => void failureCode(err));
+  return { status: 'cancelled', draws: 0 };
+}
+
+/** The bot side of a stored draw: message edited, winners announced, each winner DMed; a failure is recorded, the rest go on. */
+async function applyDraw(guildId: string, giveawayId: number, drawNumber: number): Promise<void> {
+  const attempt = async (type: 'edit' | 'announce' | 'dm', effect: () => Promise<unknown>, userId?: string) => {
+    try {
+      await effect();
+    } catch (err) {
+      await effects.failGiveawayAction(guildId, giveawayId, type, drawNumber, failureCode(err), userId);
+    }
+  };
+  await attempt('edit', () => effects.editGiveawayMessage(guildId, giveawayId, drawNumber));
+  await attempt('announce', () => effects.announceDraw(guildId, giveawayId, drawNumber));
+  for (const userId of await effects.drawWinnersToDm(guildId, giveawayId, drawNumber)) {
+    await attempt('dm', () => effects.dmWinner(guildId, giveawayId, drawNumber, userId), userId);
+  }
+}
+
+function failureCode(err: unknown): string {
+  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause.type ?? 'ERROR';
+  throw err;
+}
+
+/** A refusal of the reroll's activity (state changed meanwhile, not a winner) fails the update, not the run. */
+function asUpdateFailure(err: unknown): never {
+  const code = refusalCode(err);
+  throw ApplicationFailure.create({ message: err instanceof ActivityFailure ? (err.cause?.message ?? code) : code, type: code, nonRetryable: true });
+}
