@@ -50,6 +50,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     /** Temporal workers, each in a thread of its own (the first one also serves the api). */
     workers: { type: 'string', default: '1' },
+    /** Giveaways opened at once by `giveaways-open` (the issue's size is 10,000: about 25 minutes here). */
+    giveaways: { type: 'string', default: '1000' },
   },
 });
 const names = values.only.split(',') as ScenarioName[];
@@ -96,6 +98,7 @@ try {
     connections: Number(values.connections),
     durationSeconds: Number(values.duration),
     workers: Number(values.workers),
+    giveaways: Number(values.giveaways),
     temporal: {
       client: new Client({ connection: Connection.lazy({ address: stack.temporalAddress }), namespace: stack.temporalNamespace }),
       taskQueue,

@@ -51,6 +51,8 @@ export async function giveaway(input: GiveawayInput): Promise<GiveawayOutcome> {
   let ended: DrawRef | undefined;
   let cancelled = false;
   let drawing = false;
+  // The message is being posted: the database may already say `active`, so an end is accepted and waits for it.
+  let activating = false;
   // The end's draw is under way: the database may already say `ended`, so a reroll is accepted and waits for it.
   let endDrawing = false;
   const applyQueue: number[] = [];
@@ -66,7 +68,7 @@ export async function giveaway(input: GiveawayInput): Promise<GiveawayOutcome> {
     },
     {
       validator: (_actor: DrawActor) => {
-        if (phase !== 'active') throw wrongState('GIVEAWAY_NOT_ACTIVE', phase);
+        if (phase !== 'active' && !activating) throw wrongState('GIVEAWAY_NOT_ACTIVE', phase);
       },
     },
   );
@@ -96,7 +98,9 @@ export async function giveaway(input: GiveawayInput): Promise<GiveawayOutcome> {
   if (!input.reopened) {
     const untilStart = input.startsAtMs - Date.now();
     if (untilStart > 0) await condition(() => cancelled, untilStart);
-    if (cancelled || (await start.activateGiveaway(guildId, giveawayId)) === 'cancelled') return finishCancelled(input);
+    if (cancelled) return finishCancelled(input, () => (phase = 'cancelled'));
+    activating = true;
+    if ((await start.activateGiveaway(guildId, giveawayId)) === 'cancelled') return finishCancelled(input, () => (phase = 'cancelled'));
     phase = 'active';
     const untilEnd = input.endsAtMs - Date.now();
     if (untilEnd > 0) await condition(() => cancelled || endRequest !== undefined, untilEnd);

@@ -11,6 +11,8 @@ export interface ScenarioContext {
   members: number;
   connections: number;
   durationSeconds: number;
+  /** Giveaways opened at once by `giveaways-open` (`--giveaways`). */
+  giveaways: number;
   /** Temporal workers polling the task queue (`--workers`). */
   workers: number;
   /** Temporal as the api sees it (for scenarios that start workflows themselves). */

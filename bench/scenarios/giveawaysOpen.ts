@@ -29,15 +29,14 @@ export interface GiveawaysOpenResult {
   ended: number;
 }
 
-// Scaled down from the issue's 10,000 so a run takes about five minutes on the 2-core machine (the dev server
-// starts ~35 one-activity workflows a second there); change GIVEAWAYS to run the full size.
-const GIVEAWAYS = 1_000;
 const MAX_CACHED_WORKFLOWS = 100;
 const IN_FLIGHT = 16;
-const FIRST_END_S = 120;
 const END_SPREAD_S = 120;
 const CHANNEL_ID = '1200000000000000222';
-const LIMIT_MS = 12 * 60_000;
+/** Starts expected per second at the least: the first giveaway ends only once all of them should be open. */
+const MIN_START_RATE = 10;
+/** Ends never closer than this to a giveaway's own start, should the starts run slower than MIN_START_RATE. */
+const MIN_OPEN_S = 60;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 const rssMb = () => Math.round(process.memoryUsage().rss / 1_048_576);
@@ -54,8 +53,8 @@ async function countSince(ctx: ScenarioContext, since: Date, what: 'posted' | 'e
 }
 
 /**
- * GIVEAWAYS giveaways started at once (stored by the start use case, workflow launched as the api does), each
- * ending between 120 s and 240 s later, run by a worker of their own whose cache holds MAX_CACHED_WORKFLOWS runs:
+ * `--giveaways` giveaways started at once (stored by the start use case, workflow launched as the api does), each
+ * ending over two minutes once all should be open, run by a worker of their own whose cache holds MAX_CACHED_WORKFLOWS runs:
  * how fast they start, whether memory stays flat while they all sleep on their timers (an open giveaway must
  * cost Temporal storage, not worker memory), and how late each `giveaways.ended` comes after its endsAt.
  */
@@ -73,6 +72,9 @@ export async function runGiveawaysOpen(ctx: ScenarioContext): Promise<GiveawaysO
     maxCachedWorkflows: MAX_CACHED_WORKFLOWS,
   });
   const running = worker.run();
+  const count = ctx.giveaways;
+  const firstEndS = Math.max(120, Math.ceil(count / MIN_START_RATE) + MIN_OPEN_S);
+  const limitMs = (firstEndS + END_SPREAD_S + 300) * 1000;
   const since = new Date(Date.now() - 1000);
   const workerReady = rssMb();
   let maxWhileOpen = workerReady;
@@ -81,9 +83,10 @@ export async function runGiveawaysOpen(ctx: ScenarioContext): Promise<GiveawaysO
     const t0 = Date.now();
     let next = 0;
     const startOne = async () => {
-      while (next < GIVEAWAYS) {
+      while (next < count) {
         const i = next++;
-        const endsAt = new Date(t0 + (FIRST_END_S + (i / GIVEAWAYS) * END_SPREAD_S) * 1000).toISOString();
+        const planned = t0 + (firstEndS + (i / count) * END_SPREAD_S) * 1000;
+        const endsAt = new Date(Math.max(planned, Date.now() + MIN_OPEN_S * 1000)).toISOString();
         const body = GiveawayStartRequest.parse({ channelId: CHANNEL_ID, prize: `Bench prize ${i}`, endsAt });
         const g = await ctx.db.transaction().execute((trx) =>
           createGiveaway(trx, { guildId: BENCH_GUILD_ID, body, defaultHostId: '1200000000000000002', settings: DEFAULT_GIVEAWAY_SETTINGS, at: new Date(), actor: { type: 'system' } }),
@@ -93,10 +96,10 @@ export async function runGiveawaysOpen(ctx: ScenarioContext): Promise<GiveawaysO
     };
     await Promise.all(Array.from({ length: IN_FLIGHT }, startOne));
     const startedS = (Date.now() - t0) / 1000;
-    while ((await countSince(ctx, since, 'posted')) < GIVEAWAYS && Date.now() - t0 < LIMIT_MS) await sleep(500);
+    while ((await countSince(ctx, since, 'posted')) < count && Date.now() - t0 < limitMs) await sleep(500);
     const activeS = (Date.now() - t0) / 1000;
     const allOpen = rssMb();
-    while ((await countSince(ctx, since, 'ended')) < GIVEAWAYS && Date.now() - t0 < LIMIT_MS) await sleep(1000);
+    while ((await countSince(ctx, since, 'ended')) < count && Date.now() - t0 < limitMs) await sleep(1000);
     const delays = await ctx.db
       .selectFrom('events as e')
       .innerJoin('giveaways as g', (j) => j.onRef('g.guild_id', '=', 'e.guild_id').on(sql<boolean>`g.id = (e.data->>'giveawayId')::int`))
@@ -108,9 +111,9 @@ export async function runGiveawaysOpen(ctx: ScenarioContext): Promise<GiveawaysO
     const sorted = delays.map((d) => Number(d.ms)).sort((a, b) => a - b);
     return {
       scenario: 'giveaways-open',
-      giveaways: GIVEAWAYS,
+      giveaways: count,
       maxCachedWorkflows: MAX_CACHED_WORKFLOWS,
-      startRatePerSecond: { started: Math.round(GIVEAWAYS / startedS), active: Math.round(GIVEAWAYS / activeS) },
+      startRatePerSecond: { started: Math.round(count / startedS), active: Math.round(count / activeS) },
       rssMb: { workerReady, maxWhileOpen, allOpen },
       endedDelayMs: { p50: Math.round(percentile(sorted, 50)), p99: Math.round(percentile(sorted, 99)), max: Math.round(sorted.at(-1) ?? 0) },
       ended: sorted.length,
