@@ -3,6 +3,7 @@ import { insertEndpoint, setEndpointEnabled } from '../../db/webhooks/webhooks.j
 import { systemClock } from '../../src/core/clock.js';
 import { startFanouts } from '../../src/events/outbox.js';
 import { relayUnstartedBatches } from '../../src/webhooks/batchLaunch.js';
+import { FIRST_ATTEMPTS_PER_ENDPOINT } from '../../src/webhooks/firstAttempts.js';
 import { webhookBatchWorkflowId } from '../../src/webhooks/ids.js';
 import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
@@ -99,6 +100,38 @@ describe('batches', () => {
       expect([...receiver.received.values()].every((n) => n === 1)).toBe(true);
     } finally {
       await receiver.close();
+    }
+  });
+});
+
+describe('first attempts of one batch', () => {
+  it('to a receiver that does not answer take at most its own share of attempts, and do not hold back another endpoint', async () => {
+    let released = false;
+    const slow = await startEventReceiver(() => (released ? 204 : 'hold'));
+    const fast = await startEventReceiver(() => 204);
+    try {
+      const guild = await createTestGuild(database.db);
+      await insertEndpoint(database.db, { guildId: guild.id, url: slow.url, events: [], secret: 'whsec_slow' });
+      await insertEndpoint(database.db, { guildId: guild.id, url: fast.url, events: [], secret: 'whsec_fast' });
+      const eventIds = await commitEvents(database.db, guild.id, 40);
+      await startFanouts(deps(), eventIds.map((id) => ({ id, guildId: guild.id })) as never);
+
+      // Every event reaches the fast receiver while the slow one still holds its first requests unanswered.
+      expect(await eventually(async () => fast.received.size, (n) => n === eventIds.length, 8_000)).toBe(eventIds.length);
+      expect(slow.held.length).toBeGreaterThan(0);
+      expect(slow.held.length).toBeLessThanOrEqual(FIRST_ATTEMPTS_PER_ENDPOINT);
+      expect(slow.received.size).toBe(slow.held.length);
+
+      released = true;
+      for (const res of slow.held.splice(0)) res.writeHead(204).end();
+      for (const batchId of new Set(await batchIdsOf(eventIds))) await gateway.client.workflow.getHandle(webhookBatchWorkflowId(guild.id, batchId)).result();
+      expect(slow.received.size).toBe(eventIds.length);
+      expect([...slow.received.values(), ...fast.received.values()].every((n) => n === 1)).toBe(true);
+    } finally {
+      released = true;
+      for (const res of slow.held.splice(0)) res.writeHead(204).end();
+      await slow.close();
+      await fast.close();
     }
   });
 });
