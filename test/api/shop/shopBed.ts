@@ -98,7 +98,7 @@ export function shopRequests(db: () => Kysely<Database>, app: TestApp) {
   };
 
   const events = (guildId: string, type: string) =>
-    db().selectFrom('events').select(['type', 'data']).where('guild_id', '=', guildId).where('type', '=', type).orderBy('created_at').execute();
+    db().selectFrom('events').select(['type', 'data']).where('guild_id', '=', guildId).where('type', '=', type).orderBy('seq').execute();
   const auditRows = (guildId: string) =>
     db().selectFrom('audit_log').selectAll().where('guild_id', '=', guildId).where('action', 'like', 'shop.%').orderBy('id').execute();
   const ledger = (guildId: string, userId: string) =>
