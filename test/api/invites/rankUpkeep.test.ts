@@ -84,21 +84,77 @@ describe('rank snapshot refresh', () => {
     const [a, b] = [snowflake(), snowflake()];
     await setCounts(id, a, 2, 0);
     const at = (minute: number) => new Date(Date.UTC(2026, 10, 24, 10, minute));
-    expect(await refreshInviteRankSnapshot(db(), id, at(1))).toBe(1);
-    expect(await refreshInviteRankSnapshot(db(), id, at(2))).toBe(1);
+    expect(await refreshInviteRankSnapshot(db(), id, at(1))).toEqual({ total: 1, written: 1 });
+    expect(await refreshInviteRankSnapshot(db(), id, at(2))).toEqual({ total: 1, written: 0 });
     expect((await findInviteRankSnapshot(db(), id))!.refreshedAt).toEqual(at(1));
 
     await db().updateTable('invite_members').set({ pending: 3 }).where('user_id', '=', a).execute(); // invites unchanged
-    expect(await refreshInviteRankSnapshot(db(), id, at(3))).toBe(1);
+    expect(await refreshInviteRankSnapshot(db(), id, at(3))).toEqual({ total: 1, written: 0 });
     expect((await findInviteRankSnapshot(db(), id))!.refreshedAt).toEqual(at(1));
 
     await setCounts(id, b, 5, 0);
-    expect(await refreshInviteRankSnapshot(db(), id, at(4))).toBe(2);
+    expect(await refreshInviteRankSnapshot(db(), id, at(4))).toEqual({ total: 2, written: 2 });
     expect(await findInviteRankSnapshot(db(), id)).toEqual({ total: 2, refreshedAt: at(4) });
     const ranks = await db().selectFrom('invite_rank_snapshots').select(['user_id', 'rank']).where('guild_id', '=', id).orderBy('position').execute();
     expect(ranks).toEqual([{ user_id: b, rank: 1 }, { user_id: a, rank: 2 }]);
 
     await db().deleteFrom('invite_members').where('user_id', '=', b).execute();
-    expect(await refreshInviteRankSnapshot(db(), id, at(5))).toBe(1);
+    expect(await refreshInviteRankSnapshot(db(), id, at(5))).toEqual({ total: 1, written: 2 });
+  });
+
+  it('recounts in chunks to the same ranks as one sort, ties running across chunks, rewriting only moved rows', async () => {
+    const { id } = await createTestGuild(db());
+    const users = Array.from({ length: 23 }, () => snowflake());
+    for (const [i, user] of users.entries()) await setCounts(id, user, 1 + (i % 4), i % 3 === 0 ? 1 : 0);
+    expect(await refreshInviteRankSnapshot(db(), id, new Date(), BY_THREES)).toEqual({ total: 23, written: 23 });
+    expect(await snapshotOf(id)).toEqual(await boardOf(id));
+
+    const before = await boardOf(id);
+    await setCounts(id, users[4]!, 4, 0); // 2 -> 4: passes the members on 3 and ties those on 4
+    await setCounts(id, users[9]!, 0, 0); // 2 -> 0: leaves the board, which ends a position earlier
+    const after = await boardOf(id);
+    const moved = after.filter((row, i) => JSON.stringify(row) !== JSON.stringify(before[i])).length + (before.length - after.length);
+    const recount = await refreshInviteRankSnapshot(db(), id, new Date(), BY_THREES);
+    expect(recount).toEqual({ total: 22, written: moved });
+    expect(moved).toBeLessThan(22);
+    expect(await snapshotOf(id)).toEqual(after);
+  });
+
+  it('reads one state throughout: readers keep the old snapshot meanwhile, and a change made during it waits for the next', async () => {
+    const { id } = await createTestGuild(db());
+    const users = Array.from({ length: 7 }, () => snowflake());
+    for (const [i, user] of users.entries()) await setCounts(id, user, 10 - i, 0);
+    await refreshInviteRankSnapshot(db(), id, new Date());
+    await setCounts(id, users[6]!, 20, 0); // last to first: every position moves
+    const marked = await boardOf(id);
+    let rests = 0;
+    const pace = {
+      chunkRows: 2,
+      async rest() {
+        rests += 1;
+        if (rests !== 1) return;
+        // From another connection, between the first and second chunk.
+        expect((await snapshotOf(id))[0]!.user_id).toBe(users[0]);
+        await setCounts(id, users[5]!, 30, 0); // not yet read by the recount
+      },
+    };
+    expect(await refreshInviteRankSnapshot(db(), id, new Date(), pace)).toMatchObject({ total: 7 });
+    expect(rests).toBe(3);
+    expect(await snapshotOf(id)).toEqual(marked);
+    await refreshInviteRankSnapshot(db(), id, new Date());
+    expect((await snapshotOf(id))[0]).toEqual({ position: 1, rank: 1, user_id: users[5], invites: 30 });
   });
 });
+
+const BY_THREES = { chunkRows: 3, rest: async () => {} };
+
+/** The snapshot's rows in order, and what one sort of the member rows says they should be. */
+const snapshotOf = (guildId: string) =>
+  db().selectFrom('invite_rank_snapshots').select(['position', 'rank', 'user_id', 'invites']).where('guild_id', '=', guildId).orderBy('position').execute();
+
+async function boardOf(guildId: string) {
+  const { rows } = await sql<{ position: number; rank: number; user_id: string; invites: number }>`
+    select (row_number() over w)::int as position, (rank() over (order by invites desc))::int as rank, user_id, invites
+    from invite_members where guild_id = ${guildId} and invites > 0 window w as (order by invites desc, user_id)`.execute(db());
+  return rows;
+}
