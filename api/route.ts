@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../db/schema.js';
+import type { OutboxEvent } from '../src/events/eventTypes.js';
 import type { Operation } from '../src/core/temporal/operation.js';
 import type { Workflow } from '../src/core/temporal/workflowRef.js';
 import type { Feature } from '../src/core/features.js';
@@ -21,6 +22,8 @@ export interface RouteInput<P extends AnyObject, Q extends AnyObject, B extends 
   afterCommit(hook: () => Promise<void>): void;
   /** Starts the operation's workflow after the commit; the start relay covers a start that is lost. */
   launch<R, W extends Workflow>(operation: Operation<R, W, Kysely<Database>>, record: R): void;
+  /** Starts the fan-out of events the transaction wrote once it committed; the start relay covers a lost start. */
+  publish(events: OutboxEvent[]): void;
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { launchOperation } from '../src/core/temporal/operation.js';
+import type { OutboxEvent } from '../src/events/eventTypes.js';
+import { startFanouts } from '../src/events/outbox.js';
 import { completeIdempotencyKey, releaseIdempotencyKey, type IdempotencyClaim } from '../db/shared/idempotency.js';
 import type { AppContext, AppDeps } from './context.js';
 import { claimOrReplay, IDEMPOTENCY_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency.js';
@@ -27,7 +29,8 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
   const afterCommit = (hook: () => Promise<void>) => void hooks.push(hook);
   const launch: RouteInput<never, never, never>['launch'] = (operation, record) =>
     afterCommit(() => launchOperation(deps, operation, record, caller.apiKey.name));
-  const handlerInput = (db: Kysely<Database>) => ({ ...input, caller, db, afterCommit, launch }) as never;
+  const publish = (events: OutboxEvent[]) => afterCommit(() => startFanouts(deps, events));
+  const handlerInput = (db: Kysely<Database>) => ({ ...input, caller, db, afterCommit, launch, publish }) as never;
   const settle = route.settle && ((stored: unknown) => route.settle!(stored, handlerInput(deps.db)));
 
   let claim: IdempotencyClaim | undefined;

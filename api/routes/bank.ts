@@ -10,7 +10,6 @@ import {
   BankTransactionsQuery,
 } from '../../src/bank/contract.js';
 import { GuildMemberParams, GuildParams } from '../../src/core/contract.js';
-import { startFanouts } from '../../src/events/outbox.js';
 import { requireHumanMember } from '../../src/core/members.js';
 import type { AppDeps } from '../context.js';
 import { cursorPage } from '../cursorPage.js';
@@ -19,7 +18,7 @@ import { defineRoute } from '../route.js';
 const area = 'bank';
 const feature = 'bank';
 
-export function bankRoutes({ db, platform, clock, temporal }: AppDeps) {
+export function bankRoutes({ db, platform, clock }: AppDeps) {
   return [
     defineRoute({
       method: 'get',
@@ -67,7 +66,7 @@ export function bankRoutes({ db, platform, clock, temporal }: AppDeps) {
       response: { status: 201, schema: BankChange, description: 'The change as applied.' },
       errors: ['MEMBER_NOT_FOUND', 'INSUFFICIENT_FUNDS', 'IDEMPOTENCY_KEY_REUSED', 'BOT_ACCOUNT', 'BALANCE_LIMIT'],
       check: ({ params, caller }) => requireHumanMember(platform, caller.guild.id, params.userId).then(() => {}),
-      async handle({ params, body, caller, db: trx, afterCommit }) {
+      async handle({ params, body, caller, db: trx, publish }) {
         const { change, events } = await applyBankChange(trx, {
           guildId: caller.guild.id,
           userId: params.userId,
@@ -79,7 +78,7 @@ export function bankRoutes({ db, platform, clock, temporal }: AppDeps) {
           requestId: caller.requestId,
           at: clock.now(),
         });
-        afterCommit(() => startFanouts({ db, temporal, clock }, events));
+        publish(events);
         return change;
       },
     }),

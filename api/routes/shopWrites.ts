@@ -1,7 +1,6 @@
 import { GuildMemberParams } from '../../src/core/contract.js';
 import { requireHumanMember } from '../../src/core/members.js';
 import type { PlatformMember } from '../../src/core/platform.js';
-import { startFanouts } from '../../src/events/outbox.js';
 import { buyItem } from '../../src/shop/buyItem.js';
 import { Purchase, PurchaseParams, ShopBuyRequest, ShopBuyResult, ShopGrantRequest, ShopRefundRequest, ShopRefundResult } from '../../src/shop/contract.js';
 import { grantItem } from '../../src/shop/grantItem.js';
@@ -16,7 +15,7 @@ const feature = 'shop';
 const IDEMPOTENCY =
   'Accepts Idempotency-Key: a retry with the same key and body answers the stored response (Idempotent-Replayed: true) and changes nothing.';
 
-export function shopWriteRoutes({ db, platform, clock, temporal }: AppDeps): RouteDefinition[] {
+export function shopWriteRoutes({ platform, clock }: AppDeps): RouteDefinition[] {
   // The buyer as the platform reports them, looked up by check() before the transaction opens (no connection held).
   const buyers = new WeakMap<Caller, PlatformMember>();
   const apiActor = (caller: Caller) => ({ type: 'api_key' as const, apiKeyId: caller.apiKey.id, userId: caller.apiKey.createdBy });
@@ -54,7 +53,7 @@ export function shopWriteRoutes({ db, platform, clock, temporal }: AppDeps): Rou
       async check({ params, caller }) {
         buyers.set(caller, await requireHumanMember(platform, caller.guild.id, params.userId));
       },
-      async handle({ params, body, caller, db: trx, afterCommit, launch }) {
+      async handle({ params, body, caller, db: trx, publish, launch }) {
         const { result, purchase, events } = await buyItem(trx, {
           guildId: caller.guild.id,
           userId: params.userId,
@@ -66,7 +65,7 @@ export function shopWriteRoutes({ db, platform, clock, temporal }: AppDeps): Rou
           requestId: caller.requestId,
           at: clock.now(),
         });
-        afterCommit(() => startFanouts({ db, temporal, clock }, events));
+        publish(events);
         if (purchase.roleId !== null) launch(purchaseEffectsOperation, { guildId: purchase.guildId, purchaseId: purchase.id });
         return result;
       },
@@ -88,7 +87,7 @@ export function shopWriteRoutes({ db, platform, clock, temporal }: AppDeps): Rou
       response: { status: 201, schema: Purchase, description: 'The purchase.' },
       errors: ['MEMBER_NOT_FOUND', 'BOT_ACCOUNT', 'SHOP_ITEM_NOT_FOUND', 'OUT_OF_STOCK', 'IDEMPOTENCY_KEY_REUSED'],
       check: ({ params, caller }) => requireHumanMember(platform, caller.guild.id, params.userId).then(() => {}),
-      async handle({ params, body, caller, db: trx, afterCommit, launch }) {
+      async handle({ params, body, caller, db: trx, publish, launch }) {
         const { result, purchase, events } = await grantItem(trx, {
           guildId: caller.guild.id,
           userId: params.userId,
@@ -98,7 +97,7 @@ export function shopWriteRoutes({ db, platform, clock, temporal }: AppDeps): Rou
           requestId: caller.requestId,
           at: clock.now(),
         });
-        afterCommit(() => startFanouts({ db, temporal, clock }, events));
+        publish(events);
         if (purchase.roleId !== null) launch(purchaseEffectsOperation, { guildId: purchase.guildId, purchaseId: purchase.id });
         return result;
       },
@@ -121,7 +120,7 @@ export function shopWriteRoutes({ db, platform, clock, temporal }: AppDeps): Rou
       request: { params: PurchaseParams, body: ShopRefundRequest },
       response: { status: 200, schema: ShopRefundResult, description: 'The purchase as refunded and the credit.' },
       errors: ['PURCHASE_NOT_FOUND', 'PURCHASE_ALREADY_REFUNDED', 'BALANCE_LIMIT', 'IDEMPOTENCY_KEY_REUSED'],
-      async handle({ params, body, caller, db: trx, afterCommit, launch }) {
+      async handle({ params, body, caller, db: trx, publish, launch }) {
         const { result, purchase, events } = await refundPurchase(trx, {
           guildId: caller.guild.id,
           purchaseId: params.purchaseId,
@@ -131,7 +130,7 @@ export function shopWriteRoutes({ db, platform, clock, temporal }: AppDeps): Rou
           requestId: caller.requestId,
           at: clock.now(),
         });
-        afterCommit(() => startFanouts({ db, temporal, clock }, events));
+        publish(events);
         if (purchase.roleId !== null) launch(purchaseRefundOperation, { guildId: purchase.guildId, purchaseId: purchase.id });
         return result;
       },

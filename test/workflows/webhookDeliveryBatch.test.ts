@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { claimEventBatch } from '../../db/shared/events.js';
-import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { webhookBatchWorkflowId, webhookDeliveryWorkflowId } from '../../src/webhooks/ids.js';
-import { createTestGuild } from '../harness/fixtures.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
-import { commitEvents, startEventReceiver } from '../webhooks/eventReceiver.js';
+import { attemptsOf, claimedBatch, secondsBetween } from '../webhooks/batchFixture.js';
+import { startEventReceiver } from '../webhooks/eventReceiver.js';
 
 // The time-skipping server fires the retry runs' timers without waiting for them. One scenario per file
 // (webhookDeliveryBatchSchedule.test.ts has the other): once a batch closed with retry runs still open, the
@@ -12,38 +10,18 @@ import { commitEvents, startEventReceiver } from '../webhooks/eventReceiver.js';
 const bed = useTimeSkippingTestBed({ taskQueue: 'webhook-batch-test', temporal: 'dev-server' });
 const { database, taskQueue } = bed;
 
-async function batchOf(count: number, url: string) {
-  const guild = await createTestGuild(database.db);
-  const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url, events: ['members.joined'], secret: 'whsec_batch' });
-  const eventIds = await commitEvents(database.db, guild.id, count);
-  const claimed = await claimEventBatch(database.db, eventIds);
-  return { guildId: guild.id, endpointId: endpoint.id, eventIds, batchId: claimed!.batchId };
-}
-
-const attemptsOf = async (endpointId: number, eventId: string) =>
-  database.db
-    .selectFrom('webhook_attempts as a')
-    .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
-    .select(['a.attempt', 'a.status_code', 'a.error', 'a.attempted_at', 'd.status'])
-    .where('d.endpoint_id', '=', endpointId)
-    .where('d.event_id', '=', eventId)
-    .orderBy('a.attempt')
-    .execute();
-
-const seconds = (a: Date, b: Date) => Math.round((b.getTime() - a.getTime()) / 1000);
-
 describe('batched first attempts', () => {
   it('retries the half whose first attempt failed in runs of their own, a minute after each failed attempt', async () => {
     const failFirst = new Set<string>();
     const receiver = await startEventReceiver((id, nth) => (failFirst.has(id) && nth === 1 ? 500 : 204));
     try {
-      const { guildId, endpointId, eventIds, batchId } = await batchOf(10, receiver.url);
+      const { guildId, endpointId, eventIds, batchId } = await claimedBatch(database.db, 10, receiver.url);
       eventIds.filter((_, i) => i % 2 === 1).forEach((id) => failFirst.add(id));
       const result = await bed.client.workflow.execute('webhookBatch', { workflowId: webhookBatchWorkflowId(guildId, batchId), taskQueue, args: [{ batchId, guildId }] });
       expect(result).toEqual({ succeeded: 5, retrying: 5, cancelled: 0 });
       for (const eventId of eventIds) {
         if (failFirst.has(eventId)) expect(await bed.client.workflow.getHandle(webhookDeliveryWorkflowId(endpointId, eventId)).result()).toBe('succeeded');
-        const attempts = await attemptsOf(endpointId, eventId);
+        const attempts = await attemptsOf(database.db, endpointId, eventId);
         if (!failFirst.has(eventId)) {
           expect(attempts.map((a) => [a.attempt, a.status_code, a.status])).toEqual([[1, 204, 'succeeded']]);
           continue;
@@ -52,7 +30,7 @@ describe('batched first attempts', () => {
           [1, 500, 'succeeded'],
           [2, 204, 'succeeded'],
         ]);
-        expect(seconds(attempts[0]!.attempted_at, attempts[1]!.attempted_at)).toBe(60);
+        expect(secondsBetween(attempts[0]!.attempted_at, attempts[1]!.attempted_at)).toBe(60);
       }
       expect(receiver.total()).toBe(15);
     } finally {

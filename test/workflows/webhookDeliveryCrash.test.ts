@@ -1,7 +1,5 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { claimEventBatch } from '../../db/shared/events.js';
-import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
@@ -9,32 +7,14 @@ import { AREAS } from '../../src/process/areas.js';
 import { collectActivities } from '../../src/process/registry.js';
 import { FIRST_ATTEMPTS_PER_ENDPOINT, INTERRUPTED_ATTEMPT } from '../../src/webhooks/firstAttempts.js';
 import { webhookBatchWorkflowId, webhookDeliveryWorkflowId } from '../../src/webhooks/ids.js';
-import { createTestGuild } from '../harness/fixtures.js';
 import { sharedBundle } from '../harness/temporal.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
-import { commitEvents, startEventReceiver } from '../webhooks/eventReceiver.js';
+import { attemptsOf, claimedBatch } from '../webhooks/batchFixture.js';
+import { startEventReceiver } from '../webhooks/eventReceiver.js';
 
 // Its own time-skipping server: the retry runs' 1-minute timers fire without waiting for them.
 const bed = useTimeSkippingTestBed({ taskQueue: 'webhook-crash-test' });
 const { database, taskQueue } = bed;
-
-const attemptsOf = async (endpointId: number, eventId: string) =>
-  database.db
-    .selectFrom('webhook_attempts as a')
-    .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
-    .select(['a.attempt', 'a.status_code', 'a.error', 'd.status'])
-    .where('d.endpoint_id', '=', endpointId)
-    .where('d.event_id', '=', eventId)
-    .orderBy('a.attempt')
-    .execute();
-
-async function batchOf(count: number, url: string) {
-  const guild = await createTestGuild(database.db);
-  const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url, events: [], secret: 'whsec_crash' });
-  const eventIds = await commitEvents(database.db, guild.id, count);
-  const claimed = await claimEventBatch(database.db, eventIds);
-  return { guildId: guild.id, endpointId: endpoint.id, eventIds, batchId: claimed!.batchId };
-}
 
 describe('a worker that dies in the middle of a batch', () => {
   it('leaves the batch to the next worker, which attempts each delivery exactly once more and skips none', async () => {
@@ -60,7 +40,7 @@ describe('a worker that dies in the middle of a batch', () => {
     };
     try {
       // More deliveries than one endpoint's attempts in flight: some are dialled when the worker dies, some not yet.
-      const { guildId, endpointId, eventIds, batchId } = await batchOf(FIRST_ATTEMPTS_PER_ENDPOINT + 4, receiver.url);
+      const { guildId, endpointId, eventIds, batchId } = await claimedBatch(database.db, FIRST_ATTEMPTS_PER_ENDPOINT + 4, receiver.url);
       // No sticky queue for the worker that dies: the time-skipping server would time the batch out on it
       // instead of handing its next task to the second worker, as a real server does after 5 s.
       const first = await startWorker(0);
@@ -75,10 +55,10 @@ describe('a worker that dies in the middle of a batch', () => {
       try {
         expect(await handle.result()).toEqual({ succeeded: 4, retrying: FIRST_ATTEMPTS_PER_ENDPOINT, cancelled: 0 });
         for (const eventId of eventIds) {
-          const attempts = await attemptsOf(endpointId, eventId);
+          const attempts = await attemptsOf(database.db, endpointId, eventId);
           if (attempts[0]!.error === INTERRUPTED_ATTEMPT) {
             await bed.client.workflow.getHandle(webhookDeliveryWorkflowId(endpointId, eventId)).result();
-            const all = await attemptsOf(endpointId, eventId);
+            const all = await attemptsOf(database.db, endpointId, eventId);
             expect(all.map((a) => [a.attempt, a.status_code, a.status])).toEqual([
               [1, null, 'succeeded'],
               [2, 204, 'succeeded'],
