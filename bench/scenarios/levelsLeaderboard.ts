@@ -32,8 +32,9 @@ export async function seedLevelRows(db: Kysely<Database>, log: (line: string) =>
   }
   // What the refresh-level-ranks schedule does every minute for a server this size.
   const started = performance.now();
-  await refreshRankSnapshot(db, BENCH_GUILD_ID, new Date());
-  log(`rank snapshot of ${LEADERBOARD_ROWS.toLocaleString('en-US')} members refreshed in ${Math.round(performance.now() - started)} ms`);
+  const { written } = await refreshRankSnapshot(db, BENCH_GUILD_ID, new Date());
+  log(`rank snapshot of ${LEADERBOARD_ROWS.toLocaleString('en-US')} members refreshed in ${Math.round(performance.now() - started)} ms, ` +
+    `${written.toLocaleString('en-US')} rows written`);
 }
 
 /** Leaderboard pages at cursor 0, 10,000 and 900,000 and a deep member's rank, each under load. */

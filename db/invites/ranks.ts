@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../schema.js';
+import { boardRowsAfter, chunkOutcome, recountInChunks, RECOUNT_PACE, type BoardKey, type BoardSource, type Recount } from '../shared/rankRecount.js';
 
 export interface SnapshotBoardRow {
   rank: number;
@@ -15,107 +15,46 @@ export async function findInviteRankSnapshot(db: Kysely<Database>, guildId: stri
   return row && { total: row.total, refreshedAt: row.refreshed_at };
 }
 
-/** How a recount shares the machine: rows per statement, and what it does between two (given the last one's time). */
-export interface RecountPace {
-  chunkRows: number;
-  rest: (chunkMs: number) => Promise<void>;
-}
-
-/**
- * A chunk of 10,000 rows takes 50-150 ms of one core; resting twice as long leaves the api most of the machine for
- * the 20-25 s a recount of 1,000,000 inviters then takes, where one statement held a core for 4-8 s at a stretch
- * (page@0 p99 25 ms during the recount instead of 62-92 ms: `npm run bench -- --only invites-leaderboard`).
- */
-export const RECOUNT_PACE: RecountPace = { chunkRows: 10_000, rest: (chunkMs) => sleep(chunkMs * 2) };
-
 /**
  * Recomputes a guild's snapshot when its counts changed since the last one (the trigger of migration
- * 2026-11-24-052 marks the guild) or it has none; otherwise the snapshot stands and its total is returned. The mark
- * is taken in its own statement before the recount reads anything, so a change committed meanwhile marks the guild
- * again (and a failed recount puts the mark back).
- *
- * The recount walks the board index in chunks inside one repeatable-read transaction: every chunk reads the same
- * state, readers see the old snapshot until it commits, and it rests between chunks (`pace`). Only positions whose
- * row changed are written, so a minute in which a few members moved rewrites a few rows.
+ * 2026-11-24-052 marks the guild) or it has none; otherwise the snapshot stands. The mark is taken in its own
+ * statement before the recount reads anything, so a change committed meanwhile marks the guild again (and a failed
+ * recount puts the mark back). The recount (db/shared/rankRecount.ts) rewrites only positions whose row changed.
  */
 export async function refreshInviteRankSnapshot(db: Kysely<Database>, guildId: string, at: Date, pace = RECOUNT_PACE): Promise<Recount> {
   const current = await findInviteRankSnapshot(db, guildId);
   const marked = await db.deleteFrom('invite_rank_dirty').where('guild_id', '=', guildId).executeTakeFirst();
   if (current && marked.numDeletedRows === 0n) return { total: current.total, written: 0 };
   try {
-    return await db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
-        // One core for maintenance: parallel workers would take every core from the api.
-        await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(trx);
-        let total = 0;
-        let written = 0;
-        let after: BoardKey | undefined;
-        for (;;) {
-          const started = performance.now();
-          const chunk = await recountChunk(trx, guildId, total, after, pace.chunkRows);
-          total += chunk.rows;
-          written += chunk.written;
-          if (!chunk.last) break;
-          after = chunk.last;
-          await pace.rest(performance.now() - started);
-        }
+    return await recountInChunks(db, pace, {
+      chunk: (trx, offset, after, limit) => recountChunk(trx, guildId, offset, after, limit),
+      async finish(trx, total) {
         const dropped = await trx.deleteFrom('invite_rank_snapshots').where('guild_id', '=', guildId).where('position', '>', total).executeTakeFirst();
         await trx
           .insertInto('invite_rank_snapshot_state')
           .values({ guild_id: guildId, total, refreshed_at: at })
           .onConflict((oc) => oc.column('guild_id').doUpdateSet({ total, refreshed_at: at }))
           .execute();
-        return { total, written: written + Number(dropped.numDeletedRows) };
-      });
+        return Number(dropped.numDeletedRows);
+      },
+    });
   } catch (err) {
     await db.insertInto('invite_rank_dirty').values({ guild_id: guildId }).onConflict((oc) => oc.doNothing()).execute();
     throw err;
   }
 }
 
-/** A recount's outcome: ranked inviters, and snapshot rows it wrote or removed (0 when it was skipped). */
-export interface Recount {
-  total: number;
-  written: number;
-}
-
-/** A place on the board: most invites first, ties by user id. */
-interface BoardKey {
-  invites: number;
-  userId: string;
-}
+const INVITE_BOARD: BoardSource = { table: 'invite_members', score: 'invites', columns: ['verified', 'bonus'] };
 
 /**
- * Writes the `limit` board rows after `after` at positions from `offset` + 1, skipping positions that already hold
- * the same row, and counts the rows it wrote. Ranks come from the per-count tallies (members above + 1), which the same transaction sees
- * consistent with the rows. `last` is undefined once the board is exhausted.
+ * Writes one chunk of the board, skipping positions that already hold the same row. Ranks come from the per-count
+ * tallies (members above + 1), which the recount's transaction sees consistent with the rows.
  */
-async function recountChunk(
-  trx: Kysely<Database>,
-  guildId: string,
-  offset: number,
-  after: BoardKey | undefined,
-  limit: number,
-): Promise<{ rows: number; written: number; last: BoardKey | undefined }> {
-  // Two index seeks (the rest of the tie, then the lower counts) instead of a row comparison, which the index's
-  // mixed directions (invites desc, user_id asc) could not seek to.
-  const next = after
-    ? sql`(select user_id, invites, verified, bonus from invite_members
-          where guild_id = ${guildId} and invites > 0 and invites = ${after.invites} and user_id > ${after.userId}
-          order by user_id limit ${limit})
-        union all
-        (select user_id, invites, verified, bonus from invite_members
-          where guild_id = ${guildId} and invites > 0 and invites < ${after.invites}
-          order by invites desc, user_id limit ${limit})`
-    : sql`select user_id, invites, verified, bonus from invite_members
-          where guild_id = ${guildId} and invites > 0 order by invites desc, user_id limit ${limit}`;
-  const { rows } = await sql<{ n: string; written: string; invites: string | null; user_id: string | null }>`
-    with candidates as (${next}),
-    chunk as (
-      select user_id, invites, verified, bonus, ${offset} + row_number() over (order by invites desc, user_id) as position
-      from (select * from candidates order by invites desc, user_id limit ${limit}) c
+async function recountChunk(trx: Kysely<Database>, guildId: string, offset: number, after: BoardKey | undefined, limit: number) {
+  const { rows } = await sql<{ n: string; written: string; score: string | null; user_id: string | null }>`
+    with chunk as (
+      select user_id, score as invites, verified, bonus, ${offset} + row_number() over (order by score desc, user_id) as position
+      from (${boardRowsAfter(INVITE_BOARD, guildId, after, limit)}) c
     ),
     ranks as (
       select invites, 1 + coalesce(sum(members) over (order by invites desc rows between unbounded preceding and 1 preceding), 0) as rank
@@ -134,12 +73,9 @@ async function recountChunk(
         rank = excluded.rank, user_id = excluded.user_id, invites = excluded.invites, verified = excluded.verified, bonus = excluded.bonus
       returning 1
     )
-    select (select count(*) from chunk) as n, (select count(*) from upsert) as written, last.invites, last.user_id
+    select (select count(*) from chunk) as n, (select count(*) from upsert) as written, last.invites as score, last.user_id
     from (select 1) one left join (select invites, user_id from chunk order by position desc limit 1) last on true`.execute(trx);
-  const row = rows[0]!;
-  const count = Number(row.n);
-  const last = count === limit && row.user_id !== null ? { invites: Number(row.invites), userId: row.user_id } : undefined;
-  return { rows: count, written: Number(row.written), last };
+  return chunkOutcome(rows[0]!, limit);
 }
 
 export async function dropInviteRankSnapshot(db: Kysely<Database>, guildId: string): Promise<void> {

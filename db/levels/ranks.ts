@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { LeaderboardRow } from './members.js';
 import type { Database } from '../schema.js';
+import { boardRowsAfter, chunkOutcome, recountInChunks, RECOUNT_PACE, type BoardKey, type BoardSource, type Recount } from '../shared/rankRecount.js';
 
 export interface RankSnapshotState {
   total: number;
@@ -12,22 +13,51 @@ export async function findRankSnapshot(db: Kysely<Database>, guildId: string): P
   return row && { total: row.total, refreshedAt: row.refreshed_at };
 }
 
-/** Recomputes a guild's snapshot in one transaction: readers see the old one until it commits. */
-export async function refreshRankSnapshot(db: Kysely<Database>, guildId: string, at: Date): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('level_rank_snapshots').where('guild_id', '=', guildId).execute();
-    const inserted = await sql`
-      INSERT INTO level_rank_snapshots (guild_id, position, user_id, xp, hidden, messages, voice_minutes)
-      SELECT guild_id, row_number() OVER (ORDER BY xp DESC, user_id), user_id, xp, hidden, messages, voice_minutes
-      FROM level_members WHERE guild_id = ${guildId} AND xp > 0`.execute(trx);
-    const total = Number(inserted.numAffectedRows ?? 0n);
-    await trx
-      .insertInto('level_rank_snapshot_state')
-      .values({ guild_id: guildId, total, refreshed_at: at })
-      .onConflict((oc) => oc.column('guild_id').doUpdateSet({ total, refreshed_at: at }))
-      .execute();
-    return total;
+/**
+ * Recounts a guild's snapshot (db/shared/rankRecount.ts): readers see the old one until it commits, and only
+ * positions whose row changed are written. A rank is the position (ties on XP are ordered by user id).
+ */
+export async function refreshRankSnapshot(db: Kysely<Database>, guildId: string, at: Date, pace = RECOUNT_PACE): Promise<Recount> {
+  return recountInChunks(db, pace, {
+    chunk: (trx, offset, after, limit) => recountChunk(trx, guildId, offset, after, limit),
+    async finish(trx, total) {
+      const dropped = await trx.deleteFrom('level_rank_snapshots').where('guild_id', '=', guildId).where('position', '>', total).executeTakeFirst();
+      await trx
+        .insertInto('level_rank_snapshot_state')
+        .values({ guild_id: guildId, total, refreshed_at: at })
+        .onConflict((oc) => oc.column('guild_id').doUpdateSet({ total, refreshed_at: at }))
+        .execute();
+      return Number(dropped.numDeletedRows);
+    },
   });
+}
+
+const LEVEL_BOARD: BoardSource = { table: 'level_members', score: 'xp', columns: ['hidden', 'messages', 'voice_minutes'] };
+
+/** Writes one chunk of the board, skipping positions that already hold the same row. */
+async function recountChunk(trx: Kysely<Database>, guildId: string, offset: number, after: BoardKey | undefined, limit: number) {
+  const { rows } = await sql<{ n: string; written: string; score: string | null; user_id: string | null }>`
+    with chunk as (
+      select user_id, score as xp, hidden, messages, voice_minutes, ${offset} + row_number() over (order by score desc, user_id) as position
+      from (${boardRowsAfter(LEVEL_BOARD, guildId, after, limit)}) c
+    ),
+    changed as (
+      select c.* from chunk c
+      left join level_rank_snapshots s
+        on s.guild_id = ${guildId} and s.position between ${offset + 1} and ${offset + limit} and s.position = c.position
+      where s.position is null
+        or (s.user_id, s.xp, s.hidden, s.messages, s.voice_minutes) is distinct from (c.user_id, c.xp, c.hidden, c.messages, c.voice_minutes)
+    ),
+    upsert as (
+      insert into level_rank_snapshots (guild_id, position, user_id, xp, hidden, messages, voice_minutes)
+      select ${guildId}, position, user_id, xp, hidden, messages, voice_minutes from changed
+      on conflict (guild_id, position) do update set
+        user_id = excluded.user_id, xp = excluded.xp, hidden = excluded.hidden, messages = excluded.messages, voice_minutes = excluded.voice_minutes
+      returning 1
+    )
+    select (select count(*) from chunk) as n, (select count(*) from upsert) as written, last.xp as score, last.user_id
+    from (select 1) one left join (select xp, user_id from chunk order by position desc limit 1) last on true`.execute(trx);
+  return chunkOutcome(rows[0]!, limit);
 }
 
 export async function dropRankSnapshot(db: Kysely<Database>, guildId: string): Promise<void> {
