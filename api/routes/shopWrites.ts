@@ -1,13 +1,13 @@
 import { GuildMemberParams } from '../../src/core/contract.js';
 import { requireHumanMember } from '../../src/core/members.js';
 import type { PlatformMember } from '../../src/core/platform.js';
-import { buyItem } from '../../src/shop/buyItem.js';
+import { buyItem, type ShopWrite } from '../../src/shop/buyItem.js';
 import { Purchase, PurchaseParams, ShopBuyRequest, ShopBuyResult, ShopGrantRequest, ShopRefundRequest, ShopRefundResult } from '../../src/shop/contract.js';
 import { grantItem } from '../../src/shop/grantItem.js';
 import { purchaseEffectsOperation, purchaseRefundOperation } from '../../src/shop/purchaseOperations.js';
 import { refundPurchase } from '../../src/shop/refundPurchase.js';
 import type { AppDeps, Caller } from '../context.js';
-import { defineRoute, type RouteDefinition } from '../route.js';
+import { defineRoute, type RouteDefinition, type RouteInput } from '../route.js';
 
 const area = 'shop';
 const feature = 'shop';
@@ -19,6 +19,25 @@ export function shopWriteRoutes({ platform, clock }: AppDeps): RouteDefinition[]
   // The buyer as the platform reports them, looked up by check() before the transaction opens (no connection held).
   const buyers = new WeakMap<Caller, PlatformMember>();
   const apiActor = (caller: Caller) => ({ type: 'api_key' as const, apiKeyId: caller.apiKey.id, userId: caller.apiKey.createdBy });
+  /** One unit of an item for a member, as a buy and a grant both take it. */
+  const unitFor = (caller: Caller, userId: string, body: { itemId: number; reason?: string | null }) => ({
+    guildId: caller.guild.id,
+    userId,
+    itemId: body.itemId,
+    reason: body.reason ?? null,
+    actor: apiActor(caller),
+    requestId: caller.requestId,
+    at: clock.now(),
+  });
+  /** After a buy or a grant commits: its events fan out, and the bot gives the item's role. */
+  const givePurchase = <T>(
+    { result, purchase, events }: ShopWrite<T>,
+    { publish, launch }: Pick<RouteInput<never, never, never>, 'publish' | 'launch'>,
+  ): T => {
+    publish(events);
+    if (purchase.roleId !== null) launch(purchaseEffectsOperation, { guildId: purchase.guildId, purchaseId: purchase.id });
+    return result;
+  };
 
   return [
     defineRoute({
@@ -54,20 +73,12 @@ export function shopWriteRoutes({ platform, clock }: AppDeps): RouteDefinition[]
         buyers.set(caller, await requireHumanMember(platform, caller.guild.id, params.userId));
       },
       async handle({ params, body, caller, db: trx, publish, launch }) {
-        const { result, purchase, events } = await buyItem(trx, {
-          guildId: caller.guild.id,
-          userId: params.userId,
-          itemId: body.itemId,
+        const bought = await buyItem(trx, {
+          ...unitFor(caller, params.userId, body),
           roleIds: buyers.get(caller)?.roleIds ?? [],
           bankEnabled: caller.guild.features.includes('bank'),
-          reason: body.reason ?? null,
-          actor: apiActor(caller),
-          requestId: caller.requestId,
-          at: clock.now(),
         });
-        publish(events);
-        if (purchase.roleId !== null) launch(purchaseEffectsOperation, { guildId: purchase.guildId, purchaseId: purchase.id });
-        return result;
+        return givePurchase(bought, { publish, launch });
       },
     }),
     defineRoute({
@@ -88,18 +99,7 @@ export function shopWriteRoutes({ platform, clock }: AppDeps): RouteDefinition[]
       errors: ['MEMBER_NOT_FOUND', 'BOT_ACCOUNT', 'SHOP_ITEM_NOT_FOUND', 'OUT_OF_STOCK', 'IDEMPOTENCY_KEY_REUSED'],
       check: ({ params, caller }) => requireHumanMember(platform, caller.guild.id, params.userId).then(() => {}),
       async handle({ params, body, caller, db: trx, publish, launch }) {
-        const { result, purchase, events } = await grantItem(trx, {
-          guildId: caller.guild.id,
-          userId: params.userId,
-          itemId: body.itemId,
-          reason: body.reason ?? null,
-          actor: apiActor(caller),
-          requestId: caller.requestId,
-          at: clock.now(),
-        });
-        publish(events);
-        if (purchase.roleId !== null) launch(purchaseEffectsOperation, { guildId: purchase.guildId, purchaseId: purchase.id });
-        return result;
+        return givePurchase(await grantItem(trx, unitFor(caller, params.userId, body)), { publish, launch });
       },
     }),
     defineRoute({
