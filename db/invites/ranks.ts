@@ -26,18 +26,8 @@ export async function refreshInviteRankSnapshot(db: Kysely<Database>, guildId: s
   const marked = await db.deleteFrom('invite_rank_dirty').where('guild_id', '=', guildId).executeTakeFirst();
   if (current && marked.numDeletedRows === 0n) return { total: current.total, written: 0 };
   try {
-    return await recountInChunks(db, pace, {
-      chunk: (trx, offset, after, limit) => recountChunk(trx, guildId, offset, after, limit),
-      async finish(trx, total) {
-        const dropped = await trx.deleteFrom('invite_rank_snapshots').where('guild_id', '=', guildId).where('position', '>', total).executeTakeFirst();
-        await trx
-          .insertInto('invite_rank_snapshot_state')
-          .values({ guild_id: guildId, total, refreshed_at: at })
-          .onConflict((oc) => oc.column('guild_id').doUpdateSet({ total, refreshed_at: at }))
-          .execute();
-        return Number(dropped.numDeletedRows);
-      },
-    });
+    const snapshot = { rows: 'invite_rank_snapshots', state: 'invite_rank_snapshot_state', guildId, at } as const;
+    return await recountInChunks(db, snapshot, pace, (trx, offset, after, limit) => recountChunk(trx, guildId, offset, after, limit));
   } catch (err) {
     await db.insertInto('invite_rank_dirty').values({ guild_id: guildId }).onConflict((oc) => oc.doNothing()).execute();
     throw err;

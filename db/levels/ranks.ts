@@ -18,18 +18,8 @@ export async function findRankSnapshot(db: Kysely<Database>, guildId: string): P
  * positions whose row changed are written. A rank is the position (ties on XP are ordered by user id).
  */
 export async function refreshRankSnapshot(db: Kysely<Database>, guildId: string, at: Date, pace = RECOUNT_PACE): Promise<Recount> {
-  return recountInChunks(db, pace, {
-    chunk: (trx, offset, after, limit) => recountChunk(trx, guildId, offset, after, limit),
-    async finish(trx, total) {
-      const dropped = await trx.deleteFrom('level_rank_snapshots').where('guild_id', '=', guildId).where('position', '>', total).executeTakeFirst();
-      await trx
-        .insertInto('level_rank_snapshot_state')
-        .values({ guild_id: guildId, total, refreshed_at: at })
-        .onConflict((oc) => oc.column('guild_id').doUpdateSet({ total, refreshed_at: at }))
-        .execute();
-      return Number(dropped.numDeletedRows);
-    },
-  });
+  const snapshot = { rows: 'level_rank_snapshots', state: 'level_rank_snapshot_state', guildId, at } as const;
+  return recountInChunks(db, snapshot, pace, (trx, offset, after, limit) => recountChunk(trx, guildId, offset, after, limit));
 }
 
 const LEVEL_BOARD: BoardSource = { table: 'level_members', score: 'xp', columns: ['hidden', 'messages', 'voice_minutes'] };

@@ -38,18 +38,27 @@ export interface Recount {
   written: number;
 }
 
-export interface RecountSteps {
-  /** Writes the board rows after `after` at positions from `offset` + 1. */
-  chunk(trx: Kysely<Database>, offset: number, after: BoardKey | undefined, limit: number): Promise<RecountChunk>;
-  /** Removes positions past `total` and records the snapshot's total; answers how many rows it removed. */
-  finish(trx: Kysely<Database>, total: number): Promise<number>;
+/** A snapshot's tables: its rows by (guild_id, position), and its state (total, refreshed_at) by guild_id. */
+export interface SnapshotTables {
+  rows: 'level_rank_snapshots' | 'invite_rank_snapshots';
+  state: 'level_rank_snapshot_state' | 'invite_rank_snapshot_state';
 }
+
+/** Writes the board rows after `after` at positions from `offset` + 1. */
+export type RecountChunkStep = (trx: Kysely<Database>, offset: number, after: BoardKey | undefined, limit: number) => Promise<RecountChunk>;
 
 /**
  * One recount: every chunk reads the same state (repeatable read), readers see the old snapshot until it commits,
- * and the recount takes one core at most (no parallel workers) and rests between chunks.
+ * and the recount takes one core at most (no parallel workers) and rests between chunks. Positions past the new
+ * total are removed and the total recorded in the same transaction.
  */
-export async function recountInChunks(db: Kysely<Database>, pace: RecountPace, steps: RecountSteps): Promise<Recount> {
+export async function recountInChunks(
+  db: Kysely<Database>,
+  snapshot: SnapshotTables & { guildId: string; at: Date },
+  pace: RecountPace,
+  chunk: RecountChunkStep,
+): Promise<Recount> {
+  const { guildId, at } = snapshot;
   return db
     .transaction()
     .setIsolationLevel('repeatable read')
@@ -60,14 +69,17 @@ export async function recountInChunks(db: Kysely<Database>, pace: RecountPace, s
       let after: BoardKey | undefined;
       for (;;) {
         const started = performance.now();
-        const chunk = await steps.chunk(trx, total, after, pace.chunkRows);
-        total += chunk.rows;
-        written += chunk.written;
-        if (!chunk.last) break;
-        after = chunk.last;
+        const next = await chunk(trx, total, after, pace.chunkRows);
+        total += next.rows;
+        written += next.written;
+        if (!next.last) break;
+        after = next.last;
         await pace.rest(performance.now() - started);
       }
-      return { total, written: written + (await steps.finish(trx, total)) };
+      const dropped = await sql`delete from ${sql.table(snapshot.rows)} where guild_id = ${guildId} and position > ${total}`.execute(trx);
+      await sql`insert into ${sql.table(snapshot.state)} (guild_id, total, refreshed_at) values (${guildId}, ${total}, ${at})
+        on conflict (guild_id) do update set total = excluded.total, refreshed_at = excluded.refreshed_at`.execute(trx);
+      return { total, written: written + Number(dropped.numAffectedRows ?? 0n) };
     });
 }
 
