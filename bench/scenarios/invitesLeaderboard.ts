@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { runLoad, type LoadResult } from '../load.js';
 import { BENCH_GUILD_ID, FIRST_MEMBER_ID } from '../seed.js';
 import type { ScenarioContext } from './context.js';
+import { duringRecount, randomSeededMembers } from './duringRecount.js';
 import type { LeaderboardResult } from './levelsLeaderboard.js';
 
 export const INVITE_ROWS = 1_000_000;
@@ -30,7 +31,7 @@ export async function seedInviteRows(db: Kysely<Database>, log: (line: string) =
   }
 }
 
-const REFRESH_LOAD_SECONDS = 4;
+const RECOUNT_LOAD_SECONDS = 4;
 const WARM_UP_SECONDS = 2;
 const MOVED_MEMBERS = 1_000;
 
@@ -61,16 +62,17 @@ export async function runInvitesLeaderboard(ctx: ScenarioContext): Promise<Leade
   // refresh does (p99 53 ms on the live first page with no refresh running, 22 ms right after).
   await load(path('leaderboard?limit=25&cursor=0'), WARM_UP_SECONDS);
   await load(memberRank, WARM_UP_SECONDS);
-  await duringRefresh(ctx.db, 'first', log, async () => {
-    pages['invites page@0 during first refresh'] = await load(path('leaderboard?limit=25&cursor=0'), REFRESH_LOAD_SECONDS);
-    pages['invites member rank during first refresh'] = await load(memberRank, REFRESH_LOAD_SECONDS);
+  const recount = () => refreshInviteRankSnapshot(ctx.db, BENCH_GUILD_ID, new Date());
+  const inviters = `${INVITE_ROWS.toLocaleString('en-US')} inviters`;
+  await duringRecount(recount, `first recount of ${inviters}`, log, async () => {
+    pages['invites page@0 during the first recount'] = await load(path('leaderboard?limit=25&cursor=0'), RECOUNT_LOAD_SECONDS);
+    pages['invites member rank during the first recount'] = await load(memberRank, RECOUNT_LOAD_SECONDS);
   });
   // The recurring case: a minute in which members moved, recounted while pages come from the snapshot.
   await sql`UPDATE invite_members SET verified = verified + 1
-    WHERE guild_id = ${BENCH_GUILD_ID} AND user_id IN (
-      SELECT (${sql.lit(FIRST_MEMBER_ID.toString())}::numeric + floor(random() * ${INVITE_ROWS})::bigint)::text FROM generate_series(1, ${MOVED_MEMBERS}))`.execute(ctx.db);
-  await duringRefresh(ctx.db, `${MOVED_MEMBERS.toLocaleString('en-US')} members moved, then`, log, async () => {
-    pages['invites page@0 during a later refresh'] = await load(path('leaderboard?limit=25&cursor=0'), REFRESH_LOAD_SECONDS);
+    WHERE guild_id = ${BENCH_GUILD_ID} AND user_id IN (${randomSeededMembers(MOVED_MEMBERS, INVITE_ROWS)})`.execute(ctx.db);
+  await duringRecount(recount, `recount of ${inviters} after ${MOVED_MEMBERS.toLocaleString('en-US')} moved`, log, async () => {
+    pages['invites page@0 during a later recount'] = await load(path('leaderboard?limit=25&cursor=0'), RECOUNT_LOAD_SECONDS);
   });
 
   const targets: Record<string, string> = {
@@ -83,19 +85,4 @@ export async function runInvitesLeaderboard(ctx: ScenarioContext): Promise<Leade
   for (const [name, target] of Object.entries(targets)) pages[name] = await load(target);
   // Printed by the runner's leaderboard rows (the same goal: every page under 50 ms p99).
   return { scenario: 'leaderboard', levelRows: INVITE_ROWS, pages };
-}
-
-/** Runs `loads` while the server's snapshot is recounted as the refresh-invite-ranks schedule does, and says how it went. */
-async function duringRefresh(db: Kysely<Database>, which: string, log: (line: string) => void, loads: () => Promise<void>): Promise<void> {
-  const started = performance.now();
-  let refreshedAfterMs: number | undefined;
-  const refresh = refreshInviteRankSnapshot(db, BENCH_GUILD_ID, new Date()).then((recount) => {
-    refreshedAfterMs = Math.round(performance.now() - started);
-    return recount;
-  });
-  await loads();
-  const overlapped = refreshedAfterMs === undefined;
-  const { written } = await refresh;
-  log(`${which} refresh of ${INVITE_ROWS.toLocaleString('en-US')} inviters: ${refreshedAfterMs} ms, ${written.toLocaleString('en-US')} rows written` +
-    (overlapped ? ' (the loads ran while it did)' : ' (it ended before the loads did: the figures mix both states)'));
 }

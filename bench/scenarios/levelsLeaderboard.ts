@@ -4,8 +4,11 @@ import type { Database } from '../../db/schema.js';
 import { runLoad, type LoadResult } from '../load.js';
 import { BENCH_GUILD_ID, FIRST_MEMBER_ID } from '../seed.js';
 import type { ScenarioContext } from './context.js';
+import { duringRecount, randomSeededMembers } from './duringRecount.js';
 
 export const LEADERBOARD_ROWS = 1_000_000;
+const MOVED_MEMBERS = 1_000;
+const RECOUNT_LOAD_SECONDS = 4;
 
 export interface LeaderboardResult {
   scenario: 'leaderboard';
@@ -37,7 +40,10 @@ export async function seedLevelRows(db: Kysely<Database>, log: (line: string) =>
     `${written.toLocaleString('en-US')} rows written`);
 }
 
-/** Leaderboard pages at cursor 0, 10,000 and 900,000 and a deep member's rank, each under load. */
+/**
+ * Leaderboard pages at cursor 0, 10,000 and 900,000 and a deep member's rank, each under load; then the first page and
+ * the rank again while the snapshot is recounted after 1,000 members moved.
+ */
 export async function runLeaderboard(ctx: ScenarioContext): Promise<LeaderboardResult> {
   const path = (suffix: string) => `/api/v1/guilds/${BENCH_GUILD_ID}/levels/${suffix}`;
   const targets: Record<string, string> = {
@@ -46,15 +52,25 @@ export async function runLeaderboard(ctx: ScenarioContext): Promise<LeaderboardR
     'page@900000': path('leaderboard?limit=25&cursor=900000'),
     'member rank': path(`members/${(FIRST_MEMBER_ID + 123_457n).toString()}`),
   };
-  const pages: Record<string, LoadResult> = {};
-  for (const [name, target] of Object.entries(targets)) {
-    pages[name] = await runLoad({
+  const load = (target: string, durationSeconds = ctx.durationSeconds) =>
+    runLoad({
       url: ctx.fullUrl,
       connections: 10,
-      durationSeconds: ctx.durationSeconds,
+      durationSeconds,
       headers: { Authorization: `Bearer ${ctx.apiKey}` },
       setupRequest: (req) => ({ ...req, path: target }),
     });
-  }
+  const pages: Record<string, LoadResult> = {};
+  for (const [name, target] of Object.entries(targets)) pages[name] = await load(target);
+
+  // A minute in which members earned XP, recounted as the refresh-level-ranks schedule does while pages are read.
+  await sql`UPDATE level_members SET xp = xp + 1000
+    WHERE guild_id = ${BENCH_GUILD_ID} AND user_id IN (${randomSeededMembers(MOVED_MEMBERS, LEADERBOARD_ROWS)})`.execute(ctx.db);
+  const log = (line: string) => console.log(`[bench] ${line}`);
+  const what = `level rank recount of ${LEADERBOARD_ROWS.toLocaleString('en-US')} members after ${MOVED_MEMBERS.toLocaleString('en-US')} moved`;
+  await duringRecount(() => refreshRankSnapshot(ctx.db, BENCH_GUILD_ID, new Date()), what, log, async () => {
+    pages['page@0 during a recount'] = await load(targets['page@0']!, RECOUNT_LOAD_SECONDS);
+    pages['member rank during a recount'] = await load(targets['member rank']!, RECOUNT_LOAD_SECONDS);
+  });
   return { scenario: 'leaderboard', levelRows: LEADERBOARD_ROWS, pages };
 }
