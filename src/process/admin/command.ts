@@ -47,6 +47,11 @@ export interface CommandGroup {
 /** Keeps each command's flag types precise while groups hold commands of different shapes. */
 export const defineCommand = <F extends FlagSpec>(command: AdminCommand<F>): AdminCommand => command as unknown as AdminCommand;
 
+/** The server a command acts on. */
+export const GUILD_FLAG = {
+  guild: { type: 'string', placeholder: 'ID', required: true, help: 'the guild id' },
+} as const satisfies FlagSpec;
+
 export const OPERATOR_FLAG = {
   operator: { type: 'string', placeholder: 'NAME', help: 'who the audit log names (default: your OS user name)' },
 } as const satisfies FlagSpec;

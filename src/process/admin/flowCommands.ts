@@ -9,12 +9,11 @@ import { flowRunWorkflowId } from '../../flows/ids.js';
 import { changeFlowEnabled, createFlow, removeFlow, requireFlow, rotateFlowWebhookToken, updateFlow } from '../../flows/manageFlows.js';
 import { FLOW_WEBHOOK_PATH } from '../../flows/webhookTrigger.js';
 import { snowflake, type FlagSpec } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminContext, type CommandGroup } from './command.js';
+import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type AdminContext, type CommandGroup } from './command.js';
 import { AdminError, usageError } from './errors.js';
 import { table } from './output.js';
 import { requireGuild } from './requireGuild.js';
 
-const GUILD = { guild: { type: 'string', placeholder: 'ID', required: true, help: 'the guild id' } } as const satisfies FlagSpec;
 const ID = { id: { type: 'string', placeholder: 'FLOW_ID', required: true, help: 'the flow id (see `flow list`)' } } as const satisfies FlagSpec;
 const FILE = { file: { type: 'string', placeholder: 'PATH', required: true, help: 'the definition, a JSON file (docs/flows.md)' } } as const satisfies FlagSpec;
 
@@ -54,7 +53,7 @@ const stateCommand = (name: 'enable' | 'disable') =>
   defineCommand({
     name,
     summary: `${name} a flow (only enabled flows run)`,
-    flags: { ...GUILD, ...ID, ...OPERATOR_FLAG },
+    flags: { ...GUILD_FLAG, ...ID, ...OPERATOR_FLAG },
     async run(flags, ctx) {
       const guildId = snowflake(flags.guild, 'guild');
       const flow = await ctx.db.transaction().execute((trx) =>
@@ -72,7 +71,7 @@ export const flowGroup: CommandGroup = {
     defineCommand({
       name: 'create',
       summary: 'save a new flow from a definition file (disabled unless --enabled); a webhook flow prints its URL once',
-      flags: { ...GUILD, ...FILE, enabled: { type: 'boolean', help: 'enable it at once' }, ...OPERATOR_FLAG },
+      flags: { ...GUILD_FLAG, ...FILE, enabled: { type: 'boolean', help: 'enable it at once' }, ...OPERATOR_FLAG },
       async run(flags, ctx) {
         const guildId = snowflake(flags.guild, 'guild');
         const definition = await readDefinition(flags.file);
@@ -83,7 +82,7 @@ export const flowGroup: CommandGroup = {
     defineCommand({
       name: 'update',
       summary: 'save a new version of a flow (runs in progress keep theirs)',
-      flags: { ...GUILD, ...ID, ...FILE, ...OPERATOR_FLAG },
+      flags: { ...GUILD_FLAG, ...ID, ...FILE, ...OPERATOR_FLAG },
       async run(flags, ctx) {
         const guildId = snowflake(flags.guild, 'guild');
         const definition = await readDefinition(flags.file);
@@ -98,7 +97,7 @@ export const flowGroup: CommandGroup = {
     defineCommand({
       name: 'delete',
       summary: 'delete a flow (its runs stay readable)',
-      flags: { ...GUILD, ...ID, ...OPERATOR_FLAG },
+      flags: { ...GUILD_FLAG, ...ID, ...OPERATOR_FLAG },
       async run(flags, ctx) {
         const guildId = snowflake(flags.guild, 'guild');
         const id = positiveId(flags.id, 'id');
@@ -109,7 +108,7 @@ export const flowGroup: CommandGroup = {
     defineCommand({
       name: 'list',
       summary: 'list the flows of a guild',
-      flags: GUILD,
+      flags: GUILD_FLAG,
       async run(flags, ctx) {
         const guildId = snowflake(flags.guild, 'guild');
         await requireGuild(ctx.db, guildId);
@@ -123,7 +122,7 @@ export const flowGroup: CommandGroup = {
     defineCommand({
       name: 'show',
       summary: 'one flow with its definition',
-      flags: { ...GUILD, ...ID },
+      flags: { ...GUILD_FLAG, ...ID },
       async run(flags, ctx) {
         const flow = await requireFlow(ctx.db, snowflake(flags.guild, 'guild'), positiveId(flags.id, 'id'));
         const json = { ...toFlowBody(flow), definition: flow.definition };
@@ -133,7 +132,7 @@ export const flowGroup: CommandGroup = {
     defineCommand({
       name: 'rotate-token',
       summary: "issue a new webhook URL for a webhook flow; the old one stops at once",
-      flags: { ...GUILD, ...ID, ...OPERATOR_FLAG },
+      flags: { ...GUILD_FLAG, ...ID, ...OPERATOR_FLAG },
       async run(flags, ctx) {
         const guildId = snowflake(flags.guild, 'guild');
         const id = positiveId(flags.id, 'id');
@@ -144,7 +143,7 @@ export const flowGroup: CommandGroup = {
     defineCommand({
       name: 'cancel-run',
       summary: 'cancel a running flow run (it ends `cancelled`)',
-      flags: { ...GUILD, execution: { type: 'string', placeholder: 'EXECUTION_ID', required: true, help: 'the run (FlowRun.executionId)' }, ...OPERATOR_FLAG },
+      flags: { ...GUILD_FLAG, execution: { type: 'string', placeholder: 'EXECUTION_ID', required: true, help: 'the run (FlowRun.executionId)' }, ...OPERATOR_FLAG },
       async run(flags, ctx) {
         const guildId = snowflake(flags.guild, 'guild');
         const executionId = positiveId(flags.execution, 'execution');

@@ -2,13 +2,12 @@ import { listApiKeys, type ApiKeyRecord } from '../../../db/keys/apiKeys.js';
 import { findPlatformGuild } from '../../../db/platform/local.js';
 import { parseScopes, SCOPES } from '../../core/scopes.js';
 import { createApiKey, KEY_EXPIRY_DAYS, revokeApiKey, type KeyExpiryDays } from '../../keys/keyManagement.js';
-import { oneOf, optional, snowflake, text, type FlagSpec } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type CommandGroup } from './command.js';
+import { oneOf, optional, snowflake, text } from './args.js';
+import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type CommandGroup } from './command.js';
 import { usageError } from './errors.js';
 import { isoOrNull, listOrAll, table } from './output.js';
 import { requireGuild } from './requireGuild.js';
 
-const GUILD_FLAG = { guild: { type: 'string', placeholder: 'ID', required: true, help: 'the guild id' } } as const satisfies FlagSpec;
 
 function scopes(value: string) {
   const parsed = parseScopes(value);

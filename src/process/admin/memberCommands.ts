@@ -2,12 +2,12 @@ import { listPlatformMembers } from '../../../db/platform/local.js';
 import { joinMember } from '../../guild/joinMember.js';
 import { leaveMember } from '../../guild/leaveMember.js';
 import { optional, snowflake, text, type FlagSpec } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type CommandGroup } from './command.js';
+import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type CommandGroup } from './command.js';
 import { table } from './output.js';
 import { requireGuild } from './requireGuild.js';
 
 export const MEMBER_FLAGS = {
-  guild: { type: 'string', placeholder: 'ID', required: true, help: 'the guild id' },
+  ...GUILD_FLAG,
   user: { type: 'string', placeholder: 'ID', required: true, help: "the member's user id" },
 } as const satisfies FlagSpec;
 

@@ -4,13 +4,12 @@ import { listCategories, listStores } from '../../../db/shop/stores.js';
 import { CategoryFields, ItemFields, StoreFields } from '../../shop/catalogInput.js';
 import { changeCategory, changeItem, changeStore, createCategory, createItem, createStore } from '../../shop/manageCatalog.js';
 import { oneOf, optional, snowflake, wholeNumber } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminContext, type CommandGroup } from './command.js';
+import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type AdminContext, type CommandGroup } from './command.js';
 import { usageError } from './errors.js';
 import { requireGuild } from './requireGuild.js';
 
 // The shop's catalog for operators: stores, items and categories, as staff manage them in the console.
 
-const GUILD = { guild: { type: 'string', placeholder: 'ID', required: true, help: 'the guild id' } } as const;
 const ID = { id: { type: 'string', placeholder: 'N', required: true, help: 'the record id' } } as const;
 const str = (help: string, placeholder = 'TEXT') => ({ type: 'string', placeholder, help }) as const;
 
@@ -120,7 +119,7 @@ export const shopGroup: CommandGroup = {
     defineCommand({
       name: 'store-create',
       summary: 'create a store (the built-in Main store always exists)',
-      flags: { ...GUILD, ...STORE_FLAGS, name: { ...STORE_FLAGS.name, required: true }, ...OPERATOR_FLAG },
+      flags: { ...GUILD_FLAG, ...STORE_FLAGS, name: { ...STORE_FLAGS.name, required: true }, ...OPERATOR_FLAG },
       run: (f, ctx) =>
         inGuild(ctx, f.guild, f.operator, async (c) => {
           const fields = valid(StoreFields, { ...STORE_DEFAULTS, ...storeFields(f) });
@@ -131,7 +130,7 @@ export const shopGroup: CommandGroup = {
     defineCommand({
       name: 'store-update',
       summary: "change a store's fields (only the flags given)",
-      flags: { ...GUILD, ...ID, ...STORE_FLAGS, ...OPERATOR_FLAG },
+      flags: { ...GUILD_FLAG, ...ID, ...STORE_FLAGS, ...OPERATOR_FLAG },
       run: (f, ctx) =>
         inGuild(ctx, f.guild, f.operator, async (c) => {
           const fields = valid(StoreFields.partial(), storeFields(f));
@@ -142,7 +141,7 @@ export const shopGroup: CommandGroup = {
     defineCommand({
       name: 'store-list',
       summary: "list the server's stores (Main is built in and not listed)",
-      flags: { ...GUILD },
+      flags: { ...GUILD_FLAG },
       run: (f, ctx) =>
         inGuild(ctx, f.guild, undefined, async (c) => {
           const stores = await listStores(ctx.db, c.guildId);
@@ -152,7 +151,7 @@ export const shopGroup: CommandGroup = {
     defineCommand({
       name: 'item-create',
       summary: 'create an item',
-      flags: { ...GUILD, ...ITEM_FLAGS, name: { ...ITEM_FLAGS.name, required: true }, price: { ...ITEM_FLAGS.price, required: true }, type: { ...ITEM_FLAGS.type, required: true }, ...OPERATOR_FLAG },
+      flags: { ...GUILD_FLAG, ...ITEM_FLAGS, name: { ...ITEM_FLAGS.name, required: true }, price: { ...ITEM_FLAGS.price, required: true }, type: { ...ITEM_FLAGS.type, required: true }, ...OPERATOR_FLAG },
       run: (f, ctx) =>
         inGuild(ctx, f.guild, f.operator, async (c) => {
           const fields = valid(ItemFields, { ...ITEM_DEFAULTS, ...itemFields(f) });
@@ -163,7 +162,7 @@ export const shopGroup: CommandGroup = {
     defineCommand({
       name: 'item-update',
       summary: "change an item's fields (only the flags given)",
-      flags: { ...GUILD, ...ID, ...ITEM_FLAGS, ...OPERATOR_FLAG },
+      flags: { ...GUILD_FLAG, ...ID, ...ITEM_FLAGS, ...OPERATOR_FLAG },
       run: (f, ctx) =>
         inGuild(ctx, f.guild, f.operator, async (c) => {
           const item = await ctx.db.transaction().execute((trx) => changeItem(trx, { ...c, itemId: recordId(f.id), fields: itemFields(f) }));
@@ -173,7 +172,7 @@ export const shopGroup: CommandGroup = {
     defineCommand({
       name: 'item-list',
       summary: 'list the items in sort order, disabled ones too',
-      flags: { ...GUILD, store: ITEM_FLAGS.store },
+      flags: { ...GUILD_FLAG, store: ITEM_FLAGS.store },
       run: (f, ctx) =>
         inGuild(ctx, f.guild, undefined, async (c) => {
           const storeId = optional(f.store, (v) => (v === 'main' ? null : wholeNumber(v, 'store', 1, 2_147_483_647)));
@@ -185,7 +184,7 @@ export const shopGroup: CommandGroup = {
     defineCommand({
       name: 'category-create',
       summary: 'create an item category',
-      flags: { ...GUILD, name: { ...str('category name (1 to 32 characters)'), required: true }, sort: str('position (0 first)', 'N'), ...OPERATOR_FLAG },
+      flags: { ...GUILD_FLAG, name: { ...str('category name (1 to 32 characters)'), required: true }, sort: str('position (0 first)', 'N'), ...OPERATOR_FLAG },
       run: (f, ctx) =>
         inGuild(ctx, f.guild, f.operator, async (c) => {
           const fields = valid(CategoryFields, { name: f.name, sortOrder: optional(f.sort, (v) => count(v, 'sort', 10_000)) ?? 0 });
@@ -196,7 +195,7 @@ export const shopGroup: CommandGroup = {
     defineCommand({
       name: 'category-update',
       summary: 'rename a category (its items follow) or move it',
-      flags: { ...GUILD, name: { ...str('the category'), required: true }, 'rename-to': str('its new name'), sort: str('position (0 first)', 'N'), ...OPERATOR_FLAG },
+      flags: { ...GUILD_FLAG, name: { ...str('the category'), required: true }, 'rename-to': str('its new name'), sort: str('position (0 first)', 'N'), ...OPERATOR_FLAG },
       run: (f, ctx) =>
         inGuild(ctx, f.guild, f.operator, async (c) => {
           const renameTo = optional(f['rename-to'], (v) => valid(CategoryFields.shape.name, v));
@@ -208,7 +207,7 @@ export const shopGroup: CommandGroup = {
     defineCommand({
       name: 'category-list',
       summary: 'list the item categories in order',
-      flags: { ...GUILD },
+      flags: { ...GUILD_FLAG },
       run: (f, ctx) =>
         inGuild(ctx, f.guild, undefined, async (c) => {
           const categories = await listCategories(ctx.db, c.guildId);

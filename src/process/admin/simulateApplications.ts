@@ -10,7 +10,7 @@ import { PlatformUnavailableError, type Platform } from '../../core/platform.js'
 import { z } from '../../core/zod.js';
 import { createLocalPlatform } from '../../platform/localPlatform.js';
 import { jsonArg, oneOf, optional, snowflake, text, wholeNumber } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminCommand, type AdminContext } from './command.js';
+import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type AdminCommand, type AdminContext } from './command.js';
 import { usageError } from './errors.js';
 import { requireGuild } from './requireGuild.js';
 
@@ -18,7 +18,6 @@ import { requireGuild } from './requireGuild.js';
 // submits it (applications.submitted, with the applicant snapshot taken now), staff vote and move it to
 // interview or hold, the applicant withdraws it. Decisions are made through the API (POST .../decision).
 
-const GUILD = { guild: { type: 'string', placeholder: 'GUILD_ID', required: true, help: 'the server' } } as const;
 const NUMBER = { number: { type: 'string', placeholder: 'N', required: true, help: 'the submission number' } } as const;
 
 const Questions = z
@@ -67,7 +66,7 @@ export const applicationSimulateCommands: AdminCommand[] = [
     name: 'form-create',
     summary: 'staff create an application form in the console (last in console order)',
     flags: {
-      ...GUILD,
+      ...GUILD_FLAG,
       title: { type: 'string', placeholder: 'TITLE', required: true, help: 'the form title (up to 100 characters)' },
       description: { type: 'string', placeholder: 'TEXT', help: 'what the form is for (up to 1000 characters)' },
       questions: {
@@ -113,7 +112,7 @@ export const applicationSimulateCommands: AdminCommand[] = [
     name: 'application-submit',
     summary: 'a user submits an application form with their answers: applications.submitted (applicant snapshot taken now), review message posted',
     flags: {
-      ...GUILD,
+      ...GUILD_FLAG,
       form: { type: 'string', placeholder: 'FORM_ID', required: true, help: 'the form' },
       user: { type: 'string', placeholder: 'USER_ID', required: true, help: 'the applicant' },
       answers: { type: 'string', placeholder: 'JSON', required: true, help: 'the answers: [{"id":"why","text":"..."}]' },
@@ -148,7 +147,7 @@ export const applicationSimulateCommands: AdminCommand[] = [
     name: 'application-vote',
     summary: 'a staff member votes up or down on an open submission (one vote each; a new vote replaces theirs)',
     flags: {
-      ...GUILD,
+      ...GUILD_FLAG,
       ...NUMBER,
       voter: { type: 'string', placeholder: 'USER_ID', required: true, help: 'the staff member voting' },
       vote: { type: 'string', placeholder: 'up|down', required: true, help: 'up or down' },
@@ -173,7 +172,7 @@ export const applicationSimulateCommands: AdminCommand[] = [
     name: 'application-status',
     summary: 'staff move an open submission to interview or hold, or the applicant withdraws it',
     flags: {
-      ...GUILD,
+      ...GUILD_FLAG,
       ...NUMBER,
       status: { type: 'string', placeholder: 'interview|hold|withdrawn', required: true, help: 'the new status' },
       ...OPERATOR_FLAG,

@@ -1,7 +1,6 @@
 import { AppealAnswersInput } from '../../appeals/contract.js';
 import { submitAppeal } from '../../appeals/submitAppeal.js';
 import { requireHumanMember } from '../../core/members.js';
-import type { OutboxEvent } from '../../events/eventTypes.js';
 import { joinMember } from '../../guild/joinMember.js';
 import { leaveMember } from '../../guild/leaveMember.js';
 import { MAX_ACTIVITY_PER_REPORT, XP_PER_MESSAGE, XP_PER_VOICE_MINUTE } from '../../levels/activityXp.js';
@@ -9,7 +8,8 @@ import { applyLevelEffects } from '../../levels/levelUpEffects.js';
 import { recordActivity } from '../../levels/recordActivity.js';
 import { createLocalPlatform } from '../../platform/localPlatform.js';
 import { jsonArg, optional, snowflake, text, wholeNumber } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminContext, type CommandGroup, type CommandOutput, type FanoutStart } from './command.js';
+import { defineCommand, OPERATOR_FLAG, operatorActor, type CommandGroup } from './command.js';
+import { withEvents } from './eventOutput.js';
 import { usageError } from './errors.js';
 import { MEMBER_DETAIL_FLAGS, MEMBER_FLAGS, memberFromFlags } from './memberCommands.js';
 import { requireGuild } from './requireGuild.js';
@@ -21,23 +21,6 @@ import { giveawaySimulateCommands } from './simulateGiveaways.js';
 // What the bot does when something happens on the chat platform, for local development and demos: each command
 // calls its area's use case (rows, audit row and event in one transaction), then starts the event's fan-out, so
 // webhooks go out as they would for the real thing.
-
-const FANOUT_TEXT: Record<Exclude<FanoutStart, 'none'>, string> = {
-  started: 'fan-out started (webhooks go out now)',
-  relay: "fan-out left to the worker's start relay (Temporal not reachable from here; it starts within seconds once a worker runs)",
-};
-
-/** The command's result with its events (as webhooks deliver them, without the guild id) and how their fan-out began. */
-async function withEvents(ctx: AdminContext, events: OutboxEvent[], result: Record<string, unknown>, lines: string[], noEvent: string): Promise<CommandOutput> {
-  const fanout = await ctx.startFanouts(events);
-  return {
-    json: { ...result, events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt, data: e.data })), fanout },
-    text: [
-      ...lines,
-      ...(events.length === 0 ? [noEvent] : events.map((e) => `Event ${e.type} ${e.id}: ${FANOUT_TEXT[fanout as Exclude<FanoutStart, 'none'>]}.`)),
-    ],
-  };
-}
 
 export const simulateGroup: CommandGroup = {
   name: 'simulate',

@@ -1,26 +1,19 @@
 import { cancelGiveaway } from '../../giveaways/cancelGiveaway.js';
 import { enterGiveaway } from '../../giveaways/enterGiveaway.js';
 import { leaveGiveaway } from '../../giveaways/leaveGiveaway.js';
-import type { OutboxEvent } from '../../events/eventTypes.js';
 import { createLocalPlatform } from '../../platform/localPlatform.js';
 import { snowflake, wholeNumber } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminCommand, type AdminContext, type CommandOutput } from './command.js';
+import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type AdminCommand } from './command.js';
+import { withEvents } from './eventOutput.js';
 import { requireGuild } from './requireGuild.js';
 
 // Giveaways as the bot sees them: members pressing the entry button (or leaving), and staff cancelling one.
 
 const GIVEAWAY = {
-  guild: { type: 'string', placeholder: 'ID', required: true, help: 'the guild id' },
+  ...GUILD_FLAG,
   giveaway: { type: 'string', placeholder: 'N', required: true, help: 'the giveaway id' },
 } as const;
 
-async function withEvents(ctx: AdminContext, events: OutboxEvent[], result: Record<string, unknown>, lines: string[]): Promise<CommandOutput> {
-  const fanout = await ctx.startFanouts(events);
-  return {
-    json: { ...result, events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt, data: e.data })), fanout },
-    text: [...lines, ...events.map((e) => `Event ${e.type} ${e.id}: ${fanout === 'started' ? 'fan-out started' : "fan-out left to the worker's start relay"}.`)],
-  };
-}
 
 export const giveawaySimulateCommands: AdminCommand[] = [
   defineCommand({

@@ -5,7 +5,7 @@ import { judgeInviteJoin } from '../../invites/judgeInviteJoin.js';
 import { configureMilestone, MAX_MILESTONE_INVITES } from '../../invites/configureMilestone.js';
 import { endInviteSeason, startInviteSeason } from '../../invites/seasons.js';
 import { optional, snowflake, text, wholeNumber } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminCommand } from './command.js';
+import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type AdminCommand } from './command.js';
 import { MEMBER_DETAIL_FLAGS, MEMBER_FLAGS, memberFromFlags } from './memberCommands.js';
 import { requireGuild } from './requireGuild.js';
 
@@ -28,8 +28,6 @@ const seasonJson = (s: InviteSeasonRecord) => ({
   startsAt: s.startedAt.toISOString(),
   endsAt: s.endedAt?.toISOString() ?? null,
 });
-
-const GUILD_FLAG = { guild: MEMBER_FLAGS.guild } as const;
 
 function verdictCommand(verdict: 'verify' | 'fake'): AdminCommand {
   return defineCommand({

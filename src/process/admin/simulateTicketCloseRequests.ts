@@ -1,14 +1,15 @@
 import { answerCloseRequest, CLOSE_REQUEST_ANSWERS } from '../../tickets/answerCloseRequest.js';
 import { requestTicketClose } from '../../tickets/requestTicketClose.js';
 import { oneOf, optional, snowflake, text, wholeNumber } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminCommand } from './command.js';
+import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type AdminCommand } from './command.js';
+import { withEvents } from './eventOutput.js';
 import { requireGuild } from './requireGuild.js';
 
 // Close requests as the bot runs them: staff ask the opener whether the ticket can be closed (pending), the opener
 // accepts (closed, closeType request) or denies (open again), or the request's close time passes unanswered.
 
 const FLAGS = {
-  guild: { type: 'string', placeholder: 'ID', required: true, help: 'the guild id' },
+  ...GUILD_FLAG,
   ticket: { type: 'string', placeholder: 'N', required: true, help: 'the ticket number' },
 } as const;
 
@@ -65,12 +66,7 @@ export const ticketCloseRequestCommands: AdminCommand[] = [
           actor: operatorActor(ctx, flags.operator),
         }),
       );
-      const fanout = await ctx.startFanouts(events);
-      const how = fanout === 'started' ? 'fan-out started (webhooks go out now)' : "fan-out left to the worker's start relay";
-      return {
-        json: { ticketNo, answer, status, events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt, data: e.data })), fanout },
-        text: [`Close request of ticket ${ticketNo} answered (${answer}): the ticket is ${status}.`, ...events.map((e) => `Event ${e.type} ${e.id}: ${how}.`)],
-      };
+      return withEvents(ctx, events, { ticketNo, answer, status }, [`Close request of ticket ${ticketNo} answered (${answer}): the ticket is ${status}.`]);
     },
   }),
 ];

@@ -5,35 +5,26 @@ import { claimTicket } from '../../tickets/claimTicket.js';
 import { closeTicket } from '../../tickets/closeTicket.js';
 import { openTicket } from '../../tickets/openTicket.js';
 import { requireHumanMember } from '../../core/members.js';
-import type { OutboxEvent } from '../../events/eventTypes.js';
 import { createLocalPlatform } from '../../platform/localPlatform.js';
 import { jsonArg, oneOf, optional, snowflake, text, wholeNumber } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminCommand, type AdminContext, type CommandOutput } from './command.js';
+import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type AdminCommand } from './command.js';
 import { usageError } from './errors.js';
+import { withEvents } from './eventOutput.js';
 import { requireGuild } from './requireGuild.js';
 import { ticketCloseRequestCommands } from './simulateTicketCloseRequests.js';
 
 // Tickets as the bot runs them: opened from a panel or a command, written in, claimed by staff, closed (with the
 // transcript saved when the server keeps transcripts). Each calls the tickets use case, then starts the fan-out.
 
-const GUILD = { guild: { type: 'string', placeholder: 'ID', required: true, help: 'the guild id' } } as const;
-const TICKET = { ticket: { type: 'string', placeholder: 'N', required: true, help: 'the ticket number' } } as const;
+const TICKET_FLAG = { ticket: { type: 'string', placeholder: 'N', required: true, help: 'the ticket number' } } as const;
 
-async function withEvents(ctx: AdminContext, events: OutboxEvent[], result: Record<string, unknown>, lines: string[]): Promise<CommandOutput> {
-  const fanout = await ctx.startFanouts(events);
-  const how = fanout === 'started' ? 'fan-out started (webhooks go out now)' : "fan-out left to the worker's start relay";
-  return {
-    json: { ...result, events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt, data: e.data })), fanout },
-    text: [...lines, ...events.map((e) => `Event ${e.type} ${e.id}: ${how}.`)],
-  };
-}
 
 export const ticketSimulateCommands: AdminCommand[] = [
   defineCommand({
     name: 'ticket-open',
     summary: 'a member (not a bot) opens a ticket (channel or thread) from a panel or a command: tickets.opened',
     flags: {
-      ...GUILD,
+      ...GUILD_FLAG,
       user: { type: 'string', placeholder: 'ID', required: true, help: "the opener's user id" },
       panel: { type: 'string', placeholder: 'N', help: 'the panel it was opened from (panelId)' },
       'panel-title': { type: 'string', placeholder: 'TITLE', help: "the panel's title (panelTitle)" },
@@ -84,8 +75,8 @@ export const ticketSimulateCommands: AdminCommand[] = [
     name: 'ticket-message',
     summary: "a message is posted in a ticket: stored for the transcript and counted for the user's or the staff's side",
     flags: {
-      ...GUILD,
-      ...TICKET,
+      ...GUILD_FLAG,
+      ...TICKET_FLAG,
       author: { type: 'string', placeholder: 'ID', help: "the author's user id (required unless --system)" },
       content: { type: 'string', placeholder: 'TEXT', help: 'the text (up to 4000 characters; empty when omitted)' },
       embeds: { type: 'string', placeholder: 'JSON', help: '[{"title":"...","description":"...","fields":[{"name":"...","value":"..."}]}]' },
@@ -137,7 +128,7 @@ export const ticketSimulateCommands: AdminCommand[] = [
   defineCommand({
     name: 'ticket-claim',
     summary: 'a staff member claims an open ticket (claimedBy)',
-    flags: { ...GUILD, ...TICKET, staff: { type: 'string', placeholder: 'ID', required: true, help: "the staff member's user id" }, ...OPERATOR_FLAG },
+    flags: { ...GUILD_FLAG, ...TICKET_FLAG, staff: { type: 'string', placeholder: 'ID', required: true, help: "the staff member's user id" }, ...OPERATOR_FLAG },
     async run(flags, ctx) {
       const guildId = snowflake(flags.guild, 'guild');
       const ticketNo = wholeNumber(flags.ticket, 'ticket', 1, 999_999_999);
@@ -153,8 +144,8 @@ export const ticketSimulateCommands: AdminCommand[] = [
     name: 'ticket-close',
     summary: 'staff (or the bot) close a ticket with a closeType: transcript saved when transcripts are on, tickets.closed',
     flags: {
-      ...GUILD,
-      ...TICKET,
+      ...GUILD_FLAG,
+      ...TICKET_FLAG,
       by: { type: 'string', placeholder: 'ID', help: 'the staff member who closed it (default: the bot, closedBy null)' },
       'close-type': { type: 'string', placeholder: 'T', help: `one of ${CLOSE_TYPES.join(', ')} (default manual)` },
       reason: { type: 'string', placeholder: 'TEXT', help: 'the close reason (up to 1000 characters)' },

@@ -1,6 +1,6 @@
 import { changeTicketSettings, type TicketSettings } from '../../tickets/changeTicketSettings.js';
 import { oneOf, optional, snowflake } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type CommandGroup } from './command.js';
+import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type CommandGroup } from './command.js';
 import { requireGuild } from './requireGuild.js';
 
 // A server's ticket settings, as staff set them in the console: the log channel of ticket closes and transcripts.
@@ -15,7 +15,7 @@ export const ticketGroup: CommandGroup = {
       name: 'settings',
       summary: 'show or change the ticket settings (log channel, transcripts); without a change, shows them',
       flags: {
-        guild: { type: 'string', placeholder: 'ID', required: true, help: 'the guild id' },
+        ...GUILD_FLAG,
         'log-channel': { type: 'string', placeholder: 'ID|none', help: 'where ticket closes are logged (none: no log line)' },
         transcripts: { type: 'string', placeholder: 'on|off', help: 'save transcripts when tickets close' },
         ...OPERATOR_FLAG,

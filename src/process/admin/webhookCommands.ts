@@ -8,12 +8,11 @@ import {
   sendTestEvent,
 } from '../../webhooks/endpointManagement.js';
 import { oneOf, optional, snowflake, type FlagSpec } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminContext, type CommandGroup } from './command.js';
+import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type AdminContext, type CommandGroup } from './command.js';
 import { usageError } from './errors.js';
 import { isoOrNull, table } from './output.js';
 import { requireGuild } from './requireGuild.js';
 
-const GUILD_FLAG = { guild: { type: 'string', placeholder: 'ID', required: true, help: 'the guild id' } } as const satisfies FlagSpec;
 const ENDPOINT_FLAGS = {
   ...GUILD_FLAG,
   id: { type: 'string', placeholder: 'ENDPOINT_ID', required: true, help: 'the endpoint id (see `webhook list`)' },
