@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { saveGiveawaySettings } from '../../../db/giveaways/settings.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { snowflake } from '../../harness/fixtures.js';
+import { NO_REQUIREMENTS } from '../../harness/giveawayRequirements.js';
 import { giveawayRequests } from './giveawayBed.js';
 
 const NOW = new Date('2026-11-24T12:00:00.000Z');
@@ -11,17 +12,6 @@ const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000).toISOSt
 // Starts go to a task queue nobody polls: the HTTP contract is under test here (test/workflows/giveaway*.test.ts run them).
 const { db, app } = useApiTestBed({ now: NOW, temporal: true });
 const { setup, start, get, refused } = giveawayRequests(db, app);
-
-const DEFAULT_REQUIREMENTS = {
-  roleIds: [],
-  roleMode: 'any',
-  blockedRoleIds: [],
-  minAccountAgeDays: 0,
-  minMemberDays: 0,
-  minLevel: 0,
-  entryCost: 0,
-  bonusRoles: [],
-};
 
 describe('POST /giveaways', () => {
   it('minimal body: 201 scheduled now for durationSeconds, defaults from the server and the key, audit row, seed committed', async () => {
@@ -43,7 +33,7 @@ describe('POST /giveaways', () => {
       entries: 0,
       winnerIds: [],
       hostId: g.ownerId,
-      requirements: DEFAULT_REQUIREMENTS,
+      requirements: NO_REQUIREMENTS,
       pingRoleId: null,
       dmWinners: true,
       createdAt: NOW.toISOString(),

@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { GiveawayRequirements } from '../../../db/giveaways/giveaways.js';
 import { accountCreatedAt, eligibleAtDraw, entryRefusal, ticketsFor } from '../../../src/giveaways/giveawayRules.js';
+import { NO_REQUIREMENTS } from '../../harness/giveawayRequirements.js';
 
 const NOW = new Date('2026-11-24T12:00:00.000Z');
 const DAY = 86_400_000;
 const idCreatedDaysAgo = (days: number) => String((BigInt(NOW.getTime() - days * DAY) - 1_420_070_400_000n) << 22n);
 
-const none: GiveawayRequirements = {
-  roleIds: [],
-  roleMode: 'any',
-  blockedRoleIds: [],
-  minAccountAgeDays: 0,
-  minMemberDays: 0,
-  minLevel: 0,
-  entryCost: 0,
-  bonusRoles: [],
-};
 const member = (o: Partial<{ roleIds: string[]; bot: boolean; joinedAt: Date | null; userId: string; level: number }> = {}) => ({
   roleIds: [],
   bot: false,
@@ -46,18 +37,18 @@ describe('entry requirements', () => {
     ['the level reached', { minLevel: 5 }, member({ level: 5 }), undefined],
     ['a level too low', { minLevel: 5 }, member({ level: 4 }), 'LEVEL_TOO_LOW'],
   ])('%s', (_case, r, m, code) => {
-    expect(entryRefusal({ ...none, ...r }, m, NOW)?.code).toBe(code);
+    expect(entryRefusal({ ...NO_REQUIREMENTS, ...r }, m, NOW)?.code).toBe(code);
   });
 
   it('bonus roles: the highest one held counts, they do not add up; none held: one ticket', () => {
-    const r = { ...none, bonusRoles: [{ roleId: 'a', entries: 3 }, { roleId: 'b', entries: 5 }, { roleId: 'c', entries: 2 }] };
+    const r = { ...NO_REQUIREMENTS, bonusRoles: [{ roleId: 'a', entries: 3 }, { roleId: 'b', entries: 5 }, { roleId: 'c', entries: 2 }] };
     expect(ticketsFor(r, ['a', 'b', 'c'])).toBe(5);
     expect(ticketsFor(r, ['c'])).toBe(2);
     expect(ticketsFor(r, ['z'])).toBe(1);
   });
 
   it('at draw time: a member without a blocked role is eligible; one who left or took a blocked role is not', () => {
-    const r = { ...none, blockedRoleIds: ['x'] };
+    const r = { ...NO_REQUIREMENTS, blockedRoleIds: ['x'] };
     expect(eligibleAtDraw(r, { roleIds: ['a'] })).toBe(true);
     expect(eligibleAtDraw(r, { roleIds: ['a', 'x'] })).toBe(false);
     expect(eligibleAtDraw(r, undefined)).toBe(false);
