@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FlowDefinitionInput } from '../../src/flows/definition.js';
 import { createFlow } from '../../src/flows/manageFlows.js';
+import { latencySummary, type LatencySummary } from '../latency.js';
 import { BENCH_GUILD_ID } from '../seed.js';
 import type { ScenarioContext } from './context.js';
 
@@ -10,7 +11,7 @@ export interface FlowRunResult {
   targetRatePerSecond: number;
   achievedRatePerSecond: number;
   /** From sending POST runs with wait=true to its 200 (the run ended). */
-  requestTo200Ms: { p50: number; p95: number; p99: number; max: number };
+  requestTo200Ms: LatencySummary;
   /** Answers other than 200 with status success (202 when a wait ran out, errors). */
   notSuccess: number;
 }
@@ -33,8 +34,6 @@ const threeNodeFlow = (): FlowDefinitionInput => ({
     { id: 'no', type: 'set', values: { size: 'small', value: '=nodes.double.value' } },
   ],
 });
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /**
  * POST runs with wait=true of a three-node flow (set, if, set: each expression evaluated in a local activity),
@@ -66,14 +65,13 @@ export async function runFlowRun(ctx: ScenarioContext): Promise<FlowRunResult> {
     runs.push(one(i).catch(() => (notSuccess++, DRAIN_MS)));
   }
   const sendSeconds = (performance.now() - started) / 1000;
-  const latencies = (await Promise.all(runs)).sort((a, b) => a - b);
-  const round = (n: number) => Math.round(n);
+  const latencies = await Promise.all(runs);
   return {
     scenario: 'flow-run',
     runs: RUNS,
     targetRatePerSecond: RATE_PER_SECOND,
     achievedRatePerSecond: Number((RUNS / sendSeconds).toFixed(1)),
-    requestTo200Ms: { p50: round(percentile(latencies, 50)), p95: round(percentile(latencies, 95)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1)!) },
+    requestTo200Ms: latencySummary(latencies),
     notSuccess,
   };
 }

@@ -12,6 +12,7 @@ import { createGiveaway } from '../../src/giveaways/createGiveaway.js';
 import { giveawayOperation } from '../../src/giveaways/giveawayOperation.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { bundleWorkflows, createWorker } from '../../src/process/worker.js';
+import { latencySummary, type LatencySummary } from '../latency.js';
 import { BENCH_GUILD_ID } from '../seed.js';
 import type { ScenarioContext } from './context.js';
 
@@ -25,7 +26,7 @@ export interface GiveawaysOpenResult {
   /** Resident memory of the bench process (api, workers and this load generator) in MB: once the worker ran, at most while open, once all were open. */
   rssMb: { workerReady: number; maxWhileOpen: number; allOpen: number };
   /** From a giveaway's endsAt to the creation of its `giveaways.ended` event. */
-  endedDelayMs: { p50: number; p99: number; max: number };
+  endedDelayMs: LatencySummary;
   ended: number;
 }
 
@@ -38,7 +39,6 @@ const MIN_START_RATE = 10;
 /** Ends never closer than this to a giveaway's own start, should the starts run slower than MIN_START_RATE. */
 const MIN_OPEN_S = 60;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 const rssMb = () => Math.round(process.memoryUsage().rss / 1_048_576);
 
 async function countSince(ctx: ScenarioContext, since: Date, what: 'posted' | 'ended'): Promise<number> {
@@ -108,15 +108,15 @@ export async function runGiveawaysOpen(ctx: ScenarioContext): Promise<GiveawaysO
       .where('e.type', '=', 'giveaways.ended')
       .where('g.created_at', '>=', since)
       .execute();
-    const sorted = delays.map((d) => Number(d.ms)).sort((a, b) => a - b);
+    const endedDelays = delays.map((d) => Number(d.ms));
     return {
       scenario: 'giveaways-open',
       giveaways: count,
       maxCachedWorkflows: MAX_CACHED_WORKFLOWS,
       startRatePerSecond: { started: Math.round(count / startedS), active: Math.round(count / activeS) },
       rssMb: { workerReady, maxWhileOpen, allOpen },
-      endedDelayMs: { p50: Math.round(percentile(sorted, 50)), p99: Math.round(percentile(sorted, 99)), max: Math.round(sorted.at(-1) ?? 0) },
-      ended: sorted.length,
+      endedDelayMs: latencySummary(endedDelays),
+      ended: endedDelays.length,
     };
   } finally {
     clearInterval(sampler);

@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { dropInviteRankSnapshot, refreshInviteRankSnapshot } from '../../db/invites/ranks.js';
 import type { Database } from '../../db/schema.js';
-import { runLoad, type LoadResult } from '../load.js';
+import type { LoadResult } from '../load.js';
 import { BENCH_GUILD_ID, FIRST_MEMBER_ID } from '../seed.js';
 import type { ScenarioContext } from './context.js';
 import { duringRecount, randomSeededMembers } from './duringRecount.js';
-import type { LeaderboardResult } from './levelsLeaderboard.js';
+import { readLoad, type LeaderboardResult } from './levelsLeaderboard.js';
 
 export const INVITE_ROWS = 1_000_000;
 
@@ -45,14 +45,7 @@ export async function runInvitesLeaderboard(ctx: ScenarioContext): Promise<Leade
   await seedInviteRows(ctx.db, log);
   const path = (suffix: string) => `/api/v1/guilds/${BENCH_GUILD_ID}/invites/${suffix}`;
   const memberRank = path(`members/${(FIRST_MEMBER_ID + 123_457n).toString()}`);
-  const load = (target: string, durationSeconds = ctx.durationSeconds) =>
-    runLoad({
-      url: ctx.fullUrl,
-      connections: 10,
-      durationSeconds,
-      headers: { Authorization: `Bearer ${ctx.apiKey}` },
-      setupRequest: (req) => ({ ...req, path: target }),
-    });
+  const load = readLoad(ctx);
   const pages: Record<string, LoadResult> = {};
 
   await dropInviteRankSnapshot(ctx.db, BENCH_GUILD_ID);

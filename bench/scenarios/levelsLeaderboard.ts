@@ -40,6 +40,18 @@ export async function seedLevelRows(db: Kysely<Database>, log: (line: string) =>
     `${written.toLocaleString('en-US')} rows written`);
 }
 
+/** GETs of one path from 10 clients with the bench key, for the scenario's duration unless told otherwise. */
+export const readLoad =
+  (ctx: ScenarioContext) =>
+  (target: string, durationSeconds = ctx.durationSeconds): Promise<LoadResult> =>
+    runLoad({
+      url: ctx.fullUrl,
+      connections: 10,
+      durationSeconds,
+      headers: { Authorization: `Bearer ${ctx.apiKey}` },
+      setupRequest: (req) => ({ ...req, path: target }),
+    });
+
 /**
  * Leaderboard pages at cursor 0, 10,000 and 900,000 and a deep member's rank, each under load; then the first page and
  * the rank again while the snapshot is recounted after 1,000 members moved.
@@ -52,14 +64,7 @@ export async function runLeaderboard(ctx: ScenarioContext): Promise<LeaderboardR
     'page@900000': path('leaderboard?limit=25&cursor=900000'),
     'member rank': path(`members/${(FIRST_MEMBER_ID + 123_457n).toString()}`),
   };
-  const load = (target: string, durationSeconds = ctx.durationSeconds) =>
-    runLoad({
-      url: ctx.fullUrl,
-      connections: 10,
-      durationSeconds,
-      headers: { Authorization: `Bearer ${ctx.apiKey}` },
-      setupRequest: (req) => ({ ...req, path: target }),
-    });
+  const load = readLoad(ctx);
   const pages: Record<string, LoadResult> = {};
   for (const [name, target] of Object.entries(targets)) pages[name] = await load(target);
 

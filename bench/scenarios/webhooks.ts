@@ -6,14 +6,10 @@ import { applyBankChange } from '../../src/bank/applyBankChange.js';
 import { systemClock } from '../../src/core/clock.js';
 import { startFanouts } from '../../src/events/outbox.js';
 import { addEndpoint } from '../../src/webhooks/endpointManagement.js';
+import { latencySummary, type LatencySummary } from '../latency.js';
 import { BENCH_GUILD_ID, memberId } from '../seed.js';
 import type { ScenarioContext } from './context.js';
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-const summary = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { p50: Math.round(percentile(sorted, 50)), p99: Math.round(percentile(sorted, 99)), max: Math.round(sorted.at(-1) ?? 0) };
-};
 
 /** Loopback receivers, each an endpoint of the bench guild, noting when each transaction's event first arrived and how often. */
 interface Receivers {
@@ -88,7 +84,7 @@ async function paced(ctx: ScenarioContext, count: number, rate: number, offset: 
 async function latencies(answers: Array<{ id: string; at: number }>, arrivals: Map<string, number>, timeoutMs: number) {
   await waitFor(() => answers.every((a) => arrivals.has(a.id)), timeoutMs);
   const delivered = answers.filter((a) => arrivals.has(a.id));
-  return { delivered: delivered.length, latencyMs: summary(delivered.map((a) => arrivals.get(a.id)! - a.at)) };
+  return { delivered: delivered.length, latencyMs: latencySummary(delivered.map((a) => arrivals.get(a.id)! - a.at)) };
 }
 
 export interface WebhookLatencyResult {
@@ -97,8 +93,8 @@ export interface WebhookLatencyResult {
   ratePerSecond: number;
   delivered: number;
   /** From the API's 201 to the receiver getting the delivery. */
-  latencyMs: { p50: number; p99: number; max: number };
-  burst: { transactions: number; connections: number; seconds: number; delivered: number; latencyMs: { p50: number; p99: number; max: number } };
+  latencyMs: LatencySummary;
+  burst: { transactions: number; connections: number; seconds: number; delivered: number; latencyMs: LatencySummary };
 }
 
 const LATENCY_TRANSACTIONS = 200;
@@ -137,8 +133,8 @@ export interface WebhookSlowReceiverResult {
   transactions: number;
   ratePerSecond: number;
   slowAnswerMs: number;
-  fast: { delivered: number; latencyMs: { p50: number; p99: number; max: number } };
-  slow: { delivered: number; latencyMs: { p50: number; p99: number; max: number } };
+  fast: { delivered: number; latencyMs: LatencySummary };
+  slow: { delivered: number; latencyMs: LatencySummary };
 }
 
 const SLOW_TRANSACTIONS = 100;

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { latencySummary, type LatencySummary } from '../latency.js';
 import { BENCH_GUILD_ID, memberId } from '../seed.js';
 import type { ScenarioContext } from './context.js';
 
@@ -9,15 +10,13 @@ export interface XpLatencyResult {
   achievedRatePerSecond: number;
   pollIntervalMs: number;
   /** From sending the POST to the first poll that saw `done`. */
-  postToDoneMs: { p50: number; p95: number; p99: number; max: number };
+  postToDoneMs: LatencySummary;
   failed: number;
 }
 
 const CHANGES = 1_000;
 const RATE_PER_SECOND = 10;
 const POLL_INTERVAL_MS = 25;
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /**
  * 1,000 XP changes posted at a steady 10 per second (open loop), each polled every 25 ms until it is
@@ -56,21 +55,15 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
     await sleep(Math.max(0, due - performance.now()));
     runs.push(one(i));
   }
-  const latencies = (await Promise.all(runs)).sort((a, b) => a - b);
+  const latencies = await Promise.all(runs);
   const sendSeconds = (performance.now() - started) / 1000;
-  const round = (n: number) => Math.round(n);
   return {
     scenario: 'xp-latency',
     changes: CHANGES,
     targetRatePerSecond: RATE_PER_SECOND,
     achievedRatePerSecond: Number((CHANGES / sendSeconds).toFixed(1)),
     pollIntervalMs: POLL_INTERVAL_MS,
-    postToDoneMs: {
-      p50: round(percentile(latencies, 50)),
-      p95: round(percentile(latencies, 95)),
-      p99: round(percentile(latencies, 99)),
-      max: round(latencies.at(-1)!),
-    },
+    postToDoneMs: latencySummary(latencies),
     failed,
   };
 }
