@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { findEntry, insertEntry } from '../../db/giveaways/entries.js';
 import { lockGiveaway, type GiveawayRecord } from '../../db/giveaways/giveaways.js';
-import { findGuild } from '../../db/guild/guilds.js';
+import { findGuild, type GuildRecord } from '../../db/guild/guilds.js';
 import { findLevelMember } from '../../db/levels/members.js';
 import type { Database } from '../../db/schema.js';
 import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
@@ -29,8 +29,8 @@ export interface EntryResult {
   events: OutboxEvent[];
 }
 
-/** The giveaway, open for entries: active and its entries not closed by the draw. */
-export async function lockOpenGiveaway(trx: Kysely<Database>, guildId: string, giveawayId: number): Promise<GiveawayRecord> {
+/** The giveaway, open for entries (active and its entries not closed by the draw), and its guild. */
+export async function lockOpenGiveaway(trx: Kysely<Database>, guildId: string, giveawayId: number): Promise<{ giveaway: GiveawayRecord; guild: GuildRecord }> {
   const guild = await findGuild(trx, guildId);
   if (!guild) throw new GiveawayRefusal('GUILD_NOT_FOUND', `Guild ${guildId} does not exist.`);
   if (!guild.features.includes('giveaways')) throw new GiveawayRefusal('FEATURE_DISABLED', `The Giveaways feature is disabled in guild ${guildId}.`);
@@ -40,7 +40,7 @@ export async function lockOpenGiveaway(trx: Kysely<Database>, guildId: string, g
     const status = giveaway.status === 'active' ? 'drawing' : giveaway.status;
     throw new GiveawayRefusal('GIVEAWAY_NOT_ACTIVE', `Giveaway ${giveawayId} is ${status}; entries are taken only while it is active.`);
   }
-  return giveaway;
+  return { giveaway, guild };
 }
 
 /**
@@ -50,7 +50,7 @@ export async function lockOpenGiveaway(trx: Kysely<Database>, guildId: string, g
  * close of entries waits for them and none slips in after.
  */
 export async function enterGiveaway(trx: Kysely<Database>, e: GiveawayEntering): Promise<EntryResult> {
-  const giveaway = await lockOpenGiveaway(trx, e.guildId, e.giveawayId);
+  const { giveaway, guild } = await lockOpenGiveaway(trx, e.guildId, e.giveawayId);
   // Past endsAt the draw is due (its workflow may lag by a moment): the button no longer takes entries.
   if (e.at >= giveaway.endsAt) throw new GiveawayRefusal('GIVEAWAY_NOT_ACTIVE', `Giveaway ${e.giveawayId} has ended; its draw is under way.`);
   const existing = await findEntry(trx, e.guildId, e.giveawayId, e.userId);
@@ -62,14 +62,15 @@ export async function enterGiveaway(trx: Kysely<Database>, e: GiveawayEntering):
   if (refusal) throw new GiveawayRefusal(refusal.code, refusal.message);
 
   const paid = requirements.entryCost;
-  const events: OutboxEvent[] = [];
-  if (paid > 0) {
-    const guild = (await findGuild(trx, e.guildId))!;
-    if (!guild.features.includes('bank')) throw new GiveawayRefusal('BANK_DISABLED', 'This giveaway has an entry cost, and the bank is disabled.');
-    events.push(...(await moveEntryCost(trx, { guildId: e.guildId, userId: e.userId, giveawayId: e.giveawayId, amount: paid, at: e.at }, 'debit', 'entry')));
-  }
+  if (paid > 0 && !guild.features.includes('bank')) throw new GiveawayRefusal('BANK_DISABLED', 'This giveaway has an entry cost, and the bank is disabled.');
   const tickets = ticketsFor(requirements, e.member.roleIds);
-  await insertEntry(trx, e.guildId, e.giveawayId, { userId: e.userId, tickets, paid, enteredAt: e.at });
+  // The entry before the debit: of two presses at once, the second waits on the entry's key and pays nothing.
+  if (!(await insertEntry(trx, e.guildId, e.giveawayId, { userId: e.userId, tickets, paid, enteredAt: e.at }))) {
+    const entry = (await findEntry(trx, e.guildId, e.giveawayId, e.userId))!;
+    return { entered: false, tickets: entry.tickets, paid: entry.paid, events: [] };
+  }
+  const events =
+    paid > 0 ? await moveEntryCost(trx, { guildId: e.guildId, userId: e.userId, giveawayId: e.giveawayId, amount: paid, at: e.at }, 'debit', 'entry') : [];
   await writeAudit(trx, {
     guildId: e.guildId,
     actor: e.actor,

@@ -46,6 +46,20 @@ describe('entering and leaving (bot-side use cases)', () => {
     await expect(leave(g, id, user)).rejects.toMatchObject({ code: 'NOT_ENTERED' });
   });
 
+  it('two presses at once by one member: one entry, one debit', async () => {
+    const { g, id } = await activeGiveaway({ entryCost: 40 });
+    await saveBankSettings(db(), g.id, { currency: { name: 'coin', plural: 'coins', emoji: null }, startingBalance: 100, maxBalance: null, logChannelId: null });
+    const user = await g.addMember();
+    const presses = await Promise.all(Array.from({ length: 5 }, () => enter(g, id, user)));
+    expect(presses.filter((p) => p.entered)).toHaveLength(1);
+    expect(presses.every((p) => p.paid === 40 && p.tickets === 1)).toBe(true);
+    expect((await ledger(g.id, user)).map((r) => [r.type, r.balance_after])).toEqual([
+      ['starting_balance', 100],
+      ['giveaway_entry', 60],
+    ]);
+    expect((await get(g, id)).body).toMatchObject({ entrants: 1, entries: 1 });
+  });
+
   it('refusals change nothing: not a member, a bot, requirements unmet, too poor, bank off, not active, unknown giveaway', async () => {
     const { g, id } = await activeGiveaway({ roleIds: [], minAccountAgeDays: 30, minMemberDays: 10, minLevel: 3, entryCost: 500 });
     const young = await g.addMember({ userId: userIdAged(NOW, 5) });
