@@ -1,7 +1,8 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { AppealsActivities } from '../activities/appeals.js';
 import type { AppealDecisionInput, FailedAppealAction } from '../src/appeals/ids.js';
 import { BOUNDED_PLATFORM_EFFECT, DATABASE_STEP } from './activityProfiles.js';
+import { activityFailureType } from './refusalCode.js';
 
 const steps = proxyLocalActivities<AppealsActivities>(DATABASE_STEP);
 // The decision already stands: a step that keeps failing shows in the appeal's failedAction.
@@ -23,23 +24,19 @@ async function applyDecision(guildId: string, number: number, decision: AppealDe
     try {
       await effects.unbanAppellant(guildId, number);
     } catch (err) {
-      return { type: 'unban', error: failureType(err) };
+      return { type: 'unban', error: activityFailureType(err) };
     }
     try {
       inviteUrl = await effects.createAppealInvite(guildId, number);
     } catch (err) {
-      return { type: 'invite', error: failureType(err) };
+      return { type: 'invite', error: activityFailureType(err) };
     }
   }
   try {
     const dm = await effects.notifyAppellant(guildId, number, inviteUrl);
     return dm === 'failed' ? { type: 'dm', error: 'DM_FAILED' } : null;
   } catch (err) {
-    return { type: 'dm', error: failureType(err) };
+    return { type: 'dm', error: activityFailureType(err) };
   }
 }
 
-function failureType(err: unknown): string {
-  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause.type ?? 'ERROR';
-  throw err;
-}

@@ -1,7 +1,8 @@
-import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { ApplicationsActivities } from '../activities/applications.js';
 import type { ApplicationDecisionInput, FailedSubmissionAction } from '../src/applications/ids.js';
 import { BOUNDED_PLATFORM_EFFECT, DATABASE_STEP } from './activityProfiles.js';
+import { activityFailureType } from './refusalCode.js';
 
 const steps = proxyLocalActivities<ApplicationsActivities>(DATABASE_STEP);
 // The decision already stands: an effect that keeps failing is recorded in failedActions, the others still run.
@@ -21,7 +22,7 @@ export async function applicationDecision({ guildId, number }: ApplicationDecisi
       const outcome = await effect();
       if (type === 'dm' && outcome === 'failed') failedActions.push({ type, error: 'DM_FAILED' });
     } catch (err) {
-      failedActions.push({ type, error: failureType(err) });
+      failedActions.push({ type, error: activityFailureType(err) });
     }
   };
   await attempt('roles', () => effects.applyApplicationRoles(guildId, number));
@@ -33,7 +34,3 @@ export async function applicationDecision({ guildId, number }: ApplicationDecisi
   return { failedActions };
 }
 
-function failureType(err: unknown): string {
-  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause.type ?? 'ERROR';
-  throw err;
-}

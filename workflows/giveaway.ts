@@ -20,7 +20,7 @@ import {
   type RerollRequest,
 } from '../src/giveaways/ids.js';
 import { BOUNDED_PLATFORM_EFFECT, DRAW_STEP, PLATFORM_EFFECT } from './activityProfiles.js';
-import { refusalCode } from './refusalCode.js';
+import { activityFailureType, refusalCode } from './refusalCode.js';
 
 export const endUpdate = defineUpdate<DrawRef, [DrawActor]>(GIVEAWAY_END_UPDATE);
 export const rerollUpdate = defineUpdate<DrawRef, [RerollRequest]>(GIVEAWAY_REROLL_UPDATE);
@@ -133,7 +133,7 @@ export async function giveaway(input: GiveawayInput): Promise<GiveawayOutcome> {
 /** A cancelled giveaway: its message (when posted) shows the cancel. */
 async function finishCancelled(input: GiveawayInput, mark?: () => void): Promise<GiveawayOutcome> {
   mark?.();
-  await effects.editGiveawayMessage(input.guildId, input.giveawayId, null).catch((err: unknown) => void failureCode(err));
+  await effects.editGiveawayMessage(input.guildId, input.giveawayId, null).catch((err: unknown) => void activityFailureType(err));
   return { status: 'cancelled', draws: 0 };
 }
 
@@ -143,7 +143,7 @@ async function applyDraw(guildId: string, giveawayId: number, drawNumber: number
     try {
       await effect();
     } catch (err) {
-      await effects.failGiveawayAction(guildId, giveawayId, type, drawNumber, failureCode(err), userId);
+      await effects.failGiveawayAction(guildId, giveawayId, type, drawNumber, activityFailureType(err), userId);
     }
   };
   await attempt('edit', () => effects.editGiveawayMessage(guildId, giveawayId, drawNumber));
@@ -151,11 +151,6 @@ async function applyDraw(guildId: string, giveawayId: number, drawNumber: number
   for (const userId of await effects.drawWinnersToDm(guildId, giveawayId, drawNumber)) {
     await attempt('dm', () => effects.dmWinner(guildId, giveawayId, drawNumber, userId), userId);
   }
-}
-
-function failureCode(err: unknown): string {
-  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause.type ?? 'ERROR';
-  throw err;
 }
 
 /** A refusal of the reroll's activity (state changed meanwhile, not a winner) fails the update, not the run. */

@@ -10,3 +10,9 @@ export function refusalCode(err: unknown): RefusalCode {
   if (failure instanceof ApplicationFailure && failure.nonRetryable && failure.type) return failure.type as RefusalCode;
   throw err;
 }
+
+/** The type of an activity's failure (`ERROR` when it has none), recorded as a failed action; anything else is rethrown. */
+export function activityFailureType(err: unknown): string {
+  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause.type ?? 'ERROR';
+  throw err;
+}

@@ -1,7 +1,8 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { TicketsActivities } from '../activities/tickets.js';
 import type { FailedTicketCloseAction, TicketCloseInput } from '../src/tickets/ids.js';
 import { BOUNDED_PLATFORM_EFFECT, DATABASE_STEP } from './activityProfiles.js';
+import { activityFailureType } from './refusalCode.js';
 
 const steps = proxyLocalActivities<TicketsActivities>(DATABASE_STEP);
 // The close already stands (transcript and event included): an effect that keeps failing is recorded, the others still run.
@@ -18,7 +19,7 @@ export async function ticketClose({ guildId, ticketNo }: TicketCloseInput): Prom
       const outcome = await effect();
       if (type === 'dm' && outcome === 'failed') failedActions.push({ type, error: 'DM_FAILED' });
     } catch (err) {
-      failedActions.push({ type, error: failureType(err) });
+      failedActions.push({ type, error: activityFailureType(err) });
     }
   };
   await attempt('log', () => effects.postTicketCloseLog(guildId, ticketNo));
@@ -28,7 +29,3 @@ export async function ticketClose({ guildId, ticketNo }: TicketCloseInput): Prom
   return { failedActions };
 }
 
-function failureType(err: unknown): string {
-  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause.type ?? 'ERROR';
-  throw err;
-}
