@@ -54,8 +54,3 @@ export function statusChangeRefusal(from: SubmissionStatus, to: 'interview' | 'h
   if (from === to) return `The submission is already ${from}.`;
   return undefined;
 }
-
-/** A snowflake's creation time (the platform's epoch is 2015-01-01). */
-export function snowflakeCreatedAt(id: string): Date {
-  return new Date(Number((BigInt(id) >> 22n) + 1_420_070_400_000n));
-}

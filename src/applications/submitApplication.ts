@@ -6,11 +6,12 @@ import { findLevelMember } from '../../db/levels/members.js';
 import type { Database } from '../../db/schema.js';
 import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
 import type { PlatformMember } from '../core/platform.js';
+import { snowflakeCreatedAt } from '../core/snowflake.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 import { levelFromXp } from '../levels/curve.js';
 import { ApplicationRefusal } from './applicationRefusal.js';
 import { fileSubmission } from './fileSubmission.js';
-import { answersFor, snowflakeCreatedAt, submitRefusal } from './submissionRules.js';
+import { answersFor, submitRefusal } from './submissionRules.js';
 
 export interface ApplicationEntry {
   guildId: string;

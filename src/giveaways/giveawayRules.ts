@@ -1,15 +1,11 @@
 import type { GiveawayRequirements } from '../../db/giveaways/giveaways.js';
+import { snowflakeCreatedAt } from '../core/snowflake.js';
 
 export const GIVEAWAY_STATUSES = ['scheduled', 'active', 'ended', 'cancelled'] as const;
 export const MIN_DURATION_SECONDS = 60;
 export const MAX_DURATION_SECONDS = 5_184_000;
 
 const DAY_MS = 86_400_000;
-/** The chat platform's snowflake epoch (2015-01-01): ids carry their creation time in the high bits. */
-const SNOWFLAKE_EPOCH_MS = 1_420_070_400_000n;
-
-export const accountCreatedAt = (userId: string): Date => new Date(Number((BigInt(userId) >> 22n) + SNOWFLAKE_EPOCH_MS));
-
 export interface Entrant {
   roleIds: string[];
   bot: boolean;
@@ -30,7 +26,7 @@ export function entryRefusal(r: GiveawayRequirements, m: Entrant, now: Date): { 
     const holds = r.roleMode === 'all' ? r.roleIds.every((id) => held.has(id)) : r.roleIds.some((id) => held.has(id));
     if (!holds) return { code: 'MISSING_ROLE', message: `Entering needs ${r.roleMode === 'all' ? 'all' : 'one'} of the roles ${r.roleIds.join(', ')}.` };
   }
-  if (now.getTime() - accountCreatedAt(m.userId).getTime() < r.minAccountAgeDays * DAY_MS) {
+  if (now.getTime() - snowflakeCreatedAt(m.userId).getTime() < r.minAccountAgeDays * DAY_MS) {
     return { code: 'ACCOUNT_TOO_NEW', message: `The account must be at least ${r.minAccountAgeDays} days old.` };
   }
   if (r.minMemberDays > 0 && (m.joinedAt === null || now.getTime() - m.joinedAt.getTime() < r.minMemberDays * DAY_MS)) {

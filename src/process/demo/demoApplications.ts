@@ -3,7 +3,7 @@ import { insertForm } from '../../../db/applications/forms.js';
 import { castVote, type SubmissionAnswer } from '../../../db/applications/submissions.js';
 import type { Database } from '../../../db/schema.js';
 import { fileSubmission } from '../../applications/fileSubmission.js';
-import { snowflakeCreatedAt } from '../../applications/submissionRules.js';
+import { snowflakeCreatedAt } from '../../core/snowflake.js';
 
 const DAY = 86_400_000;
 const member = (i: number) => `11000000000000${String(1000 + i).padStart(5, '0')}`;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formProblem } from '../../../src/applications/createForm.js';
 import { isDecidable, reapplyAfter } from '../../../src/applications/decisionRules.js';
-import { answersFor, formAccepts, snowflakeCreatedAt, statusChangeRefusal, submitRefusal } from '../../../src/applications/submissionRules.js';
+import { answersFor, formAccepts, statusChangeRefusal, submitRefusal } from '../../../src/applications/submissionRules.js';
+import { snowflakeCreatedAt } from '../../../src/core/snowflake.js';
 
 const NOW = new Date('2026-11-24T12:00:00.000Z');
 const HOUR = 3_600_000;

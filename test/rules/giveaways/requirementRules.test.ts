@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GiveawayRequirements } from '../../../db/giveaways/giveaways.js';
-import { accountCreatedAt, eligibleAtDraw, entryRefusal, ticketsFor } from '../../../src/giveaways/giveawayRules.js';
+import { snowflakeCreatedAt } from '../../../src/core/snowflake.js';
+import { eligibleAtDraw, entryRefusal, ticketsFor } from '../../../src/giveaways/giveawayRules.js';
 import { NO_REQUIREMENTS } from '../../harness/giveawayRequirements.js';
 
 const NOW = new Date('2026-11-24T12:00:00.000Z');
@@ -18,7 +19,7 @@ const member = (o: Partial<{ roleIds: string[]; bot: boolean; joinedAt: Date | n
 
 describe('entry requirements', () => {
   it('reads the account creation time from the user id', () => {
-    expect(accountCreatedAt(idCreatedDaysAgo(10)).getTime()).toBe(NOW.getTime() - 10 * DAY);
+    expect(snowflakeCreatedAt(idCreatedDaysAgo(10)).getTime()).toBe(NOW.getTime() - 10 * DAY);
   });
 
   it.each<[string, Partial<GiveawayRequirements>, ReturnType<typeof member>, string | undefined]>([
