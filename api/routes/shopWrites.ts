@@ -1,6 +1,11 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { PurchaseRef } from '../../db/shop/purchases.js';
 import { GuildMemberParams } from '../../src/core/contract.js';
 import { requireHumanMember } from '../../src/core/members.js';
 import type { PlatformMember } from '../../src/core/platform.js';
+import type { Operation } from '../../src/core/temporal/operation.js';
+import type { Workflow } from '../../src/core/temporal/workflowRef.js';
 import { buyItem, type ShopWrite } from '../../src/shop/buyItem.js';
 import { Purchase, PurchaseParams, ShopBuyRequest, ShopBuyResult, ShopGrantRequest, ShopRefundRequest, ShopRefundResult } from '../../src/shop/contract.js';
 import { grantItem } from '../../src/shop/grantItem.js';
@@ -29,13 +34,17 @@ export function shopWriteRoutes({ platform, clock }: AppDeps): RouteDefinition[]
     requestId: caller.requestId,
     at: clock.now(),
   });
-  /** After a buy or a grant commits: its events fan out, and the bot gives the item's role. */
-  const givePurchase = <T>(
+  /**
+   * After a buy, grant or refund commits: its events fan out, and the bot gives (`purchaseEffectsOperation`) or takes
+   * back (`purchaseRefundOperation`) the item's role.
+   */
+  const followPurchase = <T, W extends Workflow>(
     { result, purchase, events }: ShopWrite<T>,
+    roleEffects: Operation<PurchaseRef, W, Kysely<Database>>,
     { publish, launch }: Pick<RouteInput<never, never, never>, 'publish' | 'launch'>,
   ): T => {
     publish(events);
-    if (purchase.roleId !== null) launch(purchaseEffectsOperation, { guildId: purchase.guildId, purchaseId: purchase.id });
+    if (purchase.roleId !== null) launch(roleEffects, { guildId: purchase.guildId, purchaseId: purchase.id });
     return result;
   };
 
@@ -78,7 +87,7 @@ export function shopWriteRoutes({ platform, clock }: AppDeps): RouteDefinition[]
           roleIds: buyers.get(caller)?.roleIds ?? [],
           bankEnabled: caller.guild.features.includes('bank'),
         });
-        return givePurchase(bought, { publish, launch });
+        return followPurchase(bought, purchaseEffectsOperation, { publish, launch });
       },
     }),
     defineRoute({
@@ -99,7 +108,7 @@ export function shopWriteRoutes({ platform, clock }: AppDeps): RouteDefinition[]
       errors: ['MEMBER_NOT_FOUND', 'BOT_ACCOUNT', 'SHOP_ITEM_NOT_FOUND', 'OUT_OF_STOCK', 'IDEMPOTENCY_KEY_REUSED'],
       check: ({ params, caller }) => requireHumanMember(platform, caller.guild.id, params.userId).then(() => {}),
       async handle({ params, body, caller, db: trx, publish, launch }) {
-        return givePurchase(await grantItem(trx, unitFor(caller, params.userId, body)), { publish, launch });
+        return followPurchase(await grantItem(trx, unitFor(caller, params.userId, body)), purchaseEffectsOperation, { publish, launch });
       },
     }),
     defineRoute({
@@ -121,7 +130,7 @@ export function shopWriteRoutes({ platform, clock }: AppDeps): RouteDefinition[]
       response: { status: 200, schema: ShopRefundResult, description: 'The purchase as refunded and the credit.' },
       errors: ['PURCHASE_NOT_FOUND', 'PURCHASE_ALREADY_REFUNDED', 'BALANCE_LIMIT', 'IDEMPOTENCY_KEY_REUSED'],
       async handle({ params, body, caller, db: trx, publish, launch }) {
-        const { result, purchase, events } = await refundPurchase(trx, {
+        const refunded = await refundPurchase(trx, {
           guildId: caller.guild.id,
           purchaseId: params.purchaseId,
           reason: body.reason ?? null,
@@ -130,9 +139,7 @@ export function shopWriteRoutes({ platform, clock }: AppDeps): RouteDefinition[]
           requestId: caller.requestId,
           at: clock.now(),
         });
-        publish(events);
-        if (purchase.roleId !== null) launch(purchaseRefundOperation, { guildId: purchase.guildId, purchaseId: purchase.id });
-        return result;
+        return followPurchase(refunded, purchaseRefundOperation, { publish, launch });
       },
     }),
   ];

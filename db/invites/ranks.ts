@@ -22,9 +22,9 @@ export async function findInviteRankSnapshot(db: Kysely<Database>, guildId: stri
  * recount puts the mark back). The recount (db/shared/rankRecount.ts) rewrites only positions whose row changed.
  */
 export async function refreshInviteRankSnapshot(db: Kysely<Database>, guildId: string, at: Date, pace = RECOUNT_PACE): Promise<Recount> {
-  const current = await findInviteRankSnapshot(db, guildId);
   const marked = await db.deleteFrom('invite_rank_dirty').where('guild_id', '=', guildId).executeTakeFirst();
-  if (current && marked.numDeletedRows === 0n) return { total: current.total, written: 0 };
+  const current = marked.numDeletedRows === 0n ? await findInviteRankSnapshot(db, guildId) : undefined;
+  if (current) return { total: current.total, written: 0 };
   try {
     const snapshot = { rows: 'invite_rank_snapshots', state: 'invite_rank_snapshot_state', guildId, at } as const;
     return await recountInChunks(db, snapshot, pace, (trx, offset, after, limit) => recountChunk(trx, guildId, offset, after, limit));

@@ -70,11 +70,12 @@ export async function createCategory(trx: Kysely<Database>, c: Change & { name: 
 
 /** Renames a category (its items follow) and/or sets its sort order. */
 export async function changeCategory(trx: Kysely<Database>, c: Change & { name: string; renameTo?: string; sortOrder?: number }): Promise<string> {
-  const existing = (await listCategories(trx, c.guildId)).find((cat) => cat.name === c.name);
+  const categories = await listCategories(trx, c.guildId);
+  const existing = categories.find((cat) => cat.name === c.name);
   if (!existing) throw new ShopRefusal('CATEGORY_NOT_FOUND', `Guild ${c.guildId} has no shop category "${c.name}".`);
   let name = c.name;
   if (c.renameTo !== undefined && c.renameTo !== c.name) {
-    if ((await listCategories(trx, c.guildId)).some((cat) => cat.name === c.renameTo)) {
+    if (categories.some((cat) => cat.name === c.renameTo)) {
       throw new ShopRefusal('CATEGORY_EXISTS', `Guild ${c.guildId} already has the shop category "${c.renameTo}".`);
     }
     await renameCategory(trx, c.guildId, c.name, c.renameTo);

@@ -23,7 +23,11 @@ export async function changeTicketSettings(trx: Kysely<Database>, c: TicketSetti
   if (c.logChannelId === undefined && c.transcripts === undefined) return before;
   if (c.logChannelId !== undefined) await setTicketLogChannel(trx, c.guildId, c.logChannelId);
   if (c.transcripts !== undefined) await setTicketTranscripts(trx, c.guildId, c.transcripts);
-  const after = await findTicketSettings(trx, c.guildId);
+  const after: TicketSettings = {
+    ...before,
+    ...(c.logChannelId !== undefined && { logChannelId: c.logChannelId }),
+    ...(c.transcripts !== undefined && { transcripts: c.transcripts }),
+  };
   await writeAudit(trx, { guildId: c.guildId, actor: c.actor, action: 'tickets.settings', data: { before, after } });
   return after;
 }
