@@ -3,7 +3,7 @@ import { insertGiveaway, type GiveawayRecord } from '../../db/giveaways/giveaway
 import type { GiveawaySettings } from '../../db/giveaways/settings.js';
 import type { Database } from '../../db/schema.js';
 import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
-import type { GiveawayStartBody } from './contract.js';
+import { Requirements, type GiveawayStartBody } from './contract.js';
 import { newSeed } from './drawRules.js';
 
 export interface GiveawayCreation {
@@ -32,7 +32,6 @@ export async function createGiveaway(trx: Kysely<Database>, c: GiveawayCreation)
   const { body } = c;
   const { startsAt, endsAt } = scheduleOf(body, c.at);
   const { seed, seedHash } = newSeed();
-  const r = body.requirements;
   const giveaway = await insertGiveaway(trx, {
     guildId: c.guildId,
     status: 'scheduled',
@@ -43,16 +42,8 @@ export async function createGiveaway(trx: Kysely<Database>, c: GiveawayCreation)
     startsAt,
     endsAt,
     hostId: body.hostId ?? c.defaultHostId,
-    requirements: {
-      roleIds: r?.roleIds ?? [],
-      roleMode: r?.roleMode ?? 'any',
-      blockedRoleIds: r?.blockedRoleIds ?? [],
-      minAccountAgeDays: r?.minAccountAgeDays ?? 0,
-      minMemberDays: r?.minMemberDays ?? 0,
-      minLevel: r?.minLevel ?? 0,
-      entryCost: r?.entryCost ?? 0,
-      bonusRoles: r?.bonusRoles ?? [],
-    },
+    // Without requirements, the contract's defaults (anyone may enter, for free).
+    requirements: body.requirements ?? Requirements.parse({}),
     embed: {
       color: body.embed?.color ?? c.settings.look.color,
       endedColor: body.embed?.endedColor ?? c.settings.look.endedColor,
