@@ -1,7 +1,6 @@
 import { findBankSettings } from '../db/bank/accounts.js';
 import { findEvent } from '../db/shared/events.js';
-import { bankLogMessage } from '../src/bank/bankLogMessage.js';
-import type { BankTransactionEventData } from '../src/events/eventTypes.js';
+import { postBankLogLine } from '../src/bank/bankLogMessage.js';
 import type { ActivityDeps } from './deps.js';
 import { refuse } from './refusal.js';
 
@@ -15,8 +14,7 @@ export function createBankActivities({ db, platform }: ActivityDeps) {
       if (!event) throw refuse('EVENT_NOT_FOUND', `Event ${eventId} does not exist`);
       const settings = await findBankSettings(db, event.guildId);
       if (!settings.logChannelId) return 'no-log-channel';
-      const content = bankLogMessage(event.data as BankTransactionEventData, settings.currency);
-      await platform.postMessage(event.guildId, settings.logChannelId, content, `bank-log/${eventId}`);
+      await postBankLogLine(platform, settings, settings.logChannelId, event);
       return 'posted';
     },
   };

@@ -1,7 +1,6 @@
 import { findBankSettings } from '../db/bank/accounts.js';
 import { findBatchEvents } from '../db/shared/events.js';
-import { bankLogMessage } from '../src/bank/bankLogMessage.js';
-import type { BankTransactionEventData } from '../src/events/eventTypes.js';
+import { postBankLogLine } from '../src/bank/bankLogMessage.js';
 import type { ActivityDeps } from './deps.js';
 
 export type EventsActivities = ReturnType<typeof createEventsActivities>;
@@ -17,10 +16,7 @@ export function createEventsActivities({ db, platform }: ActivityDeps) {
       if (events.length === 0) return 0;
       const settings = await findBankSettings(db, events[0]!.guildId);
       if (!settings.logChannelId) return 0;
-      for (const event of events) {
-        const content = bankLogMessage(event.data as BankTransactionEventData, settings.currency);
-        await platform.postMessage(event.guildId, settings.logChannelId, content, `bank-log/${event.id}`);
-      }
+      for (const event of events) await postBankLogLine(platform, settings, settings.logChannelId, event);
       return events.length;
     },
   };
