@@ -12,7 +12,7 @@ export function createEventsActivities({ db, platform }: ActivityDeps) {
      * outage posts each line once: the event id is its post's idempotency key, as in postBankLog.
      */
     async postBankLogs(batchId: number): Promise<number> {
-      const events = await findBatchEvents(db, batchId, 'bank.transaction');
+      const events = await findBatchEvents(db, batchId, { type: 'bank.transaction' });
       if (events.length === 0) return 0;
       const settings = await findBankSettings(db, events[0]!.guildId);
       if (!settings.logChannelId) return 0;

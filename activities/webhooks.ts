@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { findEvent } from '../db/shared/events.js';
-import { batchEndpointIds, countBatchEvents, eventsWithoutCommitTimeDeliveries } from '../db/webhooks/batches.js';
+import { findBatchEvents, findEvent, type StoredEvent } from '../db/shared/events.js';
+import { batchEndpointIds, countBatchEvents } from '../db/webhooks/batches.js';
 import { createDeliveries, findDeliveryTarget, finishDelivery, recordAttempt, subscribedEndpoints } from '../db/webhooks/webhooks.js';
 import { ATTEMPT_TIMEOUT_MS, deliveryBody } from '../src/webhooks/delivery.js';
 import { noteFailingStreak } from '../src/webhooks/failingStreak.js';
@@ -8,7 +8,6 @@ import { attemptFirstDeliveries } from '../src/webhooks/firstAttempts.js';
 import { createGuardedDispatcher } from '../src/webhooks/guardedDispatcher.js';
 import type { EndpointBatchOutcome, WebhookBatchPlan } from '../src/webhooks/ids.js';
 import { sendAttempt } from '../src/webhooks/sendAttempt.js';
-import type { StoredEvent } from '../db/shared/events.js';
 import type { WebhookTestEventData } from '../src/events/eventTypes.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -38,7 +37,7 @@ export function createWebhooksActivities({ db, clock, webhooks }: ActivityDeps) 
      * event, and an event written before deliveries were recorded at commit, gets its deliveries here.
      */
     async planWebhookBatch(batchId: number): Promise<WebhookBatchPlan> {
-      for (const event of await eventsWithoutCommitTimeDeliveries(db, batchId)) await createDeliveriesNow(event);
+      for (const event of await findBatchEvents(db, batchId, { deliveriesAtCommit: false })) await createDeliveriesNow(event);
       return { endpointIds: await batchEndpointIds(db, batchId), bankLogEvents: await countBatchEvents(db, batchId, 'bank.transaction') };
     },
 

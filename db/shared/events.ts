@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { deliveryBody } from '../webhooks/deliveryBody.js';
 import { subscribedEndpointIds } from '../webhooks/webhooks.js';
 import type { Database } from '../schema.js';
@@ -44,14 +44,37 @@ export async function insertEvent(
   return stored;
 }
 
+const toStoredEvent = (row: Selectable<Database['events']>): StoredEvent => ({
+  id: row.id,
+  type: row.type,
+  guildId: row.guild_id,
+  createdAt: row.created_at.toISOString(),
+  data: row.data,
+});
+
 export async function findEvent(db: Kysely<Database>, id: string): Promise<StoredEvent | undefined> {
   const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && { id: row.id, type: row.type, guildId: row.guild_id, createdAt: row.created_at.toISOString(), data: row.data };
+  return row && toStoredEvent(row);
 }
 
-export async function findBatchEvents(db: Kysely<Database>, batchId: number, type: string): Promise<StoredEvent[]> {
-  const rows = await db.selectFrom('events').selectAll().where('batch_id', '=', String(batchId)).where('type', '=', type).orderBy('seq').execute();
-  return rows.map((row) => ({ id: row.id, type: row.type, guildId: row.guild_id, createdAt: row.created_at.toISOString(), data: row.data }));
+/**
+ * A batch's events in commit order: those of one type, or those written before deliveries were recorded at commit
+ * (`deliveriesAtCommit: false`; theirs are created when the batch runs).
+ */
+export async function findBatchEvents(
+  db: Kysely<Database>,
+  batchId: number,
+  filter: { type: string } | { deliveriesAtCommit: false },
+): Promise<StoredEvent[]> {
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('batch_id', '=', String(batchId))
+    .$if('type' in filter, (q) => q.where('type', '=', (filter as { type: string }).type))
+    .$if('deliveriesAtCommit' in filter, (q) => q.where('deliveries_at_commit', '=', false))
+    .orderBy('seq')
+    .execute();
+  return rows.map(toStoredEvent);
 }
 
 export interface UnstartedEvent {

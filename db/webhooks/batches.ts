@@ -7,18 +7,6 @@ import type { AttemptRecord } from './webhooks.js';
 const batchDeliveries = (db: Kysely<Database>, batchId: number) =>
   db.selectFrom('webhook_deliveries as d').innerJoin('events as e', 'e.id', 'd.event_id').where('e.batch_id', '=', String(batchId));
 
-/** Events of the batch written before deliveries were recorded at commit: theirs are created when the batch runs. */
-export async function eventsWithoutCommitTimeDeliveries(db: Kysely<Database>, batchId: number) {
-  const rows = await db
-    .selectFrom('events')
-    .selectAll()
-    .where('batch_id', '=', String(batchId))
-    .where('deliveries_at_commit', '=', false)
-    .orderBy('seq')
-    .execute();
-  return rows.map((r) => ({ id: r.id, type: r.type, guildId: r.guild_id, createdAt: r.created_at.toISOString(), data: r.data }));
-}
-
 export async function batchEndpointIds(db: Kysely<Database>, batchId: number): Promise<number[]> {
   const rows = await batchDeliveries(db, batchId).select('d.endpoint_id').distinct().orderBy('d.endpoint_id').execute();
   return rows.map((r) => r.endpoint_id);
@@ -87,13 +75,13 @@ export async function recordFirstAttempt(db: Kysely<Database>, a: AttemptRecord 
 
 /** The endpoint was disabled or removed after the event committed: its waiting deliveries stop. */
 export async function cancelFirstAttempts(db: Kysely<Database>, batchId: number, endpointId: number, at: Date): Promise<number> {
-  const ids = (await deliveriesAwaitingFirstAttempt(db, batchId, endpointId)).map((d) => d.id);
-  if (ids.length === 0) return 0;
   const result = await db
     .updateTable('webhook_deliveries')
     .set({ status: 'cancelled', completed_at: at })
-    .where('id', 'in', ids)
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
     .where('attempts', '=', 0)
+    .where('event_id', 'in', db.selectFrom('events').select('id').where('batch_id', '=', String(batchId)))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
