@@ -31,13 +31,15 @@ export async function listTriggerEvents(db: Kysely<Database>, types: readonly st
  * before flows were deployed never start runs.
  */
 export async function readTriggerCursor(db: Kysely<Database>, name: string): Promise<number> {
+  const cursor = () => db.selectFrom('flow_event_cursors').select('last_seq').where('name', '=', name).executeTakeFirst();
+  const existing = await cursor();
+  if (existing) return existing.last_seq;
   await db
     .insertInto('flow_event_cursors')
     .values({ name, last_seq: sql<number>`coalesce((select max(seq) from events), 0)` })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-  const row = await db.selectFrom('flow_event_cursors').select('last_seq').where('name', '=', name).executeTakeFirstOrThrow();
-  return row.last_seq;
+  return (await cursor())!.last_seq;
 }
 
 export async function advanceTriggerCursor(db: Kysely<Database>, name: string, seq: number): Promise<void> {

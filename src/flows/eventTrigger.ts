@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { listEventFlows, type FlowRecord } from '../../db/flows/flows.js';
 import { insertFlowRun, type FlowRunRecord } from '../../db/flows/runs.js';
 import { advanceTriggerCursor, listTriggerEvents, readTriggerCursor, type TriggerEvent } from '../../db/flows/triggerEvents.js';
-import { findGuild } from '../../db/guild/guilds.js';
+import { findGuild, type GuildRecord } from '../../db/guild/guilds.js';
 import type { Database } from '../../db/schema.js';
 import { AppError } from '../core/errors.js';
 import { launchOperation, type OperationDeps } from '../core/temporal/operation.js';
@@ -46,11 +46,15 @@ export async function relayFlowEvents(deps: OperationDeps<Kysely<Database>>): Pr
   const { db, clock } = deps;
   const after = await readTriggerCursor(db, CURSOR);
   const events = await listTriggerEvents(db, FLOW_EVENTS, after, new Date(clock.now().getTime() - GRACE_MS), BATCH);
+  // A pass reads each server, and its flows for each event type, once however many of its events it carries.
+  const guilds = new Map<string, Promise<GuildRecord | undefined>>();
+  const flows = new Map<string, Promise<FlowRecord[]>>();
+  const once = <T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>) => cache.get(key) ?? cache.set(key, read()).get(key)!;
   let started = 0;
   for (const event of events) {
-    const guild = await findGuild(db, event.guildId);
+    const guild = await once(guilds, event.guildId, () => findGuild(db, event.guildId));
     if (guild && !guild.blocked && guild.features.includes('flows')) {
-      for (const flow of await listEventFlows(db, event.guildId, event.type)) {
+      for (const flow of await once(flows, `${event.guildId}/${event.type}`, () => listEventFlows(db, event.guildId, event.type))) {
         const run = await acceptEventRun(db, flow, event, guild.plan, clock.now());
         if (!run) continue;
         await launchOperation(deps, flowRunOperation, run);
