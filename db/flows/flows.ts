@@ -141,15 +141,8 @@ export async function setFlowEnabled(trx: Kysely<Database>, guildId: string, id:
   return row && toRecord(row as Row);
 }
 
-export async function setFlowWebhookToken(trx: Kysely<Database>, guildId: string, id: number, hash: Buffer, at: Date): Promise<boolean> {
-  const result = await trx
-    .updateTable('flows')
-    .set({ webhook_token_hash: hash, updated_at: at })
-    .where('guild_id', '=', guildId)
-    .where('id', '=', id)
-    .where('trigger_type', '=', 'webhook')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+export async function setFlowWebhookToken(trx: Kysely<Database>, guildId: string, id: number, hash: Buffer, at: Date): Promise<void> {
+  await trx.updateTable('flows').set({ webhook_token_hash: hash, updated_at: at }).where('guild_id', '=', guildId).where('id', '=', id).execute();
 }
 
 export async function deleteFlow(trx: Kysely<Database>, guildId: string, id: number): Promise<boolean> {

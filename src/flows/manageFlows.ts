@@ -63,22 +63,24 @@ export async function updateFlow(trx: Kysely<Database>, c: FlowCommand & { id: n
   return { flow, webhookToken };
 }
 
+const flowNotFound = (guildId: string, id: number) => new FlowRefusal('FLOW_NOT_FOUND', `Guild ${guildId} has no flow ${id}.`);
+
 export async function requireFlow(db: Kysely<Database>, guildId: string, id: number): Promise<FlowRecord> {
   const flow = await findFlow(db, guildId, id);
-  if (!flow) throw new FlowRefusal('FLOW_NOT_FOUND', `Guild ${guildId} has no flow ${id}.`);
+  if (!flow) throw flowNotFound(guildId, id);
   return flow;
 }
 
 export async function changeFlowEnabled(trx: Kysely<Database>, c: FlowCommand & { id: number; enabled: boolean }): Promise<FlowRecord> {
   const flow = await setFlowEnabled(trx, c.guildId, c.id, c.enabled, c.at);
-  if (!flow) throw new FlowRefusal('FLOW_NOT_FOUND', `Guild ${c.guildId} has no flow ${c.id}.`);
+  if (!flow) throw flowNotFound(c.guildId, c.id);
   await audit(trx, c, c.enabled ? 'flows.enable' : 'flows.disable', c.id);
   return flow;
 }
 
 /** Deletes a flow; its runs stay readable (GET runs/{executionId}) and runs in progress finish. */
 export async function removeFlow(trx: Kysely<Database>, c: FlowCommand & { id: number }): Promise<void> {
-  if (!(await deleteFlow(trx, c.guildId, c.id))) throw new FlowRefusal('FLOW_NOT_FOUND', `Guild ${c.guildId} has no flow ${c.id}.`);
+  if (!(await deleteFlow(trx, c.guildId, c.id))) throw flowNotFound(c.guildId, c.id);
   await audit(trx, c, 'flows.delete', c.id);
 }
 
