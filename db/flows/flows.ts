@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../schema.js';
+import type { FlowsTable } from './tables.js';
 
-export type FlowTriggerType = 'manual' | 'webhook' | 'event';
+export type FlowTriggerType = FlowsTable['trigger_type'];
 
 export interface FlowRecord {
   id: number;
@@ -36,23 +37,8 @@ const COLUMNS = [
   'updated_at',
 ] as const;
 
-type Row = {
-  id: number;
-  guild_id: string;
-  name: string;
-  description: string | null;
-  enabled: boolean;
-  trigger_type: FlowTriggerType;
-  trigger_event: string | null;
-  definition: unknown;
-  version: number;
-  timeout_seconds: number;
-  webhook_token_hash: Buffer | null;
-  created_at: Date;
-  updated_at: Date;
-};
 
-const toRecord = (r: Row): FlowRecord => ({
+const toRecord = (r: Selectable<FlowsTable>): FlowRecord => ({
   id: r.id,
   guildId: r.guild_id,
   name: r.name,
@@ -100,7 +86,7 @@ export async function insertFlow(
     })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
-  return toRecord(row as Row);
+  return toRecord(row);
 }
 
 /** Saves a new version of the definition; runs already accepted keep the nodes they snapshotted. */
@@ -127,7 +113,7 @@ export async function updateFlowDefinition(
     .where('id', '=', id)
     .returning(COLUMNS)
     .executeTakeFirst();
-  return row && toRecord(row as Row);
+  return row && toRecord(row);
 }
 
 export async function setFlowEnabled(trx: Kysely<Database>, guildId: string, id: number, enabled: boolean, at: Date): Promise<FlowRecord | undefined> {
@@ -138,7 +124,7 @@ export async function setFlowEnabled(trx: Kysely<Database>, guildId: string, id:
     .where('id', '=', id)
     .returning(COLUMNS)
     .executeTakeFirst();
-  return row && toRecord(row as Row);
+  return row && toRecord(row);
 }
 
 export async function setFlowWebhookToken(trx: Kysely<Database>, guildId: string, id: number, hash: Buffer, at: Date): Promise<void> {
@@ -152,17 +138,17 @@ export async function deleteFlow(trx: Kysely<Database>, guildId: string, id: num
 
 export async function findFlow(db: Kysely<Database>, guildId: string, id: number): Promise<FlowRecord | undefined> {
   const row = await db.selectFrom('flows').select(COLUMNS).where('guild_id', '=', guildId).where('id', '=', id).executeTakeFirst();
-  return row && toRecord(row as Row);
+  return row && toRecord(row);
 }
 
 export async function findFlowByWebhookToken(db: Kysely<Database>, hash: Buffer): Promise<FlowRecord | undefined> {
   const row = await db.selectFrom('flows').select(COLUMNS).where('webhook_token_hash', '=', hash).executeTakeFirst();
-  return row && toRecord(row as Row);
+  return row && toRecord(row);
 }
 
 export async function listFlows(db: Kysely<Database>, guildId: string): Promise<FlowRecord[]> {
   const rows = await db.selectFrom('flows').select(COLUMNS).where('guild_id', '=', guildId).orderBy('id').execute();
-  return rows.map((r) => toRecord(r as Row));
+  return rows.map(toRecord);
 }
 
 /** The enabled flows of a server started by a platform event. */
@@ -175,5 +161,5 @@ export async function listEventFlows(db: Kysely<Database>, guildId: string, even
     .where('enabled', '=', true)
     .orderBy('id')
     .execute();
-  return rows.map((r) => toRecord(r as Row));
+  return rows.map(toRecord);
 }

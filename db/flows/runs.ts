@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FlowRunsTable } from '../schema.js';
 
 export type FlowRunSource = FlowRunsTable['source'];
@@ -45,24 +45,24 @@ const COLUMNS = [
   'workflow_started_at',
 ] as const;
 
-const toRecord = (r: Record<(typeof COLUMNS)[number], unknown>): FlowRunRecord => ({
-  executionId: r.execution_id as number,
-  guildId: r.guild_id as string,
-  flowId: r.flow_id as number,
-  flowVersion: r.flow_version as number,
-  source: r.source as FlowRunSource,
+const toRecord = (r: Selectable<FlowRunsTable>): FlowRunRecord => ({
+  executionId: r.execution_id,
+  guildId: r.guild_id,
+  flowId: r.flow_id,
+  flowVersion: r.flow_version,
+  source: r.source,
   nodes: r.nodes as unknown[],
-  timeoutSeconds: r.timeout_seconds as number,
+  timeoutSeconds: r.timeout_seconds,
   input: r.input,
-  apiKeyId: r.api_key_id as number | null,
-  eventId: r.event_id as string | null,
-  status: r.status as FlowRunsTable['status'],
+  apiKeyId: r.api_key_id,
+  eventId: r.event_id,
+  status: r.status,
   output: r.output,
-  error: r.error as string | null,
-  startedAt: r.started_at as Date,
-  finishedAt: r.finished_at as Date | null,
-  durationMs: r.duration_ms as number | null,
-  workflowStartedAt: r.workflow_started_at as Date | null,
+  error: r.error,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+  durationMs: r.duration_ms,
+  workflowStartedAt: r.workflow_started_at,
 });
 
 /**
