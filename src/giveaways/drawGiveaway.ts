@@ -94,13 +94,14 @@ export async function runDraw(db: Kysely<Database>, platform: Platform, d: DrawR
       ...(d.actor?.requestId ? { requestId: d.actor.requestId } : {}),
       data: { drawNumber: d.drawNumber, winnerIds, replacedUserIds: draw.replacedUserIds, shortfall: draw.shortfall },
     });
-    const events = d.reroll ? [] : [await endedEvent(trx, current, winners, d.at)];
+    const events = d.reroll ? [] : [await endedEvent(trx, current, winners, draw)];
     return { outcome: outcomeOf(draw), events };
   });
 }
 
-async function endedEvent(trx: Kysely<Database>, g: GiveawayRecord, winnerIds: string[], at: Date): Promise<OutboxEvent> {
-  const entries = await listAllEntries(trx, g.guildId, g.id);
+/** The first draw's counts are the giveaway's: it excludes nobody, and entries closed before it read them. */
+async function endedEvent(trx: Kysely<Database>, g: GiveawayRecord, winnerIds: string[], draw: DrawRecord): Promise<OutboxEvent> {
+  const at = draw.drawnAt;
   return recordEvent(trx, {
     type: 'giveaways.ended',
     guildId: g.guildId,
@@ -111,8 +112,8 @@ async function endedEvent(trx: Kysely<Database>, g: GiveawayRecord, winnerIds: s
       channelId: g.channelId,
       messageUrl: g.messageUrl,
       winnerIds,
-      entrants: entries.length,
-      entries: entries.reduce((sum, e) => sum + e.tickets, 0),
+      entrants: draw.entrants,
+      entries: draw.entries,
       endedAt: at.toISOString(),
     },
   });
