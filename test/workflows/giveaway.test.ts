@@ -11,7 +11,7 @@ import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 
 // The giveaway workflow on the dev server, driven through the API: start, entries, the end and reroll updates, cancel.
 const { db, app, gateway } = useWorkflowTestBed();
-const { setup, start, get, end, reroll, enter, cancel, refused } = giveawayRequests(db, app);
+const { setup, start, get, end, reroll, enter, cancel, refused } = giveawayRequests(db, app, systemClock);
 
 async function active(g: GiveawayGuild, id: number) {
   const res = await eventually(() => get(g, id), (r) => r.body?.status === 'active');

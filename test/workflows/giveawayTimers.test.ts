@@ -21,7 +21,7 @@ import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
 // The time-skipping server fires the start, end and reroll-window timers at once.
 const bed = useTimeSkippingTestBed({ taskQueue: 'giveaway-timers-test' });
 const { db, taskQueue } = bed;
-const { setup, enter } = giveawayRequests(db, {} as TestApp);
+const { setup, enter } = giveawayRequests(db, {} as TestApp, systemClock);
 const HOUR = 3_600_000;
 
 async function create(g: GiveawayGuild, startsInMs: number, lastsMs: number) {

@@ -7,8 +7,8 @@ import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { giveawayRequests, userIdAged } from './giveawayBed.js';
 
 const NOW = new Date('2026-11-24T12:00:00.000Z');
-const { db, app } = useApiTestBed({ now: NOW, temporal: true });
-const { setup, start, get, entries, enter, leave, cancel, activate, refused } = giveawayRequests(db, app);
+const { db, app, clock } = useApiTestBed({ now: NOW, temporal: true });
+const { setup, start, get, entries, enter, leave, cancel, activate, refused } = giveawayRequests(db, app, clock);
 
 const ledger = (guildId: string, userId: string) =>
   db().selectFrom('bank_ledger').select(['type', 'amount', 'balance_after', 'reason']).where('guild_id', '=', guildId).where('user_id', '=', userId).orderBy('id').execute();
@@ -16,7 +16,7 @@ const bankEvents = (guildId: string) =>
   db().selectFrom('events').select('data').where('guild_id', '=', guildId).where('type', '=', 'bank.transaction').orderBy('seq').execute();
 
 async function activeGiveaway(requirements: Record<string, unknown> = {}) {
-  const g = await setup({ now: NOW });
+  const g = await setup();
   const id = (await start(g, { requirements })).body.id as number;
   await activate(g, id);
   return { g, id };
@@ -99,7 +99,7 @@ describe('entering and leaving (bot-side use cases)', () => {
   });
 
   it('required and blocked roles; bonus roles give the highest one’s tickets', async () => {
-    const g0 = await setup({ now: NOW });
+    const g0 = await setup();
     const { roles } = g0;
     const id = (await start(g0, { requirements: { roleIds: [roles.member], blockedRoleIds: [roles.muted], bonusRoles: [{ roleId: roles.booster, entries: 3 }, { roleId: roles.vip, entries: 5 }] } })).body.id as number;
     await activate(g0, id);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { upsertPlatformChannels, upsertPlatformMember, upsertPlatformRoles } from '../../../db/platform/local.js';
 import type { Database } from '../../../db/schema.js';
+import type { Clock } from '../../../src/core/clock.js';
 import { FEATURES, type Feature } from '../../../src/core/features.js';
 import type { Scope } from '../../../src/core/scopes.js';
 import { cancelGiveaway } from '../../../src/giveaways/cancelGiveaway.js';
@@ -28,8 +29,13 @@ export interface GiveawayGuild extends TestGuild {
   addMember(options?: { roleIds?: string[]; userId?: string; joinedAt?: Date; bot?: boolean }): Promise<string>;
 }
 
-export function giveawayRequests(db: () => Kysely<Database>, app: TestApp) {
-  async function setup(options: { features?: Feature[]; scopes?: Scope[]; now?: Date } = {}): Promise<GiveawayGuild> {
+/**
+ * Giveaway helpers on one clock: the test bed's (a fixed clock, or the system clock where workflows run on real
+ * time). Every helper that needs a time defaults to it, never to the wall clock, so a test bed's fixed `NOW`
+ * holds for entries, leaves and cancellations as it does for the API.
+ */
+export function giveawayRequests(db: () => Kysely<Database>, app: TestApp, clock: Clock) {
+  async function setup(options: { features?: Feature[]; scopes?: Scope[] } = {}): Promise<GiveawayGuild> {
     const guild = await createTestGuild(db(), { features: options.features ?? [...FEATURES] });
     const created = await createTestKey(db(), guild, { scopes: options.scopes ?? ['giveaways:read', 'giveaways:write'], name: 'giveaways key' });
     const [channelId, announcementId, voiceId] = [snowflake(), snowflake(), snowflake()];
@@ -46,7 +52,7 @@ export function giveawayRequests(db: () => Kysely<Database>, app: TestApp) {
       { roleId: roles.muted, name: 'Muted', position: 2 },
       { roleId: roles.member, name: 'Member', position: 1 },
     ]);
-    const now = options.now ?? new Date();
+    const now = clock.now();
     let seq = 0;
     const addMember: GiveawayGuild['addMember'] = async (o = {}) => {
       const userId = o.userId ?? userIdAged(now, 400, ++seq);
@@ -77,17 +83,17 @@ export function giveawayRequests(db: () => Kysely<Database>, app: TestApp) {
     app.http('POST', `/guilds/${g.id}/giveaways/${id}/reroll`, { headers: { ...bearer(g.key), ...headers }, body });
 
   /** A member enters as through the bot's button (their platform member looked up first, as the bot does). */
-  async function enter(g: TestGuild, giveawayId: number, userId: string, at = new Date()) {
+  async function enter(g: TestGuild, giveawayId: number, userId: string, at = clock.now()) {
     const member = await createLocalPlatform(db()).getMember(g.id, userId);
     return db()
       .transaction()
       .execute((trx) => enterGiveaway(trx, { guildId: g.id, giveawayId, userId, member, at, actor: { type: 'system' } }));
   }
-  const leave = (g: TestGuild, giveawayId: number, userId: string, at = new Date()) =>
+  const leave = (g: TestGuild, giveawayId: number, userId: string, at = clock.now()) =>
     db()
       .transaction()
       .execute((trx) => leaveGiveaway(trx, { guildId: g.id, giveawayId, userId, at, actor: { type: 'system' } }));
-  const cancel = (g: TestGuild, giveawayId: number, at = new Date()) =>
+  const cancel = (g: TestGuild, giveawayId: number, at = clock.now()) =>
     db()
       .transaction()
       .execute((trx) => cancelGiveaway(trx, { guildId: g.id, giveawayId, at, actor: { type: 'operator', name: 'test' } }));

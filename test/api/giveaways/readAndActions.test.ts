@@ -4,7 +4,7 @@ import { giveawayRequests, type GiveawayGuild } from './giveawayBed.js';
 
 const NOW = new Date('2026-11-24T12:00:00.000Z');
 const { db, app, clock } = useApiTestBed({ now: NOW, temporal: true });
-const { setup, start, list, get, entries, end, reroll, refused } = giveawayRequests(db, app);
+const { setup, start, list, get, entries, end, reroll, refused } = giveawayRequests(db, app, clock);
 
 const setStatus = (g: GiveawayGuild, id: number, status: 'active' | 'ended' | 'cancelled', winnerIds: string[] = []) =>
   db().updateTable('giveaways').set({ status, winner_ids: winnerIds }).where('guild_id', '=', g.id).where('id', '=', id).execute();

@@ -10,8 +10,8 @@ const NOW = new Date('2026-11-24T12:00:00.000Z');
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000).toISOString();
 
 // Starts go to a task queue nobody polls: the HTTP contract is under test here (test/workflows/giveaway*.test.ts run them).
-const { db, app } = useApiTestBed({ now: NOW, temporal: true });
-const { setup, start, get, refused } = giveawayRequests(db, app);
+const { db, app, clock } = useApiTestBed({ now: NOW, temporal: true });
+const { setup, start, get, refused } = giveawayRequests(db, app, clock);
 
 describe('POST /giveaways', () => {
   it('minimal body: 201 scheduled now for durationSeconds, defaults from the server and the key, audit row, seed committed', async () => {
