@@ -3,18 +3,18 @@ import { findXpChange, type XpChangeRecord } from '../../db/levels/xpChanges.js'
 import type { Database } from '../../db/schema.js';
 import { xpChangeNotFound } from '../core/errors.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
-import { readOperationStatus } from '../core/temporal/operation.js';
+import { readPolledStatus } from '../core/temporal/polledStatus.js';
 import type { XpChangeBody } from './contract.js';
-import { xpChangeOperation, xpChangeStatus } from './xpChangeOperation.js';
+import { xpChangeStatus, type XpChangeStatus } from './xpChangeOperation.js';
 
-export function toXpChangeBody(record: XpChangeRecord, live: Pick<XpChangeBody, 'status' | 'result' | 'error'>): XpChangeBody {
+function toXpChangeBody(record: XpChangeRecord, status: XpChangeStatus): XpChangeBody {
   return {
     changeId: record.changeId,
     userId: record.userId,
     type: record.type,
     unit: record.unit,
     amount: record.amount,
-    ...live,
+    ...status,
     createdAt: record.createdAt.toISOString(),
     processedAt: record.processedAt?.toISOString() ?? null,
   };
@@ -34,11 +34,5 @@ export async function readXpChange(
 ): Promise<XpChangeBody> {
   const record = await findXpChange(deps.db, changeId);
   if (!record || record.apiKeyId !== asker.apiKeyId || record.guildId !== asker.guildId) throw xpChangeNotFound();
-  if (record.status === 'done' || record.status === 'failed') {
-    return toXpChangeBody(record, { status: record.status, result: record.result, error: record.error });
-  }
-  const live = await readOperationStatus(deps.temporal, xpChangeOperation.workflowId(record), xpChangeStatus);
-  if (live.status === 'done') return toXpChangeBody(record, { status: 'done', result: live.result, error: null });
-  if (live.status === 'failed') return toXpChangeBody(record, { status: 'failed', result: null, error: live.error });
-  return toXpChangeBody(record, { status: live.status, result: null, error: null });
+  return toXpChangeBody(record, await readPolledStatus(deps.temporal, xpChangeStatus, record));
 }

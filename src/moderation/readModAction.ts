@@ -3,12 +3,12 @@ import { findModAction, type ModActionRecord } from '../../db/moderation/actions
 import type { Database } from '../../db/schema.js';
 import { actionNotFound } from '../core/errors.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
-import { readOperationStatus } from '../core/temporal/operation.js';
+import { readPolledStatus } from '../core/temporal/polledStatus.js';
 import type { ModActionBody } from './contract.js';
-import { modActionOperation, modActionStatus } from './modActionOperation.js';
+import { modActionStatus, type ModActionStatus } from './modActionOperation.js';
 
-function toModActionBody(record: ModActionRecord, live: Pick<ModActionBody, 'status' | 'caseNumber' | 'error'>): ModActionBody {
-  return { actionId: record.actionId, action: record.action, userId: record.userId, ...live, requestedAt: record.requestedAt.toISOString() };
+function toModActionBody(record: ModActionRecord, status: ModActionStatus): ModActionBody {
+  return { actionId: record.actionId, action: record.action, userId: record.userId, ...status, requestedAt: record.requestedAt.toISOString() };
 }
 
 /** An action just accepted: its workflow starts after the commit. */
@@ -25,13 +25,5 @@ export async function readModAction(
 ): Promise<ModActionBody> {
   const record = await findModAction(deps.db, actionId);
   if (!record || record.apiKeyId !== asker.apiKeyId || record.guildId !== asker.guildId) throw actionNotFound();
-  if (record.status === 'done' || record.status === 'failed') {
-    return toModActionBody(record, { status: record.status, caseNumber: record.caseNumber, error: record.error });
-  }
-  const live = await readOperationStatus(deps.temporal, modActionOperation.workflowId(record), modActionStatus);
-  return toModActionBody(record, {
-    status: live.status,
-    caseNumber: live.status === 'done' ? live.caseNumber : null,
-    error: live.status === 'failed' ? live.error : null,
-  });
+  return toModActionBody(record, await readPolledStatus(deps.temporal, modActionStatus, record));
 }
