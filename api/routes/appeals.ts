@@ -1,12 +1,9 @@
-import { findAppeal, listAppeals } from '../../db/appeals/appeals.js';
 import { appealDecisionOperation } from '../../src/appeals/appealDecisionOperation.js';
-import { toAppealBody, toAppealDetailBody } from '../../src/appeals/appealViews.js';
-import { decideAppeal } from '../../src/appeals/decideAppeal.js';
 import { AppealDecisionRequest, AppealDetail, AppealList, AppealParams, AppealsQuery } from '../../src/appeals/contract.js';
+import { decideAppeal } from '../../src/appeals/decideAppeal.js';
+import { readAppealDetail, readAppealPage } from '../../src/appeals/readAppeals.js';
 import { GuildParams } from '../../src/core/contract.js';
-import { appealNotFound } from '../../src/core/errors.js';
 import type { AppDeps } from '../context.js';
-import { cursorPage } from '../cursorPage.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
 const area = 'appeals';
@@ -47,7 +44,7 @@ export function appealsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
           at: clock.now(),
         });
         launch(appealDecisionOperation, decided);
-        return toAppealDetailBody(trx, (await findAppeal(trx, caller.guild.id, params.number))!);
+        return readAppealDetail(trx, caller.guild.id, params.number);
       },
     });
 
@@ -64,10 +61,7 @@ export function appealsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
       scope: 'appeals:read',
       request: { params: GuildParams, query: AppealsQuery },
       response: { status: 200, schema: AppealList, description: 'One page of appeals.' },
-      async handle({ query, caller: { guild } }) {
-        const page = await cursorPage(query.limit, (limit) => listAppeals(db, guild.id, { ...query, limit }), (a) => a.number);
-        return { ...page, items: page.items.map(toAppealBody) };
-      },
+      handle: ({ query, caller: { guild } }) => readAppealPage(db, guild.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -81,11 +75,7 @@ export function appealsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
       request: { params: AppealParams },
       response: { status: 200, schema: AppealDetail, description: 'The appeal.' },
       errors: ['APPEAL_NOT_FOUND'],
-      async handle({ params, caller: { guild } }) {
-        const appeal = await findAppeal(db, guild.id, params.number);
-        if (!appeal) throw appealNotFound();
-        return toAppealDetailBody(db, appeal);
-      },
+      handle: ({ params, caller: { guild } }) => readAppealDetail(db, guild.id, params.number),
     }),
     decisionRoute('approve'),
     decisionRoute('reject'),

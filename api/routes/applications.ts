@@ -1,13 +1,9 @@
-import { listFormsWithCounts } from '../../db/applications/forms.js';
-import { findSubmission, listSubmissions } from '../../db/applications/submissions.js';
 import { applicationDecisionOperation } from '../../src/applications/applicationDecisionOperation.js';
-import { toFormBody, toSubmissionBody, toSubmissionDetailBody } from '../../src/applications/applicationViews.js';
 import { DecisionRequest, FormList, SubmissionDetail, SubmissionList, SubmissionParams, SubmissionsQuery } from '../../src/applications/contract.js';
 import { decideSubmission } from '../../src/applications/decideSubmission.js';
+import { readForms, readSubmissionDetail, readSubmissionPage } from '../../src/applications/readApplications.js';
 import { GuildParams } from '../../src/core/contract.js';
-import { applicationNotFound } from '../../src/core/errors.js';
 import type { AppDeps } from '../context.js';
-import { cursorPage } from '../cursorPage.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
 const area = 'applications';
@@ -25,9 +21,7 @@ export function applicationsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
       scope: 'applications:read',
       request: { params: GuildParams },
       response: { status: 200, schema: FormList, description: 'Every form of the server.' },
-      async handle({ caller: { guild } }) {
-        return { items: (await listFormsWithCounts(db, guild.id)).map(toFormBody) };
-      },
+      handle: ({ caller: { guild } }) => readForms(db, guild.id),
     }),
     defineRoute({
       method: 'get',
@@ -40,10 +34,7 @@ export function applicationsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
       scope: 'applications:read',
       request: { params: GuildParams, query: SubmissionsQuery },
       response: { status: 200, schema: SubmissionList, description: 'One page of submissions.' },
-      async handle({ query, caller: { guild } }) {
-        const page = await cursorPage(query.limit, (limit) => listSubmissions(db, guild.id, { ...query, limit }), (s) => s.number);
-        return { ...page, items: page.items.map(toSubmissionBody) };
-      },
+      handle: ({ query, caller: { guild } }) => readSubmissionPage(db, guild.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -56,11 +47,7 @@ export function applicationsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
       request: { params: SubmissionParams },
       response: { status: 200, schema: SubmissionDetail, description: 'The submission.' },
       errors: ['APPLICATION_NOT_FOUND'],
-      async handle({ params, caller: { guild } }) {
-        const submission = await findSubmission(db, guild.id, params.number);
-        if (!submission) throw applicationNotFound();
-        return toSubmissionDetailBody(submission);
-      },
+      handle: ({ params, caller: { guild } }) => readSubmissionDetail(db, guild.id, params.number),
     }),
     defineRoute({
       method: 'post',
@@ -92,7 +79,7 @@ export function applicationsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
           at: clock.now(),
         });
         launch(applicationDecisionOperation, decided);
-        return toSubmissionDetailBody((await findSubmission(trx, caller.guild.id, params.number))!);
+        return readSubmissionDetail(trx, caller.guild.id, params.number);
       },
     }),
   ];

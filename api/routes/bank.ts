@@ -1,5 +1,5 @@
-import { findBalance, findBankSettings, listLedger, listTopBalances } from '../../db/bank/accounts.js';
 import { applyBankChange } from '../../src/bank/applyBankChange.js';
+import { readBalance, readBankLeaderboard, readLedgerPage } from '../../src/bank/readBank.js';
 import {
   BankBalance,
   BankChange,
@@ -12,7 +12,6 @@ import {
 import { GuildMemberParams, GuildParams } from '../../src/core/contract.js';
 import { requireHumanMember } from '../../src/core/members.js';
 import type { AppDeps } from '../context.js';
-import { cursorPage } from '../cursorPage.js';
 import { defineRoute } from '../route.js';
 
 const area = 'bank';
@@ -31,10 +30,7 @@ export function bankRoutes({ db, platform, clock }: AppDeps) {
       scope: 'bank:read',
       request: { params: GuildMemberParams },
       response: { status: 200, schema: BankBalance, description: 'The balance with the server currency.' },
-      async handle({ params, caller: { guild } }) {
-        const [balance, settings] = await Promise.all([findBalance(db, guild.id, params.userId), findBankSettings(db, guild.id)]);
-        return { userId: params.userId, balance: balance ?? settings.startingBalance, currency: settings.currency };
-      },
+      handle: ({ params, caller: { guild } }) => readBalance(db, guild.id, params.userId),
     }),
     defineRoute({
       method: 'get',
@@ -47,10 +43,7 @@ export function bankRoutes({ db, platform, clock }: AppDeps) {
       scope: 'bank:read',
       request: { params: GuildMemberParams, query: BankTransactionsQuery },
       response: { status: 200, schema: BankTransactionPage, description: 'One page of ledger rows.' },
-      async handle({ params, query, caller: { guild } }) {
-        const page = await cursorPage(query.limit, (limit) => listLedger(db, guild.id, params.userId, { limit, before: query.before }), (r) => r.id);
-        return { items: page.items.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })), nextCursor: page.nextCursor };
-      },
+      handle: ({ params, query, caller: { guild } }) => readLedgerPage(db, guild.id, params.userId, query),
     }),
     defineRoute({
       method: 'post',
@@ -93,10 +86,7 @@ export function bankRoutes({ db, platform, clock }: AppDeps) {
       scope: 'bank:read',
       request: { params: GuildParams, query: BankLeaderboardQuery },
       response: { status: 200, schema: BankLeaderboard, description: 'The top balances with the server currency.' },
-      async handle({ query, caller: { guild } }) {
-        const [rows, settings] = await Promise.all([listTopBalances(db, guild.id, query.limit), findBankSettings(db, guild.id)]);
-        return { items: rows.map((r, i) => ({ rank: i + 1, ...r })), currency: settings.currency };
-      },
+      handle: ({ query, caller: { guild } }) => readBankLeaderboard(db, guild.id, query.limit),
     }),
   ];
 }

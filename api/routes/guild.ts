@@ -1,9 +1,6 @@
 import { GuildMemberParams, GuildParams } from '../../src/core/contract.js';
 import { ChannelList, Guild, Member, RoleList } from '../../src/guild/contract.js';
-import { channelsInSidebarOrder, displayName, roleColorHex, rolesHighestFirst } from '../../src/guild/ordering.js';
-import { memberNotFound } from '../../src/core/errors.js';
-import { PlatformUnavailableError } from '../../src/core/platform.js';
-import { rememberGuildLook } from '../../db/guild/guilds.js';
+import { readChannels, readGuild, readMember, readRoles } from '../../src/guild/readGuild.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute } from '../route.js';
 
@@ -24,22 +21,7 @@ export function guildRoutes({ db, platform, memberCache }: AppDeps) {
       scope,
       request: { params: GuildParams },
       response: { status: 200, schema: Guild, description: 'The server.' },
-      async handle({ caller: { guild } }) {
-        const live = await platform.getGuild(guild.id).catch((err: unknown) => {
-          if (err instanceof PlatformUnavailableError) return undefined;
-          throw err;
-        });
-        if (live) await rememberGuildLook(db, guild.id, { name: live.name, icon: live.icon });
-        return {
-          id: guild.id,
-          name: live?.name ?? guild.name,
-          icon: live ? live.icon : guild.icon,
-          iconUrl: live?.iconUrl ?? null,
-          memberCount: live?.approximateMemberCount ?? null,
-          locale: guild.locale,
-          enabledFeatures: guild.features,
-        };
-      },
+      handle: ({ caller: { guild } }) => readGuild({ db, platform }, guild),
     }),
     defineRoute({
       method: 'get',
@@ -51,20 +33,7 @@ export function guildRoutes({ db, platform, memberCache }: AppDeps) {
       scope,
       request: { params: GuildParams },
       response: { status: 200, schema: RoleList, description: 'Roles, highest first.' },
-      async handle({ caller: { guild } }) {
-        const roles = rolesHighestFirst(guild.id, await platform.listRoles(guild.id));
-        return {
-          items: roles.map((r) => ({
-            id: r.id,
-            name: r.name,
-            color: roleColorHex(r.color),
-            position: r.position,
-            managed: r.managed,
-            hoist: r.hoist,
-            mentionable: r.mentionable,
-          })),
-        };
-      },
+      handle: ({ caller: { guild } }) => readRoles(platform, guild.id),
     }),
     defineRoute({
       method: 'get',
@@ -76,18 +45,7 @@ export function guildRoutes({ db, platform, memberCache }: AppDeps) {
       scope,
       request: { params: GuildParams },
       response: { status: 200, schema: ChannelList, description: 'Channels in sidebar order.' },
-      async handle({ caller: { guild } }) {
-        const channels = channelsInSidebarOrder(await platform.listChannels(guild.id));
-        return {
-          items: channels.map((c) => ({
-            id: c.id,
-            name: c.name,
-            type: c.type === 'thread' ? 'other' : c.type,
-            parentId: c.parentId,
-            position: c.position,
-          })),
-        };
-      },
+      handle: ({ caller: { guild } }) => readChannels(platform, guild.id),
     }),
     defineRoute({
       method: 'get',
@@ -100,21 +58,7 @@ export function guildRoutes({ db, platform, memberCache }: AppDeps) {
       request: { params: GuildMemberParams },
       response: { status: 200, schema: Member, description: 'The member.' },
       errors: ['MEMBER_NOT_FOUND'],
-      async handle({ params, caller: { guild } }) {
-        const member = await memberCache.getMember(guild.id, params.userId);
-        if (!member) throw memberNotFound();
-        return {
-          userId: member.userId,
-          username: member.username,
-          globalName: member.globalName,
-          nickname: member.nickname,
-          displayName: displayName(member),
-          avatarUrl: member.avatarUrl,
-          bot: member.bot,
-          roles: member.roleIds,
-          joinedAt: member.joinedAt?.toISOString() ?? null,
-        };
-      },
+      handle: ({ params, caller: { guild } }) => readMember(memberCache, guild.id, params.userId),
     }),
   ];
 }

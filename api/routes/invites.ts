@@ -1,17 +1,14 @@
-import { findInviteCounts, ZERO_INVITES } from '../../db/invites/members.js';
-import { findActiveSeason } from '../../db/invites/seasons.js';
 import { GuildMemberParams, GuildParams } from '../../src/core/contract.js';
 import { requireHumanMember } from '../../src/core/members.js';
 import { addBonusInvites } from '../../src/invites/addBonusInvites.js';
 import { BonusRequest, BonusResult, InviteLeaderboard, InviteLeaderboardQuery, InviteMember } from '../../src/invites/contract.js';
 import { milestoneOperation } from '../../src/invites/milestoneOperation.js';
-import { inviteBoardPage, inviterRank, seasonBoardPage, seasonStanding, seasonSummary } from '../../src/invites/leaderboard.js';
+import { readInviteLeaderboard, readInviteMember } from '../../src/invites/readInvites.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
 const area = 'invites';
 const feature = 'invites';
-const MAX_CURSOR = 10_000_000;
 
 export function invitesRoutes({ db, platform, clock }: AppDeps): RouteDefinition[] {
   return [
@@ -28,16 +25,7 @@ export function invitesRoutes({ db, platform, clock }: AppDeps): RouteDefinition
       scope: 'invites:read',
       request: { params: GuildMemberParams },
       response: { status: 200, schema: InviteMember, description: 'The member as an inviter.' },
-      async handle({ params, caller: { guild } }) {
-        const [counts, season] = await Promise.all([findInviteCounts(db, guild.id, params.userId), findActiveSeason(db, guild.id)]);
-        const c = counts ?? ZERO_INVITES;
-        return {
-          userId: params.userId,
-          ...c,
-          rank: (await inviterRank(db, guild.id, c.invites)) ?? null,
-          season: season ? await seasonStanding(db, season, params.userId) : null,
-        };
-      },
+      handle: ({ params, caller: { guild } }) => readInviteMember(db, guild.id, params.userId),
     }),
     defineRoute({
       method: 'get',
@@ -54,20 +42,7 @@ export function invitesRoutes({ db, platform, clock }: AppDeps): RouteDefinition
       scope: 'invites:read',
       request: { params: GuildParams, query: InviteLeaderboardQuery },
       response: { status: 200, schema: InviteLeaderboard, description: 'One page of the leaderboard.' },
-      async handle({ query, caller: { guild } }) {
-        const season = await findActiveSeason(db, guild.id);
-        if (query.period === 'season' && !season) return { period: 'season' as const, season: null, items: [], total: 0, nextCursor: null };
-        const { rows, total } =
-          query.period === 'season' ? await seasonBoardPage(db, season!.id, query.cursor, query.limit) : await inviteBoardPage(db, guild.id, query.cursor, query.limit);
-        const next = query.cursor + rows.length;
-        return {
-          period: query.period,
-          season: season ? seasonSummary(season) : null,
-          items: rows.map((r) => ({ rank: r.rank, userId: r.userId, score: r.invites, invites: r.invites, verified: r.verified, bonus: r.bonus })),
-          total,
-          nextCursor: rows.length === query.limit && next < total && next <= MAX_CURSOR ? String(next) : null,
-        };
-      },
+      handle: ({ query, caller: { guild } }) => readInviteLeaderboard(db, guild.id, query),
     }),
     defineRoute({
       method: 'post',

@@ -1,11 +1,6 @@
-import { listPurchases, findPurchase } from '../../db/shop/purchases.js';
-import { findBankSettings } from '../../db/bank/accounts.js';
-import { findItem, listItems } from '../../db/shop/items.js';
-import { countListedItems, listStores } from '../../db/shop/stores.js';
 import { GuildMemberParams, GuildParams } from '../../src/core/contract.js';
 import {
   InventoryQuery,
-  MAX_RECORD_ID,
   Purchase,
   PurchaseList,
   PurchaseParams,
@@ -17,11 +12,10 @@ import {
   ShopItemsQuery,
   StoreList,
 } from '../../src/shop/contract.js';
-import { purchaseNotFound, shopItemNotFound } from '../../src/shop/shopErrors.js';
-import { mainStoreBody, toPurchaseBody, toShopItemBody, toStoreBody } from '../../src/shop/shopViews.js';
+import { readInventoryPage, readPurchase, readPurchasePage, readShopItem, readShopItems, readStores } from '../../src/shop/readShop.js';
+import { toShopItemBody } from '../../src/shop/shopViews.js';
 import { updateShopItem } from '../../src/shop/updateShopItem.js';
 import type { AppDeps } from '../context.js';
-import { cursorPage } from '../cursorPage.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { shopWriteRoutes } from './shopWrites.js';
 
@@ -42,10 +36,7 @@ export function shopRoutes(deps: AppDeps): RouteDefinition[] {
       scope: 'shop:read',
       request: { params: GuildParams },
       response: { status: 200, schema: StoreList, description: 'Every store.' },
-      async handle({ caller: { guild } }) {
-        const [stores, counts] = await Promise.all([listStores(db, guild.id), countListedItems(db, guild.id)]);
-        return { items: [mainStoreBody(counts.get(null) ?? 0), ...stores.map((s) => toStoreBody(s, counts.get(s.id) ?? 0))] };
-      },
+      handle: ({ caller: { guild } }) => readStores(db, guild.id),
     }),
     defineRoute({
       method: 'get',
@@ -60,14 +51,7 @@ export function shopRoutes(deps: AppDeps): RouteDefinition[] {
       scope: 'shop:read',
       request: { params: GuildParams, query: ShopItemsQuery },
       response: { status: 200, schema: ShopItemList, description: 'The items and the currency their prices are in.' },
-      async handle({ query, caller: { guild } }) {
-        const storeId = query.storeId === 'main' ? null : query.storeId;
-        const filter = { storeId, category: query.category, includeDisabled: query.includeDisabled ?? false };
-        // No store has an id past the column's range: such an id is unknown, not an error.
-        const known = storeId === null || storeId === undefined || storeId <= MAX_RECORD_ID;
-        const [items, settings] = await Promise.all([known ? listItems(db, guild.id, filter) : [], findBankSettings(db, guild.id)]);
-        return { items: items.map(toShopItemBody), currency: settings.currency };
-      },
+      handle: ({ query, caller: { guild } }) => readShopItems(db, guild.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -81,11 +65,7 @@ export function shopRoutes(deps: AppDeps): RouteDefinition[] {
       request: { params: ShopItemParams },
       response: { status: 200, schema: ShopItem, description: 'The item.' },
       errors: ['SHOP_ITEM_NOT_FOUND'],
-      async handle({ params, caller: { guild } }) {
-        const item = await findItem(db, guild.id, params.itemId);
-        if (!item) throw shopItemNotFound();
-        return toShopItemBody(item);
-      },
+      handle: ({ params, caller: { guild } }) => readShopItem(db, guild.id, params.itemId),
     }),
     defineRoute({
       method: 'patch',
@@ -126,10 +106,7 @@ export function shopRoutes(deps: AppDeps): RouteDefinition[] {
       scope: 'shop:read',
       request: { params: GuildMemberParams, query: InventoryQuery },
       response: { status: 200, schema: PurchaseList, description: 'One page of owned purchases.' },
-      async handle({ params, query, caller: { guild } }) {
-        const page = await cursorPage(query.limit, (limit) => listPurchases(db, guild.id, { userId: params.userId, status: 'owned', before: query.before, limit }), (p) => p.id);
-        return { items: page.items.map(toPurchaseBody), nextCursor: page.nextCursor };
-      },
+      handle: ({ params, query, caller: { guild } }) => readInventoryPage(db, guild.id, params.userId, query),
     }),
     defineRoute({
       method: 'get',
@@ -142,10 +119,7 @@ export function shopRoutes(deps: AppDeps): RouteDefinition[] {
       scope: 'shop:read',
       request: { params: GuildParams, query: PurchasesQuery },
       response: { status: 200, schema: PurchaseList, description: 'One page of purchases.' },
-      async handle({ query, caller: { guild } }) {
-        const page = await cursorPage(query.limit, (limit) => listPurchases(db, guild.id, { ...query, limit }), (p) => p.id);
-        return { items: page.items.map(toPurchaseBody), nextCursor: page.nextCursor };
-      },
+      handle: ({ query, caller: { guild } }) => readPurchasePage(db, guild.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -159,11 +133,7 @@ export function shopRoutes(deps: AppDeps): RouteDefinition[] {
       description: 'A buy or a grant, in any status; another server\'s purchase answers 404 PURCHASE_NOT_FOUND.',
       response: { status: 200, schema: Purchase, description: 'The purchase.' },
       errors: ['PURCHASE_NOT_FOUND'],
-      async handle({ params, caller: { guild } }) {
-        const purchase = await findPurchase(db, guild.id, params.purchaseId);
-        if (!purchase) throw purchaseNotFound();
-        return toPurchaseBody(purchase);
-      },
+      handle: ({ params, caller: { guild } }) => readPurchase(db, guild.id, params.purchaseId),
     }),
     ...shopWriteRoutes(deps),
   ];

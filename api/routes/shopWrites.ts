@@ -9,7 +9,7 @@ import type { Workflow } from '../../src/core/temporal/workflowRef.js';
 import { buyItem, type ShopWrite } from '../../src/shop/buyItem.js';
 import { Purchase, PurchaseParams, ShopBuyRequest, ShopBuyResult, ShopGrantRequest, ShopRefundRequest, ShopRefundResult } from '../../src/shop/contract.js';
 import { grantItem } from '../../src/shop/grantItem.js';
-import { purchaseEffectsOperation, purchaseRefundOperation } from '../../src/shop/purchaseOperations.js';
+import { purchaseEffectsOperation, purchaseRefundOperation, roleEffectsOf } from '../../src/shop/purchaseOperations.js';
 import { refundPurchase } from '../../src/shop/refundPurchase.js';
 import type { AppDeps, Caller } from '../context.js';
 import { defineRoute, type RouteDefinition, type RouteInput } from '../route.js';
@@ -44,7 +44,8 @@ export function shopWriteRoutes({ platform, clock }: AppDeps): RouteDefinition[]
     { publish, launch }: Pick<RouteInput<never, never, never>, 'publish' | 'launch'>,
   ): T => {
     publish(events);
-    if (purchase.roleId !== null) launch(roleEffects, { guildId: purchase.guildId, purchaseId: purchase.id });
+    const effects = roleEffectsOf(purchase);
+    if (effects) launch(roleEffects, effects);
     return result;
   };
 

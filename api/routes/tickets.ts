@@ -1,13 +1,9 @@
-import { listTicketMessages } from '../../db/tickets/messages.js';
-import { findTicket, listTickets } from '../../db/tickets/tickets.js';
 import { GuildParams } from '../../src/core/contract.js';
-import { ticketNotFound, transcriptNotFound } from '../../src/core/errors.js';
 import { closeTicketByApi } from '../../src/tickets/closeTicketByApi.js';
 import { TicketCloseRequest, TicketDetail, TicketList, TicketParams, TicketsQuery, Transcript, TranscriptQuery } from '../../src/tickets/contract.js';
+import { readTicketDetail, readTicketPage, readTranscript } from '../../src/tickets/readTickets.js';
 import { ticketCloseOperation } from '../../src/tickets/ticketCloseOperation.js';
-import { toTicketBody, toTicketDetailBody, toTranscriptBody } from '../../src/tickets/ticketViews.js';
 import type { AppDeps } from '../context.js';
-import { cursorPage } from '../cursorPage.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
 const area = 'tickets';
@@ -26,10 +22,7 @@ export function ticketsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
       scope: 'tickets:read',
       request: { params: GuildParams, query: TicketsQuery },
       response: { status: 200, schema: TicketList, description: 'One page of tickets.' },
-      async handle({ query, caller: { guild } }) {
-        const page = await cursorPage(query.limit, (limit) => listTickets(db, guild.id, { ...query, limit }), (t) => t.ticketNo);
-        return { ...page, items: page.items.map(toTicketBody) };
-      },
+      handle: ({ query, caller: { guild } }) => readTicketPage(db, guild.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -42,11 +35,7 @@ export function ticketsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
       request: { params: TicketParams },
       response: { status: 200, schema: TicketDetail, description: 'The ticket.' },
       errors: ['TICKET_NOT_FOUND'],
-      async handle({ params, caller: { guild } }) {
-        const ticket = await findTicket(db, guild.id, params.ticketNo);
-        if (!ticket) throw ticketNotFound();
-        return toTicketDetailBody(ticket);
-      },
+      handle: ({ params, caller: { guild } }) => readTicketDetail(db, guild.id, params.ticketNo),
     }),
     defineRoute({
       method: 'get',
@@ -62,13 +51,7 @@ export function ticketsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
       request: { params: TicketParams, query: TranscriptQuery },
       response: { status: 200, schema: Transcript, description: 'One page of the transcript.' },
       errors: ['TICKET_NOT_FOUND', 'TRANSCRIPT_NOT_FOUND'],
-      async handle({ params, query, caller: { guild } }) {
-        const ticket = await findTicket(db, guild.id, params.ticketNo);
-        if (!ticket) throw ticketNotFound();
-        if (ticket.status !== 'closed' || ticket.transcriptGeneratedAt === null) throw transcriptNotFound();
-        const page = await listTicketMessages(db, guild.id, ticket.ticketNo, { after: query.after, limit: query.limit + 1 });
-        return toTranscriptBody(ticket, page, query.limit);
-      },
+      handle: ({ params, query, caller: { guild } }) => readTranscript(db, guild.id, params.ticketNo, query),
     }),
     defineRoute({
       method: 'post',
@@ -97,7 +80,7 @@ export function ticketsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
           at: clock.now(),
         });
         launch(ticketCloseOperation, closing);
-        return toTicketDetailBody((await findTicket(trx, caller.guild.id, params.ticketNo))!);
+        return readTicketDetail(trx, caller.guild.id, params.ticketNo);
       },
     }),
   ];

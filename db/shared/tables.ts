@@ -72,7 +72,7 @@ export interface EventsTable {
   created_at: Date;
   seq: Generated<number>;
   fanout_started_at: Date | null;
-  /** The batch (sequence event_batch_seq) whose workflow carries the event's fan-out: src/webhooks/batchLauncher.ts. */
+  /** The batch (sequence event_batch_seq) whose workflow carries the event's fan-out: src/events/batchLauncher.ts. */
   batch_id: ColumnType<string | null, never, string>;
   deliveries_at_commit: Generated<boolean>;
 }

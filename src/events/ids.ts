@@ -10,6 +10,29 @@ export interface EventFanoutInput {
 
 /**
  * Workflow `event/<eventId>`, started for each event before batches (issue 16): the worker keeps running it
- * for the fan-outs started then; new events go in batches (src/webhooks/batchLaunch.ts).
+ * for the fan-outs started then; new events go in batches (src/events/batchLaunch.ts).
  */
 export const eventFanoutWorkflow: WorkflowRef<(input: EventFanoutInput) => Promise<void>> = { name: 'eventFanout' };
+
+/**
+ * A batch of committed events of one guild, the fan-out of every event since issue 16: the first attempt of each
+ * webhook delivery and the bank log lines. Started by the events' batch launcher; the workflow (type `webhookBatch`,
+ * run by the webhooks area) and its activities take this input.
+ */
+export interface WebhookBatchInput {
+  batchId: number;
+  guildId: string;
+}
+
+export interface WebhookBatchResult {
+  succeeded: number;
+  /** First attempts that failed: each went on in its own `webhook/<endpoint>/<event>` run. */
+  retrying: number;
+  cancelled: number;
+}
+
+export const webhookBatchWorkflow: WorkflowRef<(input: WebhookBatchInput) => Promise<WebhookBatchResult>> = { name: 'webhookBatch' };
+
+/** With the guild: batch numbers come from one database's sequence, and other databases may share the namespace. */
+export const webhookBatchWorkflowId = (guildId: string, batchId: number) => `webhook-batch/${guildId}/${batchId}`;
+

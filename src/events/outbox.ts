@@ -3,7 +3,7 @@ import { insertEvent } from '../../db/shared/events.js';
 import type { Database } from '../../db/schema.js';
 import type { Logger } from '../core/logger.js';
 import type { OperationDeps } from '../core/temporal/operation.js';
-import { batchLauncherFor } from '../webhooks/batchLauncher.js';
+import { batchLauncherFor } from './batchLauncher.js';
 import type { EventDataByType, EventType, OutboxEvent } from './eventTypes.js';
 
 /**

@@ -2,8 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { listUnstartedXpChanges, markXpWorkflowStarted, type XpChangeRecord } from '../../db/levels/xpChanges.js';
 import type { WorkflowOf } from '../core/temporal/workflowRef.js';
-import type { Operation, StatusReader } from '../core/temporal/operation.js';
-import { xpChangeWorkflow, xpChangeWorkflowId, XP_CHANGE_STATUS_MEMO, type XpChangeOutcome } from './ids.js';
+import type { Operation } from '../core/temporal/operation.js';
+import type { PolledOperation } from '../core/temporal/polledStatus.js';
+import type { XpChangeBody } from './contract.js';
+import { xpChangeWorkflow, xpChangeWorkflowId, XP_CHANGE_STATUS_MEMO } from './ids.js';
 
 type XpChangeWorkflow = WorkflowOf<typeof xpChangeWorkflow>;
 export type StartableXpChange = Pick<XpChangeRecord, 'changeId' | 'guildId' | 'userId' | 'type' | 'unit' | 'amount'>;
@@ -21,12 +23,20 @@ export const xpChangeOperation: Operation<StartableXpChange, XpChangeWorkflow, K
   markStarted: (db, c, at) => markXpWorkflowStarted(db, c.changeId, at),
 };
 
-export type LiveXpStatus = { status: 'pending' | 'processing' } | XpChangeOutcome;
+export type XpChangeStatus = Pick<XpChangeBody, 'status' | 'result' | 'error'>;
 
-/** Open runs say `processing` once they began; a closed run answers with its outcome. */
-export const xpChangeStatus: StatusReader<XpChangeWorkflow, LiveXpStatus> = {
-  notStarted: { status: 'pending' },
-  fromMemo: (memo) => ({ status: memo[XP_CHANGE_STATUS_MEMO] === 'processing' ? 'processing' : 'pending' }),
-  fromResult: (outcome) => outcome,
-  closedWithoutResult: { status: 'processing' },
+const pending: XpChangeStatus = { status: 'pending', result: null, error: null };
+const processing: XpChangeStatus = { status: 'processing', result: null, error: null };
+
+/** Open runs say `processing` once they began; a closed run answers with its outcome, the record once it is stored. */
+export const xpChangeStatus: PolledOperation<XpChangeRecord, XpChangeWorkflow, XpChangeStatus> = {
+  settled: (c) => (c.status === 'done' || c.status === 'failed' ? { status: c.status, result: c.result, error: c.error } : undefined),
+  workflowId: (c) => xpChangeWorkflowId(c.guildId, c.changeId),
+  run: () => ({
+    notStarted: pending,
+    fromMemo: (memo) => (memo[XP_CHANGE_STATUS_MEMO] === 'processing' ? processing : pending),
+    fromResult: (outcome) =>
+      outcome.status === 'done' ? { status: 'done', result: outcome.result, error: null } : { status: 'failed', result: null, error: outcome.error },
+    closedWithoutResult: () => processing,
+  }),
 };

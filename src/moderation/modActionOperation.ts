@@ -3,12 +3,13 @@ import { listUnstartedModActions, markModActionStarted, type ModActionRecord } f
 import type { Database } from '../../db/schema.js';
 import type { RefusalCode } from '../core/errorCodes.js';
 import type { WorkflowOf } from '../core/temporal/workflowRef.js';
-import type { Operation, StatusReader } from '../core/temporal/operation.js';
+import type { Operation } from '../core/temporal/operation.js';
+import type { PolledOperation } from '../core/temporal/polledStatus.js';
+import type { ModActionBody } from './contract.js';
 import {
   MOD_ACTION_STATUS_MEMO,
   modActionWorkflowId,
   moderationActionWorkflow,
-  type ModerationActionOutcome,
 } from './ids.js';
 
 type ModerationActionWorkflow = WorkflowOf<typeof moderationActionWorkflow>;
@@ -27,16 +28,26 @@ export const modActionOperation: Operation<StartableModAction, ModerationActionW
   markStarted: (db, a, at) => markModActionStarted(db, a.actionId, at),
 };
 
-export type LiveModActionStatus = { status: 'pending' | 'running' } | ModerationActionOutcome;
+export type ModActionStatus = Pick<ModActionBody, 'status' | 'caseNumber' | 'error'>;
 
-/** A run stays open after `done` while it waits for a timeout or tempban to end: the memo, not the close, says done. */
-export const modActionStatus: StatusReader<ModerationActionWorkflow, LiveModActionStatus> = {
-  notStarted: { status: 'pending' },
-  fromMemo(memo) {
-    const status = memo[MOD_ACTION_STATUS_MEMO];
-    if (status === 'done' && typeof memo.caseNumber === 'number') return { status: 'done', caseNumber: memo.caseNumber };
-    if (status === 'failed' && typeof memo.error === 'string') return { status: 'failed', error: memo.error as RefusalCode };
-    return { status: status === 'running' ? 'running' : 'pending' };
-  },
-  fromResult: (outcome) => outcome,
+const pending: ModActionStatus = { status: 'pending', caseNumber: null, error: null };
+
+/**
+ * The record once it is stored final; else the run. A run stays open after `done` while it waits for a timeout or
+ * tempban to end: the memo, not the close, says done.
+ */
+export const modActionStatus: PolledOperation<ModActionRecord, ModerationActionWorkflow, ModActionStatus> = {
+  settled: (a) => (a.status === 'done' || a.status === 'failed' ? { status: a.status, caseNumber: a.caseNumber, error: a.error } : undefined),
+  workflowId: (a) => modActionWorkflowId(a.guildId, a.actionId),
+  run: () => ({
+    notStarted: pending,
+    fromMemo(memo) {
+      const status = memo[MOD_ACTION_STATUS_MEMO];
+      if (status === 'done' && typeof memo.caseNumber === 'number') return { status: 'done', caseNumber: memo.caseNumber, error: null };
+      if (status === 'failed' && typeof memo.error === 'string') return { status: 'failed', caseNumber: null, error: memo.error as RefusalCode };
+      return status === 'running' ? { ...pending, status: 'running' } : pending;
+    },
+    fromResult: (outcome) =>
+      outcome.status === 'done' ? { status: 'done', caseNumber: outcome.caseNumber, error: null } : { status: 'failed', caseNumber: null, error: outcome.error },
+  }),
 };

@@ -24,7 +24,8 @@ import { appealDecisionOperation } from '../appeals/appealDecisionOperation.js';
 import { appealDecisionWorkflow } from '../appeals/ids.js';
 import { applicationDecisionOperation } from '../applications/applicationDecisionOperation.js';
 import { applicationDecisionWorkflow } from '../applications/ids.js';
-import { eventFanoutWorkflow } from '../events/ids.js';
+import { relayUnstartedBatches } from '../events/batchLaunch.js';
+import { eventFanoutWorkflow, webhookBatchWorkflow } from '../events/ids.js';
 import { purgeExpiredRecordsWorkflow } from '../keys/ids.js';
 import { purgeSchedule } from '../keys/schedules.js';
 import { refreshLevelRanksWorkflow, xpChangeWorkflow } from '../levels/ids.js';
@@ -32,9 +33,8 @@ import { levelRanksSchedule } from '../levels/schedules.js';
 import { xpChangeOperation } from '../levels/xpChangeOperation.js';
 import { moderationActionWorkflow } from '../moderation/ids.js';
 import { modActionOperation } from '../moderation/modActionOperation.js';
-import { relayUnstartedBatches } from '../webhooks/batchLaunch.js';
 import { relayDeliveryRetries } from '../webhooks/deliveryRelay.js';
-import { webhookBatchWorkflow, webhookDeliveryWorkflow } from '../webhooks/ids.js';
+import { webhookDeliveryWorkflow } from '../webhooks/ids.js';
 import { createEventsActivities } from '../../activities/events.js';
 import { shopRoutes } from '../../api/routes/shop.js';
 import { createShopActivities } from '../../activities/shop.js';
@@ -128,11 +128,16 @@ export const AREAS: AreaModule[] = [
     workflows: [giveawayWorkflow],
   },
   // eventFanout runs only for events whose fan-out started before batches (issue 16); new ones go in batches.
-  { name: 'events', activities: createEventsActivities, relays: [relayUnstartedBatches], workflows: [eventFanoutWorkflow] },
+  {
+    name: 'events',
+    activities: createEventsActivities,
+    relays: [relayUnstartedBatches],
+    workflows: [webhookBatchWorkflow, eventFanoutWorkflow],
+  },
   {
     name: 'webhooks',
     activities: createWebhooksActivities,
     relays: [relayDeliveryRetries],
-    workflows: [webhookBatchWorkflow, webhookDeliveryWorkflow],
+    workflows: [webhookDeliveryWorkflow],
   },
 ];

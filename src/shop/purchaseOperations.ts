@@ -5,6 +5,7 @@ import {
   listUnstartedRefunds,
   markEffectsStarted,
   markRefundStarted,
+  type PurchaseRecord,
   type PurchaseRef,
 } from '../../db/shop/purchases.js';
 import type { Operation } from '../core/temporal/operation.js';
@@ -34,3 +35,6 @@ export const purchaseRefundOperation: Operation<PurchaseRef, WorkflowOf<typeof p
   listUnstarted: listUnstartedRefunds,
   markStarted: markRefundStarted,
 };
+
+/** What the bot has to give or take back after a purchase changed: nothing for an item without a role. */
+export const roleEffectsOf = (p: PurchaseRecord): PurchaseRef | undefined => (p.roleId === null ? undefined : { guildId: p.guildId, purchaseId: p.id });

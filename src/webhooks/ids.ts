@@ -26,23 +26,8 @@ export const RETRY_DELAYS = ['1 minute', '5 minutes', '30 minutes', '2 hours', '
 export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
 export const FIRST_RETRY_DELAY_MS = 60_000;
 
-/** A batch of committed events of one guild: their first attempts, and the bank log lines. */
-export interface WebhookBatchInput {
-  batchId: number;
-  guildId: string;
-}
-
-export interface WebhookBatchResult {
-  succeeded: number;
-  /** First attempts that failed: each went on in its own `webhook/<endpoint>/<event>` run. */
-  retrying: number;
-  cancelled: number;
-}
-
-export const webhookBatchWorkflow: WorkflowRef<(input: WebhookBatchInput) => Promise<WebhookBatchResult>> = { name: 'webhookBatch' };
-
-/** With the guild: batch numbers come from one database's sequence, and other databases may share the namespace. */
-export const webhookBatchWorkflowId = (guildId: string, batchId: number) => `webhook-batch/${guildId}/${batchId}`;
+// The batch is the events' fan-out (src/events/batchLaunch.ts starts it); its workflow and activities here take its input.
+export type { WebhookBatchInput, WebhookBatchResult } from '../events/ids.js';
 
 /** One endpoint's share of a batch: its first attempts that failed, for the retry runs. */
 export interface EndpointBatchOutcome {

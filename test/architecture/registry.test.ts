@@ -4,6 +4,7 @@ import type { AppDeps } from '../../api/context.js';
 import type { AreaModule } from '../../src/process/area.js';
 import { AREAS } from '../../src/process/areas.js';
 import { collectActivities, collectRoutes, collectSchedules } from '../../src/process/registry.js';
+import { WORKFLOW_REFS } from '../../src/process/workflowRefs.js';
 import * as workflows from '../../workflows/index.js';
 
 // The area list is the one registry: these checks keep it and the workflow bundle's entry in step.
@@ -19,6 +20,12 @@ describe('the list of areas', () => {
   it('claims every workflow the bundle exports, each by exactly one area, and nothing else', () => {
     const claimed = AREAS.flatMap((a) => (a.workflows ?? []).map((w) => w.name)).sort();
     expect(claimed).toEqual(Object.keys(workflows).sort());
+  });
+
+  it('claims the refs that are bound to the workflow functions (src/process/workflowRefs.ts), each under its own name', () => {
+    for (const [name, ref] of Object.entries(WORKFLOW_REFS)) expect(ref.name).toBe(name);
+    const claimed = AREAS.flatMap((a) => a.workflows ?? []);
+    expect(new Set(claimed)).toEqual(new Set(Object.values(WORKFLOW_REFS)));
   });
 
   it('runs only claimed workflows from its schedules', () => {

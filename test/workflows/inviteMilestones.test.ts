@@ -5,7 +5,7 @@ import type { Platform } from '../../src/core/platform.js';
 import { relayUnstarted } from '../../src/core/temporal/operation.js';
 import { systemClock } from '../../src/core/clock.js';
 import { inviteMilestonesWorkflowId } from '../../src/invites/ids.js';
-import { inviteJoin } from '../../src/invites/inviteJoin.js';
+import { joinThroughInvite } from '../../src/guild/joinThroughInvite.js';
 import { judgeInviteJoin } from '../../src/invites/judgeInviteJoin.js';
 import { milestoneOperation } from '../../src/invites/milestoneOperation.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
@@ -98,7 +98,7 @@ describe('invite milestone rewards', () => {
     await db()
       .transaction()
       .execute((trx) =>
-        inviteJoin(trx, { guildId: guild.id, userId: joined, username: 'new', bot: false, roleIds: [], inviterId: inviter, inviteCode: null, at: new Date(), actor }),
+        joinThroughInvite(trx, { guildId: guild.id, userId: joined, username: 'new', bot: false, roleIds: [], inviterId: inviter, inviteCode: null, at: new Date(), actor }),
       );
     expect(await checks(guild)).toHaveLength(0); // pending joins do not count
     await db()

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { webhookBatchWorkflowId, webhookDeliveryWorkflowId } from '../../src/webhooks/ids.js';
+import { webhookBatchWorkflowId } from '../../src/events/ids.js';
+import { webhookDeliveryWorkflowId } from '../../src/webhooks/ids.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
 import { attemptsOf, claimedBatch, secondsBetween } from '../webhooks/batchFixture.js';
 import { startEventReceiver } from '../webhooks/eventReceiver.js';

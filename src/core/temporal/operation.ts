@@ -1,4 +1,3 @@
-import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { Clock } from '../clock.js';
 import type { TemporalGateway } from './gateway.js';
 import { operationAttributes } from './searchAttributes.js';
@@ -8,7 +7,7 @@ import type { Workflow, WorkflowRef } from './workflowRef.js';
 /**
  * One asynchronous operation, described once: a record committed with the request, a workflow started
  * right after the commit (and by the start relay when that start was lost), its status read back from
- * the workflow. The route, the relay and the status endpoint all use the same descriptor.
+ * the workflow (polledStatus.ts). The route, the relay and the status endpoint all use the same descriptor.
  */
 export interface Operation<R, W extends Workflow, Db> {
   workflow: WorkflowRef<W>;
@@ -59,34 +58,4 @@ export async function relayUnstarted<R, W extends Workflow, Db>(
   const records = await op.listUnstarted(deps.db, olderThan, options.batch);
   for (const record of records) await launchOperation(deps, op, record);
   return records.length;
-}
-
-/** How one operation's status reads from its run; the same shape for every polled operation. */
-export interface StatusReader<W extends Workflow, S> {
-  /** Before the run exists (its start is still on the way). */
-  notStarted: S;
-  /** While the run is open: from its memo, which describe() serves without a worker. */
-  fromMemo(memo: Record<string, unknown>): S;
-  /** Once it completed: its result. */
-  fromResult(result: Awaited<ReturnType<W>>): S;
-  /** A run that closed without a result (failed, terminated, timed out); without it, the memo answers. */
-  closedWithoutResult?: S;
-}
-
-/** Reads an operation's status from its workflow: memo while open, result once completed. */
-export async function readOperationStatus<W extends Workflow, S>(
-  { client }: TemporalGateway,
-  workflowId: string,
-  reader: StatusReader<W, S>,
-): Promise<S> {
-  const handle: WorkflowHandle<W> = client.workflow.getHandle<W>(workflowId);
-  try {
-    const { status, memo } = await handle.describe();
-    if (status.name === 'COMPLETED') return reader.fromResult((await handle.result()) as Awaited<ReturnType<W>>);
-    if (status.name !== 'RUNNING' && reader.closedWithoutResult !== undefined) return reader.closedWithoutResult;
-    return reader.fromMemo(memo ?? {});
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return reader.notStarted;
-    throw err;
-  }
 }

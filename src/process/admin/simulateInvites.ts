@@ -1,6 +1,6 @@
 import type { InviteJoinRecord } from '../../../db/invites/joins.js';
 import type { InviteSeasonRecord } from '../../../db/invites/seasons.js';
-import { inviteJoin } from '../../invites/inviteJoin.js';
+import { joinThroughInvite } from '../../guild/joinThroughInvite.js';
 import { judgeInviteJoin } from '../../invites/judgeInviteJoin.js';
 import { configureMilestone, MAX_MILESTONE_INVITES } from '../../invites/configureMilestone.js';
 import { endInviteSeason, startInviteSeason } from '../../invites/seasons.js';
@@ -68,7 +68,7 @@ export const inviteSimulateCommands: AdminCommand[] = [
       const at = ctx.clock.now();
       const { join, attribution, events } = await ctx.db
         .transaction()
-        .execute((trx) => inviteJoin(trx, { ...m, inviterId, inviteCode, at, actor: operatorActor(ctx, flags.operator) }));
+        .execute((trx) => joinThroughInvite(trx, { ...m, inviterId, inviteCode, at, actor: operatorActor(ctx, flags.operator) }));
       const fanout = await ctx.startFanouts(events);
       return {
         json: { ...joinJson(join), attribution, events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt, data: e.data })), fanout },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addBonusInvites } from '../../../src/invites/addBonusInvites.js';
-import { inviteJoin } from '../../../src/invites/inviteJoin.js';
+import { joinThroughInvite } from '../../../src/guild/joinThroughInvite.js';
 import { judgeInviteJoin } from '../../../src/invites/judgeInviteJoin.js';
 import { endInviteSeason, startInviteSeason } from '../../../src/invites/seasons.js';
 import { leaveMember } from '../../../src/guild/leaveMember.js';
@@ -18,7 +18,7 @@ async function seasonGuild() {
 
 const tx = <T>(fn: (trx: typeof database.db) => Promise<T>) => database.db.transaction().execute(fn);
 const join = (guild: TestGuild, userId: string, inviterId: string) =>
-  tx((trx) => inviteJoin(trx, { guildId: guild.id, userId, username: 'u', bot: false, roleIds: [], inviterId, inviteCode: null, at: new Date(), actor }));
+  tx((trx) => joinThroughInvite(trx, { guildId: guild.id, userId, username: 'u', bot: false, roleIds: [], inviterId, inviteCode: null, at: new Date(), actor }));
 const verify = (guild: TestGuild, userId: string) => tx((trx) => judgeInviteJoin(trx, { guildId: guild.id, userId, verdict: 'verify', at: new Date(), actor }));
 const leave = (guild: TestGuild, userId: string) => tx((trx) => leaveMember(trx, { guildId: guild.id, userId, at: new Date(), actor }));
 const start = (guild: TestGuild, name: string | null = null) => tx((trx) => startInviteSeason(trx, { guildId: guild.id, name, at: new Date(), actor }));
