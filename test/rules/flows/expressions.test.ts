@@ -20,10 +20,8 @@ describe('flow expressions (JSONata with guards)', () => {
     ['$pad("x", 100000)', /\$pad width is limited to 1000/],
     ['trigger.big & trigger.big', /larger than 65536 bytes/],
     ['1 +', /failed/],
-  ])('stops %s with a clear error, quickly', async (expression, message) => {
-    const started = performance.now();
+  ])('stops %s with a clear error', async (expression, message) => {
     await expect(evaluateExpression(expression, context)).rejects.toThrow(message);
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 
