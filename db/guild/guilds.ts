@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Feature } from '../../src/core/features.js';
-import type { Plan } from '../../src/core/plans.js';
+import type { Feature, Plan } from '../vocabulary.js';
 import type { Database, GuildRow } from '../schema.js';
 
 /** A server as the service configures it (plan, features, block); platform facts live behind the Platform port. */

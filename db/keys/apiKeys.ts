@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Scope } from '../../src/core/scopes.js';
+import type { Scope } from '../vocabulary.js';
 import type { GuildRecord } from '../guild/guilds.js';
 import { markHot } from '../pool.js';
 import type { ApiKeyRow, Database } from '../schema.js';

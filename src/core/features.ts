@@ -1,19 +1,6 @@
-/** Feature switches of a server; every resource belongs to one (spec: What the service does). */
-export const FEATURES = [
-  'bank',
-  'levels',
-  'invites',
-  'shop',
-  'giveaways',
-  'flows',
-  'tickets',
-  'applications',
-  'appeals',
-  'moderation',
-  'members',
-] as const;
+import { FEATURES, type Feature } from '../../db/vocabulary.js';
 
-export type Feature = (typeof FEATURES)[number];
+export { FEATURES, type Feature };
 
 export const isFeature = (value: string): value is Feature => (FEATURES as readonly string[]).includes(value);
 

@@ -1,8 +1,8 @@
-/** Plan limits (spec: Limits). */
-export const PLANS = ['free', 'pro'] as const;
-export type Plan = (typeof PLANS)[number];
+import { PLANS, type Plan } from '../../db/vocabulary.js';
 
-/** Request rates per plan come from config (RATE_LIMIT_*_PER_MINUTE), whose defaults are the spec's 60 and 600. */
+export { PLANS, type Plan };
+
+/** Plan limits (spec: Limits). Request rates per plan come from config (RATE_LIMIT_*_PER_MINUTE), whose defaults are the spec's 60 and 600. */
 export interface PlanLimits {
   activeApiKeys: number;
   webhookEndpoints: number;

@@ -1,29 +1,6 @@
-/** The spec's scopes (Authentication). Each is independent: bank:write does not include bank:read. */
-export const SCOPES = [
-  'guild:read',
-  'bank:read',
-  'bank:write',
-  'levels:read',
-  'levels:write',
-  'invites:read',
-  'invites:write',
-  'shop:read',
-  'shop:write',
-  'giveaways:read',
-  'giveaways:write',
-  'flows:read',
-  'flows:run',
-  'tickets:read',
-  'tickets:write',
-  'applications:read',
-  'applications:write',
-  'appeals:read',
-  'appeals:write',
-  'moderation:read',
-  'moderation:write',
-] as const;
+import { SCOPES, type Scope } from '../../db/vocabulary.js';
 
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope };
 
 export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
 

@@ -63,17 +63,27 @@ describe('dependency-cruiser rules', () => {
       files: { 'src/levels/a.ts': "import './b.js';\n", 'src/levels/b.ts': "import './a.js';\n" },
     },
     {
-      rule: 'core-is-the-bottom',
+      rule: 'core-above-db',
       case: 'src/core/ imports an area',
       files: { 'src/core/clock.ts': "import '../levels/curve.js';\n", 'src/levels/curve.ts': empty },
     },
     {
-      rule: 'db-below-areas',
+      rule: 'core-above-db',
+      case: 'src/core/ imports a db/ query file',
+      files: { 'src/core/clock.ts': "import '../../db/levels/members.js';\n", 'db/levels/members.ts': empty },
+    },
+    {
+      rule: 'db-is-the-bottom',
+      case: 'db/ imports src/core/ (type-only counts)',
+      files: { 'db/x.ts': "import type { Y } from '../src/core/y.js';\nexport type X = Y;\n", 'src/core/y.ts': 'export type Y = 1;\n' },
+    },
+    {
+      rule: 'db-is-the-bottom',
       case: 'db/ imports api/',
       files: { 'db/x.ts': "import '../api/y.js';\n", 'api/y.ts': empty },
     },
     {
-      rule: 'db-below-areas',
+      rule: 'db-is-the-bottom',
       case: 'db/ imports an area (type-only counts)',
       files: { 'db/x.ts': "import type { Y } from '../src/levels/y.js';\nexport type X = Y;\n", 'src/levels/y.ts': 'export type Y = 1;\n' },
     },
@@ -144,20 +154,20 @@ describe('dependency-cruiser rules', () => {
       files: { 'src/levels/a.ts': "import './b.js';\n", 'src/levels/b.ts': empty },
     },
     {
-      rule: 'core-is-the-bottom',
-      case: 'src/core/ imports src/core/, builtins and packages',
+      rule: 'core-above-db',
+      case: 'src/core/ imports src/core/, db/vocabulary.ts, builtins and packages',
       files: {
-        'src/core/clock.ts': "import './temporal/ids.js';\nimport 'node:fs';\nimport 'zod';\n",
+        'src/core/clock.ts': "import './temporal/ids.js';\nimport '../../db/vocabulary.js';\nimport 'node:fs';\nimport 'zod';\n",
         'src/core/temporal/ids.ts': empty,
+        'db/vocabulary.ts': empty,
       },
     },
     {
-      rule: 'db-below-areas',
-      case: 'db/ imports db/, src/core/, packages and builtins',
+      rule: 'db-is-the-bottom',
+      case: 'db/ imports db/, packages and builtins',
       files: {
-        'db/x.ts': "import './shared/y.js';\nimport '../src/core/clock.js';\nimport 'kysely';\nimport 'node:path';\n",
+        'db/x.ts': "import './shared/y.js';\nimport 'kysely';\nimport 'node:path';\n",
         'db/shared/y.ts': empty,
-        'src/core/clock.ts': empty,
       },
     },
     {
