@@ -16,6 +16,8 @@ export interface Fault {
   /** The answer instead of the normal one; without it the normal answer is given, after `delayMs`. */
   answer?: FakeAnswer;
   delayMs?: number;
+  /** The request takes effect, then the connection closes without an answer (a reply lost on the way back). */
+  dropAnswer?: boolean;
 }
 
 export function matches(fault: Fault, method: string, path: string): boolean {
