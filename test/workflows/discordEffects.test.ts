@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { addLevelReward, saveLevelSettings } from '../../db/levels/members.js';
 import { setTicketLogChannel } from '../../db/tickets/closes.js';
+import { enterGiveaway } from '../../src/giveaways/enterGiveaway.js';
 import { startFakeDiscord } from '../../src/process/infra/fakeDiscord/index.js';
 import { fileTestAppeal } from '../harness/appeals.js';
 import { createDiscordGuild, discordPlatformOn, type DiscordGuild } from '../harness/discordGuild.js';
@@ -40,6 +41,42 @@ describe('levels on Discord', () => {
     expect(fake.state.guilds.get(g.id)!.members.get(userId)!.roles).toEqual([g.roles.member, g.roles.reward]);
     await eventually(async () => messagesIn(g.channels.general), (m) => m.length > 0);
     expect(messagesIn(g.channels.general)).toEqual([`<@${userId}> reached level 2`]);
+  });
+});
+
+describe('giveaways on Discord', () => {
+  it('started and ended: one post (nonce), one edit naming the winners, one announcement, a DM per winner', async () => {
+    const g = await createDiscordGuild(db(), fake);
+    const members = [g.addMember(), g.addMember(), g.addMember()];
+    const res = await app.http('POST', `/guilds/${g.id}/giveaways`, {
+      headers: bearer(g.key),
+      body: { channelId: g.channels.general, prize: 'Nitro', durationSeconds: 3600, winners: 2 },
+    });
+    expect(res.status).toBe(201);
+    const id = res.body.id as number;
+    const giveaway = () => app.http('GET', `/guilds/${g.id}/giveaways/${id}`, { headers: bearer(g.key) });
+    await eventually(giveaway, (r) => r.body?.status === 'active');
+    for (const userId of members) {
+      const member = await platform.getMember(g.id, userId);
+      await db()
+        .transaction()
+        .execute((trx) => enterGiveaway(trx, { guildId: g.id, giveawayId: id, userId, member, at: new Date(), actor: { type: 'system' } }));
+    }
+    const ended = await app.http('POST', `/guilds/${g.id}/giveaways/${id}/end`, { headers: bearer(g.key) });
+    expect(ended.status).toBe(200);
+    const winners = ended.body.draw.winnerIds as string[];
+    expect(winners).toHaveLength(2);
+    await eventually(giveaway, (r) => r.body.queuedActions.every((a: { status: string }) => a.status !== 'queued') && r.body.queuedActions.length === 5);
+
+    const posts = fake.requests.filter((r) => r.method === 'POST' && r.path === `/channels/${g.channels.general}/messages`);
+    expect(posts).toHaveLength(2);
+    expect(posts.every((p) => p.body?.enforce_nonce === true && typeof p.body.nonce === 'string')).toBe(true);
+    const [message, announcement] = messagesIn(g.channels.general);
+    expect(message).toContain('Winners: ');
+    for (const w of winners) expect(message).toContain(`<@${w}>`);
+    expect(announcement).toContain('Congratulations');
+    expect(fake.requests.filter((r) => r.method === 'PATCH' && r.path.startsWith(`/channels/${g.channels.general}/messages/`))).toHaveLength(1);
+    for (const w of winners) expect(messagesIn(fake.state.dmChannels.get(w))).toHaveLength(1);
   });
 });
 
