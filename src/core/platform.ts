@@ -118,9 +118,9 @@ export class PlatformRefusedError extends Error {
 
 /**
  * The platform refused the service's own credentials: nothing will work until an operator fixes the
- * configuration, so no step retries it.
+ * configuration, so no step retries it. To a reader (the api) the platform is as good as unreachable.
  */
-export class PlatformConfigurationError extends Error {
+export class PlatformConfigurationError extends PlatformUnavailableError {
   readonly code = 'PLATFORM_UNAUTHORIZED';
   constructor(message: string) {
     super(message);
