@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { addLevelReward, saveLevelSettings } from '../../db/levels/members.js';
 import { setTicketLogChannel } from '../../db/tickets/closes.js';
 import { enterGiveaway } from '../../src/giveaways/enterGiveaway.js';
-import { startFakeDiscord } from '../../src/process/infra/fakeDiscord/index.js';
+import { missingPermissions, startFakeDiscord } from '../../src/process/infra/fakeDiscord/index.js';
 import { fileTestAppeal } from '../harness/appeals.js';
 import { createDiscordGuild, discordPlatformOn, type DiscordGuild } from '../harness/discordGuild.js';
 import { eventually } from '../harness/eventually.js';
@@ -40,6 +40,23 @@ describe('levels on Discord', () => {
     expect(reasonOf(put[0]!)).toMatch(/\S/);
     expect(fake.state.guilds.get(g.id)!.members.get(userId)!.roles).toEqual([g.roles.member, g.roles.reward]);
     await eventually(async () => messagesIn(g.channels.general), (m) => m.length > 0);
+    expect(messagesIn(g.channels.general)).toEqual([`<@${userId}> reached level 2`]);
+  });
+
+  it('a reward role Discord refuses (50013): tried once, the XP stands (done) and the announcement still goes out', async () => {
+    const g = await createDiscordGuild(db(), fake);
+    const userId = g.addMember();
+    await addLevelReward(db(), g.id, { level: 2, roleId: g.roles.reward });
+    await saveLevelSettings(db(), g.id, { announceChannelId: g.channels.general, announceTemplate: '{user} reached level {level}', removePreviousRewards: false });
+    fake.fail({ method: 'PUT', path: `/guilds/${g.id}/members/${userId}/roles/${g.roles.reward}`, answer: missingPermissions() });
+    const res = await app.http('POST', `/guilds/${g.id}/levels/members/${userId}/xp-changes`, { headers: bearer(g.key), body: { type: 'set', amount: 2, unit: 'levels' } });
+    const done = await eventually(
+      () => app.http('GET', `/guilds/${g.id}/levels/xp-changes/${res.body.changeId}`, { headers: bearer(g.key) }),
+      (r) => r.body?.status === 'done' || r.body?.status === 'failed',
+    );
+    expect(done.body).toMatchObject({ status: 'done', result: { level: 2 }, error: null });
+    expect(writes(`/guilds/${g.id}/members/${userId}/roles/${g.roles.reward}`).map((r) => r.status)).toEqual([403]);
+    expect(fake.state.guilds.get(g.id)!.members.get(userId)!.roles).toEqual([g.roles.member]);
     expect(messagesIn(g.channels.general)).toEqual([`<@${userId}> reached level 2`]);
   });
 });
