@@ -17,7 +17,7 @@ import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { ensureSchedules } from '../core/temporal/schedules.js';
 import { runStartRelay } from '../core/temporal/startRelay.js';
 import { AREAS } from './areas.js';
-import { createPlatform } from './platform.js';
+import { activityCancellation, createPlatform } from './platform.js';
 import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
 import { bundleWorkflows, createWorker } from './worker.js';
 
@@ -90,7 +90,7 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     bundle: await bundleWorkflows(),
-    deps: { db, platform: createPlatform(config, db, logger), clock: systemClock, logger, temporal, webhooks: config.webhooks },
+    deps: { db, platform: createPlatform(config, db, logger, activityCancellation), clock: systemClock, logger, temporal, webhooks: config.webhooks },
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
   });
   await ensureSchedules(temporal, collectSchedules(AREAS));

@@ -33,6 +33,8 @@ export interface DiscordPlatformOptions {
   maxRateLimitWaitMs?: number;
   /** Every call gives up after this long, waits included (below the platform activities' 30 s start-to-close). */
   callDeadlineMs?: number;
+  /** The caller's own cancellation (the worker passes the running activity's), so a cancelled step stops waiting at once. */
+  callSignal?: () => AbortSignal | undefined;
 }
 
 /** Discord's cap on a timeout (https://discord.com/developers/docs/resources/guild#modify-guild-member). */
@@ -67,7 +69,9 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
   async function call<T>(what: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', route: RouteLike, data: RequestData = {}): Promise<T> {
     if (unauthorized) throw new PlatformConfigurationError(UNAUTHORIZED_MESSAGE);
     try {
-      return (await rest[method](route, { ...data, signal: AbortSignal.timeout(deadline) })) as T;
+      const caller = options.callSignal?.();
+      const signal = caller ? AbortSignal.any([AbortSignal.timeout(deadline), caller]) : AbortSignal.timeout(deadline);
+      return (await rest[method](route, { ...data, signal })) as T;
     } catch (err) {
       const failure = translateDiscordError(err, what);
       if (failure instanceof PlatformConfigurationError && !unauthorized) {

@@ -18,6 +18,8 @@ export interface Fault {
   delayMs?: number;
   /** The request takes effect, then the connection closes without an answer (a reply lost on the way back). */
   dropAnswer?: boolean;
+  /** The request takes effect and is never answered (the caller dies waiting); the connection stays open. */
+  holdAnswer?: boolean;
 }
 
 export function matches(fault: Fault, method: string, path: string): boolean {

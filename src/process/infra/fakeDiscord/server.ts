@@ -60,7 +60,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   }
   for (const r of DISCORD_ROUTES) route(r.method, r.pattern, r.handler);
 
-  async function answer(req: IncomingMessage, body: Record<string, unknown> | null, path: string, query: URLSearchParams): Promise<FakeAnswer & { drop?: boolean }> {
+  async function answer(req: IncomingMessage, body: Record<string, unknown> | null, path: string, query: URLSearchParams): Promise<FakeAnswer & { drop?: boolean; hold?: boolean }> {
     const method = req.method ?? 'GET';
     const fault = faults.find((f) => f.left > 0 && matches(f, method, path));
     if (fault) {
@@ -68,7 +68,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
       if (fault.answer) return fault.answer;
     }
-    return { ...(await normalAnswer(req, body, path, query)), drop: fault?.dropAnswer };
+    return { ...(await normalAnswer(req, body, path, query)), drop: fault?.dropAnswer, hold: fault?.holdAnswer };
   }
 
   function normalAnswer(req: IncomingMessage, body: Record<string, unknown> | null, path: string, query: URLSearchParams): FakeAnswer {
@@ -97,6 +97,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
           : { status: 404, body: { message: '404: Not Found', code: 0 } };
         requests.push({ method: req.method ?? 'GET', path, query: url.searchParams, headers: lowerHeaders(req), body, status: result.status });
         if ('drop' in result && result.drop) return void res.destroy();
+        if ('hold' in result && result.hold) return;
         const headers: Record<string, string> = { ...result.headers };
         if (result.body !== undefined) headers['Content-Type'] = 'application/json';
         res.writeHead(result.status, headers);
