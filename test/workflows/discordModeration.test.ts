@@ -43,6 +43,17 @@ describe('moderation on Discord', () => {
     expect(fake.state.guilds.get(g.id)!.members.has(target)).toBe(false);
   });
 
+  it("a member above the bot in Discord's role order: HIERARCHY_HIGHER from Discord's positions, and nothing is written to Discord", async () => {
+    const g = await createDiscordGuild(db(), fake);
+    const target = g.addMember();
+    fake.state.guilds.get(g.id)!.members.get(target)!.roles.push(g.roles.admin);
+    const before = fake.requests.length;
+    const res = await act(g, 'kick', target, { reason: 'x' });
+    expect(await finished(g, res.body.actionId)).toMatchObject({ status: 'failed', error: 'HIERARCHY_HIGHER' });
+    expect(fake.requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(fake.state.guilds.get(g.id)!.members.has(target)).toBe(true);
+  });
+
   it('a timeout over 28 days is refused by the API before anything reaches Discord', async () => {
     const g = await createDiscordGuild(db(), fake);
     const target = g.addMember();
