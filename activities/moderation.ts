@@ -4,6 +4,7 @@ import { findModAction, finishModAction, markModActionRunning, type ModActionOut
 import { findCase, resolveCase } from '../db/moderation/cases.js';
 import { findModerationSettings } from '../db/moderation/settings.js';
 import { moderationRefusal } from '../src/moderation/refusalRules.js';
+import { auditReason } from '../src/moderation/auditReason.js';
 import { moderationDirectMessage } from '../src/moderation/directMessage.js';
 import { readModerationSituation } from '../src/moderation/moderationSituation.js';
 import { recordActionCase, caseActionOf } from '../src/moderation/recordActionCase.js';
@@ -65,8 +66,9 @@ export function createModerationActivities(deps: ActivityDeps) {
 
     /** The action itself on the platform; already in effect means done. */
     async applyModEffect(actionId: string, until: string | null): Promise<void> {
-      const { guildId, userId, action, request } = await loadAction(actionId);
-      const reason = request.reason;
+      const { guildId, userId, action, request, apiKeyId, source } = await loadAction(actionId);
+      const key = apiKeyId === null ? undefined : await findApiKey(db, guildId, apiKeyId);
+      const reason = auditReason(request.reason, { apiKeyName: key?.name, escalation: source === 'escalation' });
       if (action === 'timeout') await platform.timeout(guildId, userId, new Date(until!), reason);
       if (action === 'untimeout') await platform.timeout(guildId, userId, null, reason);
       if (action === 'kick') await platform.kick(guildId, userId, reason);

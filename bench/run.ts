@@ -17,6 +17,7 @@ import { runXpLatency } from './scenarios/xpLatency.js';
 import { runFlowRun } from './scenarios/flowRun.js';
 import { runGiveawaysOpen } from './scenarios/giveawaysOpen.js';
 import { runGiveawaysDraw } from './scenarios/giveawaysDraw.js';
+import { runDiscordEffects } from './scenarios/discordEffects.js';
 import type { ScenarioContext } from './scenarios/context.js';
 import { createBenchKey, seedBenchGuild } from './seed.js';
 import type { ServerThreadData } from './serverThread.js';
@@ -36,6 +37,8 @@ const SCENARIOS = {
   'shop-buy': runShopBuy,
   'webhook-throughput': runWebhookThroughput,
   'temporal-ceiling': runTemporalCeiling,
+  // The Discord adapter against the fake Discord with Discord's limits (no Temporal, no database).
+  'discord-effects': runDiscordEffects,
   // Last: the open giveaways keep the worker busy with their ends for minutes.
   draw: runGiveawaysDraw,
   'giveaways-open': runGiveawaysOpen,
@@ -177,6 +180,8 @@ function printTable(results: Array<Awaited<ReturnType<(typeof SCENARIOS)[Scenari
       rows.push(['giveaways-open', String(r.startRatePerSecond.active), String(d.p50), String(d.p99), String(r.giveaways - r.ended), `${r.giveaways} giveaways, cache ${r.maxCachedWorkflows}; active/s; endsAt to giveaways.ended; RSS ${r.rssMb.workerReady} -> max ${r.rssMb.maxWhileOpen} MB`]);
     } else if (r.scenario === 'draw') {
       rows.push(['draw', '-', String(r.drawActivityMs), '-', '-', `${r.entrants} entrants, ${r.entries} tickets, ${r.winners} winners, ${r.checkedEntrants} checked; draw activity ms (retry ${r.retryMs} ms)`]);
+    } else if (r.scenario === 'discord-effects') {
+      rows.push(['discord-effects', String(r.changesPerSecond), '-', '-', String(r.rateLimited), `${r.changes} role changes in ${r.seconds} s (limits allow ${r.fastestSeconds} s), ${r.rateLimitedShare}% 429, ${r.lost} lost, ${r.doubled} doubled`]);
     } else if (r.scenario === 'shop-buy') {
       rows.push(['shop-buy', String(r.throughput.requestsPerSecond), String(r.throughput.latencyMs.p50), String(r.throughput.latencyMs.p99), String(r.throughput.non2xx), `${r.throughput.sold} sold; scarce: ${r.scarce.sold}/${r.scarce.stock} sold, ledger mismatches ${r.ledgerMismatches}`]);
     } else {

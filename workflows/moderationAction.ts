@@ -1,5 +1,6 @@
 import {
   ParentClosePolicy,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   sleep,
@@ -16,6 +17,8 @@ import {
 } from '../src/moderation/ids.js';
 import { DATABASE_STEP, PLATFORM_EFFECT } from './activityProfiles.js';
 import { refusalCode } from './refusalCode.js';
+
+const PLATFORM_REFUSAL_PATCH = 'mod-action-platform-refusal';
 
 const steps = proxyLocalActivities<ModerationActivities>(DATABASE_STEP);
 // The action stays `running` while the platform is out.
@@ -42,8 +45,19 @@ export async function moderationAction({ actionId, guildId }: ModerationActionIn
   }
   // Workflow time: the same instant on replay, so every retry of the effect sets the same end.
   const until = durationSeconds ? new Date(Date.now() + durationSeconds * 1000).toISOString() : null;
-  const dmStatus = await effects.notifyModTarget(actionId, until);
-  await effects.applyModEffect(actionId, until);
+  let dmStatus: Awaited<ReturnType<ModerationActivities['notifyModTarget']>>;
+  try {
+    dmStatus = await effects.notifyModTarget(actionId, until);
+    await effects.applyModEffect(actionId, until);
+  } catch (err) {
+    // The platform refused the effect for good (Discord: the bot lacks a permission): the action fails with
+    // that code. Runs from before the Discord adapter could not get here (the local platform never refuses).
+    if (!patched(PLATFORM_REFUSAL_PATCH)) throw err;
+    const error = refusalCode(err);
+    await steps.finishModAction(actionId, { status: 'failed', error });
+    setStatus('failed', { error });
+    return { status: 'failed', error };
+  }
   const recorded = await steps.recordModCase(actionId, { dmStatus, until });
   const { caseNumber } = recorded;
   await steps.finishModAction(actionId, { status: 'done', caseNumber });

@@ -5,6 +5,8 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
 
+const DISCORD_TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
 /** Every setting the processes read from the environment, parsed once at boot. */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -50,7 +52,20 @@ const EnvSchema = z.object({
    * true is refused with NODE_ENV=production.
    */
   WEBHOOK_ALLOW_INSECURE_LOCAL: booleanFlag.optional(),
+  /** Where bot-side effects land: `local` (platform_* tables) or `discord` (Discord's REST API). */
+  PLATFORM: z.enum(['local', 'discord']).default('local'),
+  /** The bot's token (a secret: never logged, never echoed in a validation message). */
+  DISCORD_TOKEN: z.string().optional(),
+  /** Discord's API root without the version; requests go to `${DISCORD_API_URL}/v10/...` (a local fake in tests). */
+  DISCORD_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://discord.com/api' }).default('https://discord.com/api'),
 }).superRefine((e, ctx) => {
+  if (e.PLATFORM === 'discord') {
+    // A bot token is three dot-separated base64url parts; the message never repeats what was given.
+    if (!e.DISCORD_TOKEN) ctx.addIssue({ code: 'custom', path: ['DISCORD_TOKEN'], message: 'must be set with PLATFORM=discord (the bot token from the Developer Portal)' });
+    else if (!DISCORD_TOKEN_SHAPE.test(e.DISCORD_TOKEN)) {
+      ctx.addIssue({ code: 'custom', path: ['DISCORD_TOKEN'], message: 'is not a bot token (three dot-separated parts, without the "Bot " prefix)' });
+    }
+  }
   if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_INSECURE_LOCAL === true) {
     ctx.addIssue({
       code: 'custom',
@@ -87,6 +102,7 @@ export type Config = Readonly<{
     /** WEBHOOK_ALLOW_INSECURE_LOCAL as set; undefined when unset (dev then allows local receivers). */
     allowInsecureLocalSetting: boolean | undefined;
   }>;
+  platform: Readonly<{ kind: 'local' } | { kind: 'discord'; token: string; apiUrl: string }>;
   limits: Readonly<{
     authFailuresPerMinute: number;
     memberCacheSeconds: number;
@@ -131,6 +147,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowInsecureLocal: e.WEBHOOK_ALLOW_INSECURE_LOCAL ?? false,
       allowInsecureLocalSetting: e.WEBHOOK_ALLOW_INSECURE_LOCAL,
     }),
+    platform: Object.freeze(
+      e.PLATFORM === 'discord' ? { kind: 'discord' as const, token: e.DISCORD_TOKEN!, apiUrl: e.DISCORD_API_URL.replace(/\/+$/, '') } : { kind: 'local' as const },
+    ),
     limits: Object.freeze({
       authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,
       memberCacheSeconds: e.MEMBER_CACHE_SECONDS,

@@ -76,6 +76,10 @@ export const OPERATION_REFUSALS = [
   'EVENT_NOT_FOUND',
   'NO_INVITE_CHANNEL',
   'MESSAGE_NOT_FOUND',
+  // The platform refused a request it will never accept (not a permission: those are BOT_MISSING_PERMISSIONS).
+  'PLATFORM_REFUSED',
+  // The platform refused the bot's credentials (Discord: 401): an operator must fix DISCORD_TOKEN.
+  'PLATFORM_UNAUTHORIZED',
 ] as const;
 
 /** What a failed operation reports: an API error code or one of the refusals above. */

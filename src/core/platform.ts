@@ -1,3 +1,5 @@
+import type { RefusalCode } from './errorCodes.js';
+
 /**
  * The chat platform as the service sees it. Adapters (local now, Discord later) translate to and from
  * these shapes; no vendor type crosses this interface.
@@ -97,5 +99,31 @@ export class PlatformUnavailableError extends Error {
   constructor(message = 'The chat platform is unreachable.') {
     super(message);
     this.name = 'PlatformUnavailableError';
+  }
+}
+
+/**
+ * The platform refused the effect for a reason a retry cannot change (the bot lacks a permission, the
+ * request is one it will never accept): the step fails with this code, never retried.
+ */
+export class PlatformRefusedError extends Error {
+  constructor(
+    readonly code: RefusalCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PlatformRefusedError';
+  }
+}
+
+/**
+ * The platform refused the service's own credentials: nothing will work until an operator fixes the
+ * configuration, so no step retries it. To a reader (the api) the platform is as good as unreachable.
+ */
+export class PlatformConfigurationError extends PlatformUnavailableError {
+  readonly code = 'PLATFORM_UNAUTHORIZED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'PlatformConfigurationError';
   }
 }

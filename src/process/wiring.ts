@@ -10,13 +10,14 @@ import type { Database } from '../../db/schema.js';
 import { systemClock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
-import { createLocalPlatform } from '../platform/localPlatform.js';
+
 import { createMemberCache } from '../core/memberCache.js';
 import { connectWorkerConnection, temporalConnectionOptions } from '../core/temporal/connection.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { ensureSchedules } from '../core/temporal/schedules.js';
 import { runStartRelay } from '../core/temporal/startRelay.js';
 import { AREAS } from './areas.js';
+import { activityCancellation, createPlatform } from './platform.js';
 import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
 import { bundleWorkflows, createWorker } from './worker.js';
 
@@ -35,7 +36,7 @@ export function createTemporalGateway(config: Config): TemporalGateway {
 }
 
 export function buildApiDeps(config: Config, db: Kysely<Database>, temporal: TemporalGateway, logger: Logger): AppDeps {
-  const platform = createLocalPlatform(db);
+  const platform = createPlatform(config, db, logger);
   return {
     config,
     db,
@@ -89,7 +90,7 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     bundle: await bundleWorkflows(),
-    deps: { db, platform: createLocalPlatform(db), clock: systemClock, logger, temporal, webhooks: config.webhooks },
+    deps: { db, platform: createPlatform(config, db, logger, activityCancellation), clock: systemClock, logger, temporal, webhooks: config.webhooks },
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
   });
   await ensureSchedules(temporal, collectSchedules(AREAS));

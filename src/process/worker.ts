@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import type { ActivityDeps } from '../../activities/deps.js';
+import { platformFailure } from '../../activities/platformFailures.js';
 import { AREAS } from './areas.js';
 import { collectActivities } from './registry.js';
 
@@ -27,6 +28,7 @@ export function createWorker(options: WorkerOptions): Promise<Worker> {
     taskQueue: options.taskQueue,
     workflowBundle: options.bundle,
     activities: collectActivities(AREAS, options.deps),
+    interceptors: { activity: [() => ({ inbound: { execute: (input, next) => next(input).catch((err: unknown) => Promise.reject(platformFailure(err))) } })] },
     // A run missing from the cache costs a history fetch and a full replay on its next task: with 500, a
     // backlog of 2,000 fan-outs and their deliveries ran at 10 deliveries/s, with the SDK's heap-sized
     // default (about 600 runs per GB, 2,300 here) at 15/s. Still bounded, by the heap.

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { Database } from '../../db/schema.js';
 import { runAdmin } from '../../src/process/admin/runAdmin.js';
 import type { Clock } from '../../src/core/clock.js';
+import type { Platform } from '../../src/core/platform.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import { snowflake } from '../harness/fixtures.js';
 
@@ -21,6 +22,8 @@ export interface CliOptions {
   temporal?: TemporalGateway;
   /** Webhook endpoints may be http:// loopback receivers, as on the dev database. */
   allowInsecureWebhookUrls?: boolean;
+  /** The chat platform as with PLATFORM=discord (the Discord adapter on the fake); local tables without it. */
+  platform?: Platform;
 }
 
 /** The operator CLI in-process, on the test file's database, as operator "alice" unless --operator says otherwise. */
@@ -34,6 +37,7 @@ export function cli(getDb: () => Kysely<Database>, clock: Clock, options: CliOpt
       clock,
       operator: 'alice',
       allowInsecureWebhookUrls: options.allowInsecureWebhookUrls,
+      platform: options.platform,
       connectTemporal: temporal && (() => Promise.resolve(temporal)),
       stdout: (line) => out.push(line),
       stderr: (line) => err.push(line),

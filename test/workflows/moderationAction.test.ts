@@ -124,7 +124,7 @@ describe('moderation actions', () => {
     expect(await run(g, 'ban', member, { reason: 'scam links', deleteMessageSeconds: 86_400 })).toMatchObject({ status: 'done' });
     expect(await run(g, 'ban', stranger)).toMatchObject({ status: 'done' });
     expect(await findPlatformMember(db(), g.id, member)).toBeUndefined();
-    expect(await findPlatformBan(db(), g.id, member)).toMatchObject({ reason: 'scam links' });
+    expect(await findPlatformBan(db(), g.id, member)).toMatchObject({ reason: 'scam links (via API key "mod key")' });
     expect(await findPlatformBan(db(), g.id, stranger)).toBeDefined();
     expect(await run(g, 'ban', stranger)).toMatchObject({ status: 'failed', error: 'ALREADY_BANNED', caseNumber: null });
 

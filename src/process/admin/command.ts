@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { AuditActor } from '../../../db/shared/audit.js';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../core/clock.js';
+import type { Platform } from '../../core/platform.js';
 import type { TemporalGateway } from '../../core/temporal/gateway.js';
 import type { OutboxEvent } from '../../events/eventTypes.js';
 import type { FlagSpec, FlagValues } from './args.js';
@@ -21,6 +22,8 @@ export interface AdminContext {
   allowInsecureWebhookUrls: boolean;
   /** Temporal, for commands that act on workflows (a flow run's cancel); undefined when none is configured. */
   temporal?: () => Promise<TemporalGateway>;
+  /** The chat platform when it is not the local tables (PLATFORM=discord); undefined on the local platform. */
+  platform?: Platform;
   /** Starts the fan-out (webhooks) of events the command committed; never throws. */
   startFanouts(events: OutboxEvent[]): Promise<FanoutStart>;
 }

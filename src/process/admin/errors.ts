@@ -1,4 +1,5 @@
 import { AppError } from '../../core/errors.js';
+import { PlatformConfigurationError, PlatformRefusedError, PlatformUnavailableError } from '../../core/platform.js';
 import { Refusal } from '../../core/refusal.js';
 
 /** A refusal an operator can act on: printed as one line; exit code 1, or 2 when the command line is wrong. */
@@ -27,6 +28,8 @@ export function toAdminError(err: unknown): AdminError {
   if (err instanceof Refusal) return new AdminError(err.code, err.message);
   // The API's refusals (MEMBER_NOT_FOUND, BOT_ACCOUNT, ...) from checks the CLI shares with it.
   if (err instanceof AppError) return new AdminError(err.code, err.message);
+  if (err instanceof PlatformRefusedError || err instanceof PlatformConfigurationError) return new AdminError(err.code, err.message);
+  if (err instanceof PlatformUnavailableError) return new AdminError('PLATFORM_UNAVAILABLE', err.message);
   if (hasCode(err) && (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === '3D000' || err.code === '28P01')) {
     return new AdminError(
       'DATABASE_UNAVAILABLE',

@@ -6,11 +6,12 @@ import { findPlatformGuild } from '../../../db/platform/local.js';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../core/clock.js';
 import { FEATURES, parseFeatures, type Feature } from '../../core/features.js';
+import type { Platform } from '../../core/platform.js';
 import { PLAN_LIMITS, PLANS } from '../../core/plans.js';
 import { changeGuild, createGuild } from '../../guild/guildManagement.js';
 import { oneOf, optional, snowflake, text, type FlagSpec, type FlagValues } from './args.js';
-import { defineCommand, OPERATOR_FLAG, operatorActor, type CommandGroup, type CommandOutput } from './command.js';
-import { usageError } from './errors.js';
+import { defineCommand, OPERATOR_FLAG, operatorActor, type AdminContext, type CommandGroup, type CommandOutput } from './command.js';
+import { AdminError, usageError } from './errors.js';
 import { listOrAll } from './output.js';
 import { requireGuild } from './requireGuild.js';
 
@@ -49,6 +50,42 @@ function settingsFrom(flags: FlagValues<typeof SETTINGS_FLAGS>): GuildChanges {
   return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
 }
 
+/** PLATFORM=discord: the server as Discord shows it (the bot must be in it); name, owner and bot come from there. */
+async function createGuildFromPlatform(
+  ctx: AdminContext,
+  platform: Platform,
+  id: string,
+  settings: GuildChanges,
+  flags: { owner?: string; bot?: string; operator?: string },
+): Promise<CommandOutput> {
+  if (flags.owner !== undefined || flags.bot !== undefined) {
+    throw usageError('NOT_ON_LOCAL_PLATFORM', '--owner and --bot are read from Discord with PLATFORM=discord; leave them out.');
+  }
+  const server = await platform.getGuild(id);
+  if (!server) {
+    throw new AdminError('BOT_NOT_IN_GUILD', `The bot is not in server ${id} (or it does not exist): invite the bot first (README, "Discord mode"), then run this again.`);
+  }
+  const [roles, channels] = await Promise.all([platform.listRoles(id), platform.listChannels(id)]);
+  const guild = await createGuild(ctx.db, {
+    id,
+    name: settings.name ?? server.name.slice(0, 100),
+    icon: server.icon,
+    locale: settings.locale ?? 'en',
+    plan: settings.plan ?? 'free',
+    features: settings.features ?? [],
+    blocked: settings.blocked ?? false,
+    ownerId: server.ownerId,
+    botUserId: server.botUserId,
+    actor: operatorActor(ctx, flags.operator),
+  });
+  const view = await guildView(ctx.db, ctx.clock, guild);
+  const discord = { roleCount: roles.length, channelCount: channels.length, memberCount: server.approximateMemberCount };
+  return {
+    json: { ...(view.json as object), discord },
+    text: [...view.text, `  discord   ${discord.roleCount} roles, ${discord.channelCount} channels, about ${discord.memberCount} members`],
+  };
+}
+
 async function guildView(db: Kysely<Database>, clock: Clock, guild: GuildRecord): Promise<CommandOutput> {
   const limits = PLAN_LIMITS[guild.plan];
   const activeKeyCount = await countActiveApiKeys(db, guild.id, clock.now());
@@ -73,7 +110,7 @@ export const guildGroup: CommandGroup = {
   commands: [
     defineCommand({
       name: 'create',
-      summary: 'register a guild (and, on the local platform, the server with its owner and bot)',
+      summary: 'register a guild (on Discord: read from the server the bot is in; on the local platform: the server with its owner and bot)',
       flags: {
         ...ID_FLAG,
         ...SETTINGS_FLAGS,
@@ -84,6 +121,7 @@ export const guildGroup: CommandGroup = {
       async run(flags, ctx) {
         const id = snowflake(flags.id, 'id');
         const settings = settingsFrom(flags);
+        if (ctx.platform) return createGuildFromPlatform(ctx, ctx.platform, id, settings, flags);
         const guild = await createGuild(ctx.db, {
           id,
           name: settings.name ?? `Guild ${id}`,

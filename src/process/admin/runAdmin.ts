@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import type { Clock } from '../../core/clock.js';
+import type { Platform } from '../../core/platform.js';
 import type { TemporalGateway } from '../../core/temporal/gateway.js';
 import type { OutboxEvent } from '../../events/eventTypes.js';
 import { startFanouts } from '../../events/outbox.js';
@@ -31,6 +32,8 @@ export interface AdminDeps {
    * first such command. Without it, or when it fails, the worker's start relay starts them within seconds.
    */
   connectTemporal?: () => Promise<TemporalGateway>;
+  /** The chat platform when it is not the local tables (PLATFORM=discord): `guild create` reads the server from it. */
+  platform?: Platform;
   /** Each call is one line of output, without its newline. */
   stdout(line: string): void;
   stderr(line: string): void;
@@ -95,6 +98,7 @@ export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number>
       allowInsecureWebhookUrls: deps.allowInsecureWebhookUrls ?? false,
       startFanouts: fanoutStarter(deps),
       temporal: deps.connectTemporal && (() => (gateway ??= deps.connectTemporal!())),
+      platform: deps.platform,
     });
     if (flags.json) deps.stdout(JSON.stringify(output.json, null, 2));
     else output.text.forEach(deps.stdout);

@@ -5,7 +5,9 @@ import { createDatabase } from '../../../db/pool.js';
 import { adminSetup } from '../admin/adminSetup.js';
 import { runAdmin } from '../admin/runAdmin.js';
 import { systemClock } from '../../core/clock.js';
-import { loadConfig } from '../../core/config.js';
+import { loadConfig, type Config } from '../../core/config.js';
+import { createLogger } from '../../core/logger.js';
+import { createPlatform } from '../platform.js';
 import { temporalConnectionOptions } from '../../core/temporal/connection.js';
 
 // Some containers run as a uid without a passwd entry; the audit log then names no one in particular.
@@ -18,15 +20,19 @@ const osUserName = () => {
 };
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
+let config: Config;
 let setup: Awaited<ReturnType<typeof adminSetup>>;
 try {
-  setup = await adminSetup(loadConfig(), root);
+  config = loadConfig();
+  setup = await adminSetup(config, root);
 } catch (err) {
   // A configuration the service refuses (for example WEBHOOK_ALLOW_INSECURE_LOCAL=true in production).
   process.stderr.write(`error: ${(err as Error).message}\n`);
   process.exit(2);
 }
 const { db, close } = createDatabase(setup.databaseUrl, 2);
+// The CLI's output is its answer: the adapter's own log lines (a refused token) stay out of it; its errors say it.
+const platform = config.platform.kind === 'discord' ? createPlatform(config, db, createLogger('silent', 'admin')) : undefined;
 let temporal: Connection | undefined;
 try {
   const temporalConfig = setup.temporal;
@@ -35,6 +41,7 @@ try {
     clock: systemClock,
     operator: osUserName(),
     allowInsecureWebhookUrls: setup.allowInsecureWebhookUrls,
+    platform,
     // Only commands that emit events connect; a Temporal that is not there fails fast and leaves them to the relay.
     connectTemporal: temporalConfig
       ? async () => {

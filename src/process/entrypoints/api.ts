@@ -1,9 +1,9 @@
-import { loadConfig } from '../../core/config.js';
 import { createLogger } from '../../core/logger.js';
 import { buildApiDeps, createTemporalGateway, openDatabase, startApiServer } from '../wiring.js';
+import { loadConfigOrExit } from './bootConfig.js';
 import { runUntilSignal } from './shutdown.js';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel, 'api');
 runUntilSignal(async (defer) => {
   const database = openDatabase(config);

@@ -8,6 +8,7 @@ import { devBanner } from '../dev/banner.js';
 import { devApiKey, writeDevCredentials } from '../dev/devCredentials.js';
 import { startDevInfrastructure, withInfrastructure } from '../dev/devInfrastructure.js';
 import { withLocalWebhooks } from '../dev/localWebhooks.js';
+import { devPlatformChoice, startDevFakeDiscord } from '../dev/devFakeDiscord.js';
 import { devPorts, ensureDevPortsFree } from '../dev/portCheck.js';
 import { createLogger } from '../../core/logger.js';
 import { buildApiDeps, createTemporalGateway, startApiServer, startWorker } from '../wiring.js';
@@ -18,17 +19,25 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const say = (line: string) => console.log(`[dev] ${line}`);
 
 runUntilSignal(async (defer) => {
+  const platformChoice = devPlatformChoice(process.argv.slice(2));
   const bootConfig = withLocalWebhooks(loadConfig());
   // Before anything starts: a second dev would otherwise fail half-way (PostgreSQL's start says nothing).
   await ensureDevPortsFree(await devPorts(bootConfig, root));
   const infra = await startDevInfrastructure(bootConfig, root, say, defer);
-  const config = withInfrastructure(bootConfig, infra);
+  let config = withInfrastructure(bootConfig, infra);
   const logger = createLogger(config.logLevel, 'dev');
 
   const database = createDatabase(infra.databaseUrl, config.database.poolMax);
   defer(database.close);
   await migrateToLatest(database.db);
   const guildId = await seedDemoGuild(database.db);
+  if (platformChoice === 'fake-discord') {
+    // The whole stack through the Discord adapter, against a fake of Discord's API holding the demo guild.
+    const started = await startDevFakeDiscord(database.db, guildId, config);
+    defer(started.fake.close);
+    config = started.config;
+    say(`fake Discord API on ${started.fake.apiUrl} (the demo guild; PLATFORM=discord)`);
+  }
   const credentialsFile = join(root, '.dev', 'credentials.json');
   const apiKey = await devApiKey(database.db, guildId, DEMO_OWNER_ID, credentialsFile);
   const { host, port, publicBaseUrl } = config.http;

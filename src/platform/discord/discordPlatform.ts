@@ -1,0 +1,238 @@
+import { createHash } from 'node:crypto';
+import { REST, type RequestData, type RouteLike } from '@discordjs/rest';
+import {
+  Routes,
+  type APIBan,
+  type APIChannel,
+  type APIGuild,
+  type APIGuildMember,
+  type APIInvite,
+  type APIMessage,
+  type APIRole,
+  type APIThreadList,
+  type APIUser,
+} from 'discord-api-types/v10';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import { PlatformConfigurationError, PlatformRefusedError, type Platform, type PlatformMember } from '../../core/platform.js';
+import { DISCORD, UNAUTHORIZED_MESSAGE, discordCode, translateDiscordError } from './discordErrors.js';
+import { toChannel, toGuild, toMember, toRole } from './discordShapes.js';
+import { createTtlCache } from './ttlCache.js';
+
+export interface DiscordPlatformOptions {
+  token: string;
+  /** The API root without the version (DISCORD_API_URL). */
+  apiUrl: string;
+  clock: Clock;
+  logger: Logger;
+  /** Member lookups (spec: a member may be up to 5 minutes old); a change made here forgets the member at once. */
+  memberCacheMs?: number;
+  /** Guild, roles and channels: briefly, so a burst of checks costs one request. */
+  guildCacheMs?: number;
+  /** The longest rate-limit wait the adapter sits out itself; a longer one fails the call for its caller to retry. */
+  maxRateLimitWaitMs?: number;
+  /** Every call gives up after this long, waits included (below the platform activities' 30 s start-to-close). */
+  callDeadlineMs?: number;
+  /** The caller's own cancellation (the worker passes the running activity's), so a cancelled step stops waiting at once. */
+  callSignal?: () => AbortSignal | undefined;
+}
+
+/** Discord's cap on a timeout (https://discord.com/developers/docs/resources/guild#modify-guild-member). */
+const MAX_TIMEOUT_MS = 28 * 24 * 3600 * 1000;
+const AUDIT_REASON_MAX = 512;
+
+/** Discord's `nonce` (at most 25 characters) from an idempotency key: the same key, the same nonce. */
+export const nonceOf = (idempotencyKey: string) => createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 25);
+
+/**
+ * The Discord adapter: every Platform method on REST v10 through @discordjs/rest, which keeps per-route
+ * buckets and the global limit. The library's own retries are off (its 5xx retries have no backoff and its 429
+ * retries never end: TOOLCHAIN.md pitfall 12): a call either succeeds, waits out a short rate limit, or fails
+ * typed, and the activity's retry policy does the rest.
+ */
+export function createDiscordPlatform(options: DiscordPlatformOptions): Platform {
+  const { clock, logger } = options;
+  const maxWait = options.maxRateLimitWaitMs ?? 10_000;
+  const deadline = options.callDeadlineMs ?? 25_000;
+  const rest = new REST({ api: options.apiUrl, version: '10', retries: 0, timeout: 15_000, rejectOnRateLimit: (limit) => limit.retryAfter > maxWait }).setToken(
+    options.token,
+  );
+  rest.on('rateLimited', (info) => logger.debug({ route: info.route, global: info.global, retryAfterMs: info.retryAfter }, 'discord rate limit'));
+
+  const members = createTtlCache<PlatformMember | undefined>(clock, options.memberCacheMs ?? 300_000);
+  const guildReads = createTtlCache<unknown>(clock, options.guildCacheMs ?? 30_000);
+  let botUser: Promise<APIUser> | undefined;
+  let unauthorized = false;
+  const invites = new Map<string, string>();
+
+  // A 401 makes the library drop its token, so every later call would fail the same way: say so once, loudly.
+  async function call<T>(what: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', route: RouteLike, data: RequestData = {}): Promise<T> {
+    if (unauthorized) throw new PlatformConfigurationError(UNAUTHORIZED_MESSAGE);
+    try {
+      const caller = options.callSignal?.();
+      const signal = caller ? AbortSignal.any([AbortSignal.timeout(deadline), caller]) : AbortSignal.timeout(deadline);
+      return (await rest[method](route, { ...data, signal })) as T;
+    } catch (err) {
+      const failure = translateDiscordError(err, what);
+      if (failure instanceof PlatformConfigurationError && !unauthorized) {
+        unauthorized = true;
+        logger.fatal({ what }, UNAUTHORIZED_MESSAGE);
+      }
+      throw Object.assign(failure, { discordCode: discordCode(err) });
+    }
+  }
+
+  /** Runs the call; Discord codes in `none` mean "nothing there" and answer `fallback` instead of failing. */
+  async function unless<T, F>(none: number[], fallback: F, run: () => Promise<T>): Promise<T | F> {
+    try {
+      return await run();
+    } catch (err) {
+      const code = (err as { discordCode?: number }).discordCode;
+      if (code !== undefined && none.includes(code)) return fallback;
+      throw err;
+    }
+  }
+
+  const audit = (reason: string | null | undefined, fallback: string) => (reason || fallback).slice(0, AUDIT_REASON_MAX);
+  const memberKey = (guildId: string, userId: string) => `${guildId}:${userId}`;
+
+  async function freshMember(guildId: string, userId: string): Promise<PlatformMember | undefined> {
+    const m = await unless([DISCORD.UnknownMember, DISCORD.UnknownUser], undefined, () =>
+      call<APIGuildMember>('reading a member', 'get', Routes.guildMember(guildId, userId)),
+    );
+    return m && toMember(guildId, m);
+  }
+
+  async function postWithNonce(channelId: string, content: string, idempotencyKey: string): Promise<APIMessage> {
+    return call<APIMessage>('posting a message', 'post', Routes.channelMessages(channelId), {
+      body: { content, nonce: nonceOf(idempotencyKey), enforce_nonce: true, allowed_mentions: { parse: ['users'] } },
+    });
+  }
+
+  async function getBan(guildId: string, userId: string) {
+    const ban = await unless([DISCORD.UnknownBan], undefined, () => call<APIBan>('reading a ban', 'get', Routes.guildBan(guildId, userId)));
+    return ban && { reason: ban.reason };
+  }
+
+  return {
+    async getGuild(guildId) {
+      const guild = await guildReads.get(`guild:${guildId}`, () =>
+        unless([DISCORD.UnknownGuild, DISCORD.MissingAccess], undefined, () =>
+          call<APIGuild>('reading the server', 'get', Routes.guild(guildId), { query: new URLSearchParams({ with_counts: 'true' }) }),
+        ),
+      );
+      if (!guild) return undefined;
+      botUser ??= call<APIUser>('reading the bot user', 'get', Routes.user('@me')).catch((err: unknown) => {
+        botUser = undefined;
+        throw err;
+      });
+      return toGuild(guild as APIGuild, (await botUser).id);
+    },
+    async listRoles(guildId) {
+      const roles = (await guildReads.get(`roles:${guildId}`, () => call<APIRole[]>('listing roles', 'get', Routes.guildRoles(guildId)))) as APIRole[];
+      return roles.map(toRole);
+    },
+    async listChannels(guildId) {
+      const channels = (await guildReads.get(`channels:${guildId}`, async () => {
+        const [listed, active] = await Promise.all([
+          call<APIChannel[]>('listing channels', 'get', Routes.guildChannels(guildId)),
+          call<APIThreadList>('listing threads', 'get', Routes.guildActiveThreads(guildId)),
+        ]);
+        return [...listed, ...active.threads];
+      })) as APIChannel[];
+      return channels.map(toChannel);
+    },
+    getMember: (guildId, userId) => members.get(memberKey(guildId, userId), () => freshMember(guildId, userId)),
+
+    async postMessage(_guildId, channelId, content, idempotencyKey) {
+      return (await postWithNonce(channelId, content, idempotencyKey)).id;
+    },
+    async editMessage(_guildId, channelId, messageId, content) {
+      const edited = await unless([DISCORD.UnknownMessage, DISCORD.UnknownChannel], undefined, () =>
+        call<APIMessage>('editing a message', 'patch', Routes.channelMessage(channelId, messageId), { body: { content } }),
+      );
+      return edited !== undefined;
+    },
+    async changeRole(guildId, userId, roleId, action, reason) {
+      // The member as it is now, not as cached: the "already done" check must see the last change.
+      const member = await freshMember(guildId, userId);
+      members.forget(memberKey(guildId, userId));
+      if (!member || member.roleIds.includes(roleId) === (action === 'add')) return false;
+      const route = Routes.guildMemberRole(guildId, userId, roleId);
+      const what = action === 'add' ? 'giving a role' : 'taking a role';
+      const done = await unless([DISCORD.UnknownMember], false, () =>
+        call(what, action === 'add' ? 'put' : 'delete', route, { reason: audit(reason, `Role ${action}`) }).then(() => true),
+      );
+      return done;
+    },
+
+    getBan,
+    async ban(guildId, userId, reason, deleteMessageSeconds) {
+      if (await getBan(guildId, userId)) return false;
+      members.forget(memberKey(guildId, userId));
+      await call('banning', 'put', Routes.guildBan(guildId, userId), {
+        body: { delete_message_seconds: Math.min(Math.max(0, deleteMessageSeconds), 604_800) },
+        reason: audit(reason, 'Ban'),
+      });
+      return true;
+    },
+    async unban(guildId, userId, reason) {
+      // 10026 Unknown Ban: lifted already (by this call's earlier try or by someone else).
+      return unless([DISCORD.UnknownBan], false, () => call('unbanning', 'delete', Routes.guildBan(guildId, userId), { reason: audit(reason, 'Unban') }).then(() => true));
+    },
+    async kick(guildId, userId, reason) {
+      members.forget(memberKey(guildId, userId));
+      return unless([DISCORD.UnknownMember], false, () => call('kicking', 'delete', Routes.guildMember(guildId, userId), { reason: audit(reason, 'Kick') }).then(() => true));
+    },
+    async timeout(guildId, userId, until, reason) {
+      const now = clock.now().getTime();
+      if (until && until.getTime() - now > MAX_TIMEOUT_MS) {
+        throw new PlatformRefusedError('INVALID_REQUEST', 'A timeout lasts at most 28 days on Discord.');
+      }
+      const member = await freshMember(guildId, userId);
+      members.forget(memberKey(guildId, userId));
+      if (!member) return false;
+      const current = member.timedOutUntil && member.timedOutUntil.getTime() > now ? member.timedOutUntil.getTime() : null;
+      if ((until?.getTime() ?? null) === current) return false;
+      return unless([DISCORD.UnknownMember], false, () =>
+        call('timing out', 'patch', Routes.guildMember(guildId, userId), {
+          body: { communication_disabled_until: until ? until.toISOString() : null },
+          reason: audit(reason, until ? 'Timeout' : 'Timeout lifted'),
+        }).then(() => true),
+      );
+    },
+    async sendDirectMessage(_guildId, userId, content, idempotencyKey) {
+      // 50007: the user's privacy settings (or a block) refuse DMs from the bot; 10013: no such user.
+      return unless([DISCORD.CannotSendMessagesToThisUser, DISCORD.UnknownUser], 'failed' as const, async () => {
+        const channel = await call<APIChannel>('opening a DM', 'post', Routes.userChannels(), { body: { recipient_id: userId } });
+        await postWithNonce(channel.id, content, idempotencyKey);
+        return 'sent' as const;
+      });
+    },
+    async createInvite(_guildId, channelId, maxUses, idempotencyKey) {
+      // Discord has no idempotency for invites: a retry in this process reuses the first code; a retry elsewhere
+      // makes a second single-use invite, which costs nothing but an unused link.
+      const known = invites.get(idempotencyKey);
+      if (known) return known;
+      const invite = await call<APIInvite>('creating an invite', 'post', Routes.channelInvites(channelId), {
+        body: { max_uses: maxUses, max_age: 604_800, unique: true },
+        reason: audit(null, `Invite ${idempotencyKey}`),
+      });
+      const url = `https://discord.gg/${invite.code}`;
+      invites.set(idempotencyKey, url);
+      return url;
+    },
+    async closeTicketChannel(guildId, channelId, { thread }, idempotencyKey) {
+      guildReads.forget(`channels:${guildId}`);
+      const reason = audit(null, `Ticket closed (${idempotencyKey})`);
+      if (!thread) {
+        return unless([DISCORD.UnknownChannel], false, () => call('deleting a ticket channel', 'delete', Routes.channel(channelId), { reason }).then(() => true));
+      }
+      const current = await unless([DISCORD.UnknownChannel], undefined, () => call<APIChannel>('reading a ticket thread', 'get', Routes.channel(channelId)));
+      const meta = (current as { thread_metadata?: { archived?: boolean; locked?: boolean } } | undefined)?.thread_metadata;
+      if (!current || (meta?.archived && meta.locked)) return false;
+      await call('archiving a ticket thread', 'patch', Routes.channel(channelId), { body: { archived: true, locked: true }, reason });
+      return true;
+    },
+  };
+}

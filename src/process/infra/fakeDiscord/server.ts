@@ -1,0 +1,130 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { matches, type FakeAnswer, type Fault } from './faults.js';
+import { createRateLimiter, type FakeRateLimits } from './rateLimits.js';
+import { DISCORD_ROUTES, type FakeHandler, type FakeRoute } from './routes.js';
+import { createFakeState, type FakeDiscordState, type FakeGuildSeed } from './state.js';
+
+export interface RecordedRequest {
+  method: string;
+  /** The path after `/api/v10`, without the query. */
+  path: string;
+  query: URLSearchParams;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: Record<string, unknown> | null;
+  status: number;
+}
+
+export interface FakeDiscordOptions {
+  guilds?: FakeGuildSeed[];
+  bot?: { id: string; username: string };
+  /** The token the fake accepts (`Authorization: Bot <token>`); anything else answers 401. */
+  token?: string;
+  rateLimits?: FakeRateLimits;
+  /** 0 (the default) picks a free loopback port. */
+  port?: number;
+  host?: string;
+}
+
+export interface FakeDiscord {
+  /** The API root to configure (DISCORD_API_URL), without the version. */
+  apiUrl: string;
+  token: string;
+  state: FakeDiscordState;
+  /** Every request answered, in order, with its headers. */
+  requests: RecordedRequest[];
+  /** Scripts an answer (or a delay) for the next matching requests. */
+  fail(fault: Fault): void;
+  /** Adds an endpoint (the OAuth2 and gateway fakes build on this one). */
+  route(method: string, pattern: string, handler: FakeHandler): void;
+  close(): Promise<void>;
+}
+
+export const FAKE_DISCORD_TOKEN = 'ZmFrZS1ib3Q.ZmFrZQ.ZmFrZS1kaXNjb3JkLXRva2VuLWZvci10ZXN0cw';
+const DEFAULT_BOT = { id: '1000000000000000001', username: 'Community Bot' };
+
+/** A real HTTP server that answers like Discord's REST API v10, on a loopback port. */
+export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+  const token = options.token ?? FAKE_DISCORD_TOKEN;
+  const state = createFakeState(options.bot ?? DEFAULT_BOT, options.guilds ?? []);
+  const routes: Array<FakeRoute & { regex: RegExp; names: string[] }> = [];
+  const faults: Array<Fault & { left: number }> = [];
+  const requests: RecordedRequest[] = [];
+  const limiter = createRateLimiter(options.rateLimits ?? {});
+
+  function route(method: string, pattern: string, handler: FakeHandler) {
+    const names: string[] = [];
+    const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'));
+    routes.push({ method, pattern, handler, regex: new RegExp(`^${source}$`), names });
+  }
+  for (const r of DISCORD_ROUTES) route(r.method, r.pattern, r.handler);
+
+  async function answer(req: IncomingMessage, body: Record<string, unknown> | null, path: string, query: URLSearchParams): Promise<FakeAnswer & { drop?: boolean; hold?: boolean }> {
+    const method = req.method ?? 'GET';
+    const fault = faults.find((f) => f.left > 0 && matches(f, method, path));
+    if (fault) {
+      fault.left -= 1;
+      if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      if (fault.answer) return fault.answer;
+    }
+    return { ...(await normalAnswer(req, body, path, query)), drop: fault?.dropAnswer, hold: fault?.holdAnswer };
+  }
+
+  function normalAnswer(req: IncomingMessage, body: Record<string, unknown> | null, path: string, query: URLSearchParams): FakeAnswer {
+    const method = req.method ?? 'GET';
+    if (req.headers.authorization !== `Bot ${token}`) return { status: 401, body: { message: '401: Unauthorized', code: 0 } };
+    const found = routes.filter((r) => r.method === method).map((r) => ({ r, m: r.regex.exec(path) })).find((x) => x.m);
+    if (!found) return { status: 404, body: { message: '404: Not Found', code: 0 } };
+    const params = Object.fromEntries(found.r.names.map((n, i) => [n, found.m![i + 1]!]));
+    const limit = limiter.check(`${method} ${found.r.pattern} ${params.guild ?? params.channel ?? ''}`);
+    if (limit.refusal) return limit.refusal;
+    const result = found.r.handler(state, { params, query, body, headers: lowerHeaders(req) });
+    return { ...result, headers: { ...limit.headers, ...result.headers } };
+  }
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://fake');
+        const path = decodeURIComponent(url.pathname.replace(/^\/api\/v10/, ''));
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
+        const result = url.pathname.startsWith('/api/v10/')
+          ? await answer(req, body, path, url.searchParams)
+          : { status: 404, body: { message: '404: Not Found', code: 0 } };
+        requests.push({ method: req.method ?? 'GET', path, query: url.searchParams, headers: lowerHeaders(req), body, status: result.status });
+        if ('drop' in result && result.drop) return void res.destroy();
+        if ('hold' in result && result.hold) return;
+        const headers: Record<string, string> = { ...result.headers };
+        if (result.body !== undefined) headers['Content-Type'] = 'application/json';
+        res.writeHead(result.status, headers);
+        res.end(result.body === undefined ? undefined : JSON.stringify(result.body));
+      })();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    apiUrl: `http://${options.host ?? '127.0.0.1'}:${port}/api`,
+    token,
+    state,
+    requests,
+    fail: (fault) => faults.push({ ...fault, left: fault.times ?? 1 }),
+    route,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function lowerHeaders(req: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/core/config.js';
+import { createLogger } from '../../src/core/logger.js';
+import { createLocalPlatform } from '../../src/platform/localPlatform.js';
+import { DEMO_BOT_ID, DEMO_GUILD_ID, DEMO_OWNER_ID, seedDemoGuild } from '../../src/process/demo/demoGuild.js';
+import { devPlatformChoice, startDevFakeDiscord } from '../../src/process/dev/devFakeDiscord.js';
+import { createPlatform } from '../../src/process/platform.js';
+import { useTestDatabase } from '../harness/database.js';
+
+// `npm run dev -- --platform fake-discord`: the launcher's pieces, without starting the dev stack (fixed ports).
+
+const database = useTestDatabase();
+
+describe('dev --platform', () => {
+  it.each([
+    [[], 'configured'],
+    [['--platform', 'fake-discord'], 'fake-discord'],
+    [['--platform=fake-discord'], 'fake-discord'],
+  ])('%o chooses %s', (argv, choice) => {
+    expect(devPlatformChoice(argv)).toBe(choice);
+  });
+
+  it.each([
+    [['--platform', 'discord'], /--platform must be fake-discord \(got "discord"\)/],
+    [['--verbose'], /Unknown option '--verbose'/],
+  ])('%o is refused with a line that says why', (argv, message) => {
+    expect(() => devPlatformChoice(argv)).toThrow(message);
+  });
+});
+
+describe('the fake Discord of npm run dev', () => {
+  it('holds the demo guild as the local platform does, and the config points the Discord adapter at it', async () => {
+    await seedDemoGuild(database.db);
+    const { fake, config } = await startDevFakeDiscord(database.db, DEMO_GUILD_ID, loadConfig({}));
+    try {
+      expect(config.platform).toEqual({ kind: 'discord', token: fake.token, apiUrl: fake.apiUrl });
+      const discord = createPlatform(config, database.db, createLogger('silent', 'dev-test'));
+      const local = createLocalPlatform(database.db);
+      const guild = await discord.getGuild(DEMO_GUILD_ID);
+      expect(guild).toMatchObject({ id: DEMO_GUILD_ID, ownerId: DEMO_OWNER_ID, botUserId: DEMO_BOT_ID });
+      expect(guild).toEqual({ ...(await local.getGuild(DEMO_GUILD_ID)), iconUrl: guild!.iconUrl });
+      const byId = <T extends { id: string }>(items: T[]) => [...items].sort((a, b) => a.id.localeCompare(b.id));
+      expect(byId(await discord.listRoles(DEMO_GUILD_ID))).toEqual(byId(await local.listRoles(DEMO_GUILD_ID)));
+      expect(byId(await discord.listChannels(DEMO_GUILD_ID))).toEqual(byId(await local.listChannels(DEMO_GUILD_ID)));
+      const owner = await discord.getMember(DEMO_GUILD_ID, DEMO_OWNER_ID);
+      expect(owner).toMatchObject({ userId: DEMO_OWNER_ID, roleIds: (await local.getMember(DEMO_GUILD_ID, DEMO_OWNER_ID))!.roleIds });
+      const ban = await database.db.selectFrom('platform_bans').select(['user_id', 'reason']).where('guild_id', '=', DEMO_GUILD_ID).executeTakeFirstOrThrow();
+      expect(await discord.getBan(DEMO_GUILD_ID, ban.user_id)).toEqual({ reason: ban.reason });
+    } finally {
+      await fake.close();
+    }
+  });
+});

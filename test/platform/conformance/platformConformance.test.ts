@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeDiscord, type FakeDiscord } from '../../../src/process/infra/fakeDiscord/index.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { snowflake } from '../../harness/fixtures.js';
+import { discordSubject, localSubject, newWorld, NOW, type Subject, type World } from './subjects.js';
+
+// The same behaviour from both adapters of the Platform port, so the local stand-in and Discord cannot drift.
+
+const database = useTestDatabase();
+let fake: FakeDiscord;
+beforeAll(async () => {
+  fake = await startFakeDiscord();
+});
+afterAll(() => fake.close());
+
+const SUBJECTS: Array<[string, () => Subject, () => string]> = [
+  ['local', () => localSubject(() => database.db), () => snowflake()],
+  ['discord (fake)', () => discordSubject(() => fake), () => fake.state.bot.id],
+];
+
+describe.each(SUBJECTS)('Platform port: %s adapter', (_, makeSubject, botId) => {
+  async function seeded(): Promise<{ s: Subject; w: World; alice: string; bob: string; general: string; thread: string }> {
+    const s = makeSubject();
+    const w = newWorld(botId());
+    await s.seed(w);
+    return { s, w, alice: w.members[1]!.userId, bob: w.members[2]!.userId, general: w.channels[1]!.id, thread: w.channels[2]!.id };
+  }
+
+  it('reads the server, its roles, channels (threads included) and members; undefined for strangers and unknown servers', async () => {
+    const { s, w, alice } = await seeded();
+    expect(await s.platform.getGuild(w.guildId)).toMatchObject({ id: w.guildId, name: 'Conformance', ownerId: w.ownerId, botUserId: w.botUserId, approximateMemberCount: 3 });
+    expect(await s.platform.getGuild(snowflake())).toBeUndefined();
+    const roles = await s.platform.listRoles(w.guildId);
+    expect(roles.map((r) => [r.id, r.name, r.position, r.permissions]).sort()).toEqual(w.roles.map((r) => [r.id, r.name, r.position, r.permissions]).sort());
+    const channels = await s.platform.listChannels(w.guildId);
+    expect(channels.map((c) => [c.id, c.name, c.type, c.parentId]).sort()).toEqual(w.channels.map((c) => [c.id, c.name, c.type, c.parentId]).sort());
+    expect(await s.platform.getMember(w.guildId, alice)).toMatchObject({ userId: alice, username: 'alice', bot: false, roleIds: [], timedOutUntil: null });
+    expect(await s.platform.getMember(w.guildId, snowflake())).toBeUndefined();
+  });
+
+  it('gives and takes a role once: a repeat is a no-op, and the member shows the change at once', async () => {
+    const { s, w, alice } = await seeded();
+    const role = w.roles[2]!.id;
+    expect(await s.platform.getMember(w.guildId, alice)).toMatchObject({ roleIds: [] });
+    expect(await s.platform.changeRole(w.guildId, alice, role, 'add', 'Level 5')).toBe(true);
+    expect(await s.platform.changeRole(w.guildId, alice, role, 'add', 'Level 5')).toBe(false);
+    expect(await s.platform.getMember(w.guildId, alice)).toMatchObject({ roleIds: [role] });
+    expect(await s.platform.changeRole(w.guildId, alice, role, 'remove', null)).toBe(true);
+    expect(await s.platform.changeRole(w.guildId, alice, role, 'remove', null)).toBe(false);
+    expect(await s.platform.getMember(w.guildId, alice)).toMatchObject({ roleIds: [] });
+  });
+
+  it('a role change for someone who is not a member changes nothing', async () => {
+    const { s, w } = await seeded();
+    expect(await s.platform.changeRole(w.guildId, snowflake(), w.roles[2]!.id, 'add', null)).toBe(false);
+    expect(await s.platform.changeRole(w.guildId, snowflake(), w.roles[2]!.id, 'remove', null)).toBe(false);
+  });
+
+  it('posts a message once per idempotency key and edits it', async () => {
+    const { s, w, general } = await seeded();
+    const first = await s.platform.postMessage(w.guildId, general, 'Giveaway!', `conf/${w.guildId}/1`);
+    expect(await s.platform.postMessage(w.guildId, general, 'Giveaway!', `conf/${w.guildId}/1`)).toBe(first);
+    const second = await s.platform.postMessage(w.guildId, general, 'Another', `conf/${w.guildId}/2`);
+    expect(second).not.toBe(first);
+    expect(await s.platform.editMessage(w.guildId, general, first, 'Giveaway ended')).toBe(true);
+    expect(await s.platform.editMessage(w.guildId, general, first, 'Giveaway ended')).toBe(true);
+    expect((await s.messagesIn(w.guildId, general)).sort()).toEqual(['Another', 'Giveaway ended']);
+  });
+
+  it('editing a message that does not exist answers false', async () => {
+    const { s, w, general } = await seeded();
+    expect(await s.platform.editMessage(w.guildId, general, snowflake(), 'x')).toBe(false);
+  });
+
+  it('bans once (a second ban is a no-op), reads the ban, and unbans once', async () => {
+    const { s, w, alice } = await seeded();
+    expect(await s.platform.getBan(w.guildId, alice)).toBeUndefined();
+    expect(await s.platform.ban(w.guildId, alice, 'Case #3 by mod key: spam', 3600)).toBe(true);
+    expect(await s.platform.ban(w.guildId, alice, 'Case #3 by mod key: spam', 3600)).toBe(false);
+    expect(await s.platform.getBan(w.guildId, alice)).toEqual({ reason: 'Case #3 by mod key: spam' });
+    expect(await s.platform.getMember(w.guildId, alice)).toBeUndefined();
+    expect(await s.platform.unban(w.guildId, alice, 'Appeal approved')).toBe(true);
+    expect(await s.platform.unban(w.guildId, alice, 'Appeal approved')).toBe(false);
+    expect(await s.platform.getBan(w.guildId, alice)).toBeUndefined();
+  });
+
+  it('reads a seeded ban with its reason', async () => {
+    const { s, w } = await seeded();
+    expect(await s.platform.getBan(w.guildId, w.bans[0]!.userId)).toEqual({ reason: 'spam' });
+  });
+
+  it('kicks once; a kick of someone gone is a no-op', async () => {
+    const { s, w, alice } = await seeded();
+    expect(await s.platform.kick(w.guildId, alice, 'Case #4')).toBe(true);
+    expect(await s.platform.getMember(w.guildId, alice)).toBeUndefined();
+    expect(await s.platform.kick(w.guildId, alice, 'Case #4')).toBe(false);
+  });
+
+  it('times out until a moment, a repeat is a no-op, and lifts it', async () => {
+    const { s, w, alice } = await seeded();
+    const until = new Date(NOW.getTime() + 3600_000);
+    expect(await s.platform.timeout(w.guildId, alice, until, 'Case #5')).toBe(true);
+    expect(await s.platform.timeout(w.guildId, alice, until, 'Case #5')).toBe(false);
+    expect(await s.platform.getMember(w.guildId, alice)).toMatchObject({ timedOutUntil: until });
+    expect(await s.platform.timeout(w.guildId, alice, null, 'Case #6')).toBe(true);
+    expect(await s.platform.timeout(w.guildId, alice, null, 'Case #6')).toBe(false);
+    expect(await s.platform.getMember(w.guildId, alice)).toMatchObject({ timedOutUntil: null });
+    expect(await s.platform.timeout(w.guildId, snowflake(), until, 'Case #7')).toBe(false);
+  });
+
+  it('sends a DM once per key; a member with closed DMs gets none and the answer is failed', async () => {
+    const { s, w, alice, bob } = await seeded();
+    expect(await s.platform.sendDirectMessage(w.guildId, alice, 'Your appeal was approved', `conf-dm/${w.guildId}`)).toBe('sent');
+    expect(await s.platform.sendDirectMessage(w.guildId, alice, 'Your appeal was approved', `conf-dm/${w.guildId}`)).toBe('sent');
+    expect(await s.directMessagesTo(w.guildId, alice)).toEqual(['Your appeal was approved']);
+    expect(await s.platform.sendDirectMessage(w.guildId, bob, 'Hello', `conf-dm/${w.guildId}/bob`)).toBe('failed');
+    expect(await s.directMessagesTo(w.guildId, bob)).toEqual([]);
+  });
+
+  it('creates one invite per idempotency key', async () => {
+    const { s, w, general } = await seeded();
+    const url = await s.platform.createInvite(w.guildId, general, 1, `conf-invite/${w.guildId}`);
+    expect(url).toMatch(/^https:\/\/\S+\/[\w-]+$/);
+    expect(await s.platform.createInvite(w.guildId, general, 1, `conf-invite/${w.guildId}`)).toBe(url);
+  });
+
+  it('closes a ticket thread and a ticket channel once', async () => {
+    const { s, w, general, thread } = await seeded();
+    expect(await s.platform.closeTicketChannel(w.guildId, thread, { thread: true }, `conf-close/${thread}`)).toBe(true);
+    expect(await s.platform.closeTicketChannel(w.guildId, thread, { thread: true }, `conf-close/${thread}`)).toBe(false);
+    expect(await s.platform.closeTicketChannel(w.guildId, general, { thread: false }, `conf-close/${general}`)).toBe(true);
+    expect(await s.platform.closeTicketChannel(w.guildId, general, { thread: false }, `conf-close/${general}`)).toBe(false);
+  });
+});
