@@ -72,8 +72,9 @@ export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): Rou
       description:
         'Answers 201 with the giveaway `scheduled` and `messageUrl` null; the bot posts the message within seconds (or at `startsAt`), ' +
         'making it `active`, and draws at `endsAt`. `channelId` must be a text or announcement channel of the server, `startsAt` ' +
-        `not in the past, exactly one of \`endsAt\` and \`durationSeconds\` given and the giveaway ${MIN_DURATION_SECONDS} s to ${MAX_DURATION_SECONDS} s long; ` +
-        'otherwise 422 INVALID_CHANNEL or INVALID_SCHEDULE.',
+        `not in the past nor more than 365 days ahead, and the giveaway ${MIN_DURATION_SECONDS} s to ${MAX_DURATION_SECONDS} s long; ` +
+        'otherwise 422 INVALID_CHANNEL or INVALID_SCHEDULE (the body validated, but the giveaway cannot run). Exactly one of `endsAt` and ' +
+        '`durationSeconds` is required: neither or both is 400 INVALID_REQUEST with `issues`.',
       area,
       feature,
       scope: 'giveaways:write',
@@ -83,7 +84,6 @@ export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): Rou
       errors: ['INVALID_CHANNEL', 'INVALID_SCHEDULE', 'IDEMPOTENCY_KEY_REUSED'],
       async check({ body, caller }) {
         const now = clock.now();
-        if ((body.endsAt === undefined) === (body.durationSeconds === undefined)) throw invalidSchedule('Give exactly one of endsAt and durationSeconds.');
         const { startsAt, endsAt } = scheduleOf(body, now);
         if (startsAt < now) throw invalidSchedule('startsAt must not be in the past.');
         if (startsAt.getTime() - now.getTime() > MAX_LEAD_MS) throw invalidSchedule('startsAt must be within 365 days from now.');

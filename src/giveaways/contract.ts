@@ -62,7 +62,9 @@ export const GiveawayStartRequest = z
     description: SafeText.max(1000).nullable().optional(),
     winners: z.number().int().min(1).max(50).default(1),
     startsAt: BodyTimestamp.nullable().optional().openapi({ description: 'Omitted or null: now. A time in the past or more than 365 days ahead is refused (422 INVALID_SCHEDULE).' }),
-    endsAt: BodyTimestamp.optional().openapi({ description: `Give endsAt or durationSeconds, not both; ${MIN_DURATION_SECONDS} s to ${MAX_DURATION_SECONDS} s after the start.` }),
+    endsAt: BodyTimestamp.optional().openapi({
+      description: `Give endsAt or durationSeconds, not both (400 INVALID_REQUEST); ${MIN_DURATION_SECONDS} s to ${MAX_DURATION_SECONDS} s after the start (422 INVALID_SCHEDULE).`,
+    }),
     durationSeconds: z.number().int().min(MIN_DURATION_SECONDS).max(MAX_DURATION_SECONDS).optional().openapi({ description: 'Counted from the start.' }),
     requirements: Requirements.optional(),
     embed: EmbedInput.optional(),
@@ -70,8 +72,13 @@ export const GiveawayStartRequest = z
     dmWinners: z.boolean().optional().openapi({ description: "Default: the server's Giveaways setting." }),
     hostId: BodySnowflake.nullable().optional().openapi({ description: "Default: the key's creator (the server owner for a key without one)." }),
   })
+  // The end is part of the body's shape (one of the two, never both), so a body without it does not validate: 400.
+  .refine((body) => (body.endsAt === undefined) !== (body.durationSeconds === undefined), { message: 'give exactly one of endsAt and durationSeconds' })
   .openapi('GiveawayStartRequest', {
-    description: 'Give exactly one of `endsAt` and `durationSeconds` (422 INVALID_SCHEDULE otherwise, as for a start in the past or a length out of bounds).',
+    oneOf: [{ required: ['endsAt'] }, { required: ['durationSeconds'] }],
+    description:
+      'Give exactly one of `endsAt` and `durationSeconds` (400 INVALID_REQUEST otherwise). A schedule that validates but cannot run ' +
+      `(a start in the past or more than 365 days ahead, an end not ${MIN_DURATION_SECONDS} to ${MAX_DURATION_SECONDS} s after the start) is 422 INVALID_SCHEDULE.`,
   });
 
 const RequirementsOut = z
