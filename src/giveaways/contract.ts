@@ -197,14 +197,20 @@ export const EntriesQuery = z.object({
 
 export const GiveawayRerollRequest = z
   .strictObject({
-    count: z.number().int().min(1).max(50).optional().openapi({ description: 'New winners to draw. Default: as many as replaceUserIds, else 1.' }),
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .optional()
+      .openapi({ description: 'New winners to draw. Default: as many as bring the winners back to `winners`; more is 422 TOO_MANY_WINNERS.' }),
     replaceUserIds: z
       .array(BodySnowflake)
       .max(50)
       .optional()
-      .openapi({ description: 'Current winners who lose their win (each must be a current winner: 422 NOT_A_WINNER).' }),
+      .openapi({ description: 'Current winners who lose their win (each must be a current winner: 422 NOT_A_WINNER). Default: every current winner.' }),
   })
-  .openapi('GiveawayRerollRequest');
+  .openapi('GiveawayRerollRequest', { description: 'An empty body replaces every current winner with a new one. The winners never number more than `winners`.' });
 
 export const GiveawayDrawResult = z
   .object({ giveaway: GiveawayDetail, draw: GiveawayDraw })
