@@ -27,7 +27,13 @@ export const Requirements = z
     roleIds: RoleIds.default([]).openapi({ description: 'Roles an entrant must hold (see roleMode).' }),
     roleMode: z.enum(['any', 'all']).default('any').openapi({ description: '`any`: one of roleIds is enough; `all`: every one.' }),
     blockedRoleIds: RoleIds.default([]).openapi({ description: 'Members holding any of these roles cannot enter, and are left out of every draw.' }),
-    minAccountAgeDays: z.number().int().min(0).max(3650).default(0),
+    minAccountAgeDays: z
+      .number()
+      .int()
+      .min(0)
+      .max(3650)
+      .default(0)
+      .openapi({ description: 'Account age from the user id; 0 is no requirement. Up to 60 s of clock skew with the platform is tolerated.' }),
     minMemberDays: z.number().int().min(0).max(3650).default(0).openapi({ description: 'Days since the member joined the server.' }),
     minLevel: z.number().int().min(0).max(1000).default(0),
     entryCost: z
