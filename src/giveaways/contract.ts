@@ -103,7 +103,11 @@ const RequirementsOut = z
 export const Giveaway = z
   .object({
     id: z.number().int(),
-    status: z.enum(GIVEAWAY_STATUSES),
+    status: z.enum(GIVEAWAY_STATUSES).openapi({
+      description:
+        '`scheduled` (accepted, `messageUrl` null) → `active` (the bot posted the message at `startsAt`) → `ended` (drawn at `endsAt` or by ' +
+        'POST end; `winnerIds`, changed by rerolls); `scheduled` or `active` → `cancelled` (by staff, entries refunded).',
+    }),
     prize: z.string(),
     description: z.string().nullable(),
     channelId: SnowflakeId,
