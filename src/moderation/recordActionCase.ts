@@ -68,7 +68,8 @@ export async function recordActionCase(
         guildId: action.guildId,
         action: caseAction,
         userId: action.userId,
-        userTag: target?.username ?? null,
+        // A kick or ban removed the member already: their name as the action's begin saw it.
+        userTag: target?.username ?? action.targetMember?.username ?? null,
         moderatorId,
         reason: action.request.reason,
         durationSeconds: action.request.durationSeconds,

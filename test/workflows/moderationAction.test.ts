@@ -174,6 +174,8 @@ describe('moderation actions', () => {
       { target_id: banned, data: { username: 'banned-user', reason: 'banned' } },
     ]));
     expect(audit).toHaveLength(2);
+    // The cases name them as they were before the platform removed them.
+    expect((await casesOf(g.id)).map((c) => c.user_tag)).toEqual(['kicked-user', 'banned-user', null]);
   });
 
   it('records a ban with durationSeconds as an active tempban with its end', async () => {
