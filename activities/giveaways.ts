@@ -4,6 +4,7 @@ import { findGiveaway, lockGiveaway, updateGiveaway } from '../db/giveaways/give
 import { findGuild } from '../db/guild/guilds.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
 import { runDraw } from '../src/giveaways/drawGiveaway.js';
+import { RerollRefusal } from '../src/giveaways/giveawayRefusal.js';
 import { activeGiveawayMessage, closedGiveawayMessage, drawAnnouncement, giveawayMessageUrl, winnerDirectMessage } from '../src/giveaways/giveawayMessages.js';
 import type { DrawActor, DrawOutcome, RerollRequest } from '../src/giveaways/ids.js';
 import type { ActivityDeps } from './deps.js';
@@ -55,23 +56,19 @@ export function createGiveawaysActivities(deps: ActivityDeps) {
       return outcome;
     },
 
-    /** A reroll's draw `drawNumber`, among entrants who never won. */
+    /** A reroll's draw `drawNumber`, among entrants who never won, replacing winners (NOT_A_WINNER, TOO_MANY_WINNERS). */
     async rerollGiveaway(guildId: string, giveawayId: number, drawNumber: number, r: RerollRequest): Promise<DrawOutcome> {
       const g = await load(guildId, giveawayId);
-      if (!(await findDraw(db, guildId, giveawayId, drawNumber))) {
-        if (g.status !== 'ended') throw refuse('GIVEAWAY_NOT_ENDED', `Giveaway ${giveawayId} is ${g.status}.`);
-        const unknown = r.replaceUserIds.filter((id) => !g.winnerIds.includes(id));
-        if (unknown.length > 0) throw refuse('NOT_A_WINNER', `Not among the current winners: ${unknown.join(', ')}.`);
+      if (!(await findDraw(db, guildId, giveawayId, drawNumber)) && g.status !== 'ended') {
+        throw refuse('GIVEAWAY_NOT_ENDED', `Giveaway ${giveawayId} is ${g.status}.`);
       }
-      const { outcome } = await runDraw(db, platform, {
-        guildId,
-        giveawayId,
-        drawNumber,
-        reroll: { count: r.count, replaceUserIds: r.replaceUserIds },
-        actor: r.actor,
-        at: clock.now(),
-      });
-      return outcome;
+      const reroll = { count: r.count, replaceUserIds: r.replaceUserIds };
+      try {
+        return (await runDraw(db, platform, { guildId, giveawayId, drawNumber, reroll, actor: r.actor, at: clock.now() })).outcome;
+      } catch (err) {
+        if (err instanceof RerollRefusal) throw refuse(err.code, err.message);
+        throw err;
+      }
     },
 
     /** Edits the giveaway message to its ended or cancelled look; MESSAGE_NOT_FOUND when it is gone. */

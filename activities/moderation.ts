@@ -1,6 +1,6 @@
 import { findApiKey } from '../db/keys/apiKeys.js';
 import { findGuild } from '../db/guild/guilds.js';
-import { findModAction, finishModAction, markModActionRunning, type ModActionOutcome, type ModActionRecord } from '../db/moderation/actions.js';
+import { findModAction, finishModAction, markModActionRunning, recordModActionTarget, type ModActionOutcome, type ModActionRecord } from '../db/moderation/actions.js';
 import { findCase, resolveCase } from '../db/moderation/cases.js';
 import { findModerationSettings } from '../db/moderation/settings.js';
 import { moderationRefusal } from '../src/moderation/refusalRules.js';
@@ -51,6 +51,8 @@ export function createModerationActivities(deps: ActivityDeps) {
       if (!situation) throw refuse('BOT_MISSING_PERMISSIONS', 'The bot is not in the server.');
       const refusal = moderationRefusal(situation);
       if (refusal) throw refuse(refusal, `Refused: ${refusal}.`);
+      // A kick or ban removes a member: what is known of them now is what their leave records once the case is.
+      await recordModActionTarget(db, actionId, situation.target ? { username: situation.target.username ?? null } : null);
       return { action: action.action, durationSeconds: action.request.durationSeconds };
     },
 

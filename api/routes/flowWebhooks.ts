@@ -31,8 +31,11 @@ export function flowWebhooks(deps: AppDeps): Koa.Middleware<RequestState> {
     await body(ctx, async () => {});
     const call = { headers: ctx.headers, query: ctx.query, body: ctx.state.body };
     const run = await deps.db.transaction().execute((trx) => acceptWebhookRun(trx, target, call, deps.clock.now()));
-    // Started before the answer so the caller can poll at once; a lost start is the start relay's.
-    await launchOperation(deps, flowRunOperation, run).catch((err: unknown) => deps.logger.warn({ err }, 'flow run start failed; the start relay retries it'));
+    // Accepted like every asynchronous write: answered at once (polling reads the committed run until its workflow
+    // exists), started once the answer is out; a lost start is the start relay's.
+    ctx.res.once('finish', () => {
+      launchOperation(deps, flowRunOperation, run).catch((err: unknown) => deps.logger.warn({ err }, 'flow run start failed; the start relay retries it'));
+    });
     ctx.status = 202;
     ctx.body = toFlowRunBody(run);
   };

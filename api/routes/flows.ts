@@ -2,12 +2,11 @@ import { findFlowRun } from '../../db/flows/runs.js';
 import { listFlows } from '../../db/flows/flows.js';
 import { GuildParams } from '../../src/core/contract.js';
 import { flowRunNotFound } from '../../src/core/errors.js';
-import { launchOperation } from '../../src/core/temporal/operation.js';
 import { acceptFlowRun } from '../../src/flows/acceptFlowRun.js';
 import { FlowList, FlowParams, FlowRun, FlowRunParams, FlowRunRequest, MAX_WAIT_SECONDS, type FlowRunBody } from '../../src/flows/contract.js';
 import { flowRunOperation } from '../../src/flows/flowRunOperation.js';
 import { finishedRunBody, toFlowBody, toFlowRunBody } from '../../src/flows/flowViews.js';
-import { awaitFlowRun, readFlowRun } from '../../src/flows/readFlowRun.js';
+import { readFlowRun, startAndAwaitFlowRun } from '../../src/flows/readFlowRun.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
@@ -15,7 +14,7 @@ const area = 'flows';
 const feature = 'flows';
 
 export function flowsRoutes(deps: AppDeps): RouteDefinition[] {
-  const { db, clock, temporal, logger } = deps;
+  const { db, clock, logger } = deps;
   return [
     defineRoute({
       method: 'get',
@@ -60,7 +59,8 @@ export function flowsRoutes(deps: AppDeps): RouteDefinition[] {
       description:
         'Starts a run with `input` as its trigger data; it counts toward the daily run quota (Free 100, Pro 10,000 per UTC ' +
         'day, every trigger counted; 429 FLOW_RUN_QUOTA_EXHAUSTED with Retry-After until the next day). Without `wait`: ' +
-        '202 with the run `running`. With `wait`: 200 with the final status and output when the run ends within ' +
+        '202 at once with the run `running` (accepted, then started within seconds; poll GET runs/{executionId}: `running`, then ' +
+        '`success`, `error`, `stopped` (its timeout) or `cancelled`). With `wait`: 200 with the final status and output when the run ends within ' +
         '`timeoutSeconds`, else 202 with the run still `running` (poll GET runs/{executionId}). A disabled flow answers ' +
         '409 FLOW_DISABLED, an event-triggered one 409 FLOW_NOT_RUNNABLE, an unknown one 404 FLOW_NOT_FOUND. A replay ' +
         'of the same Idempotency-Key answers the same run (waited on again with `wait`).',
@@ -73,7 +73,7 @@ export function flowsRoutes(deps: AppDeps): RouteDefinition[] {
       response: { status: 202, schema: FlowRun, description: 'The run, started (or still running when the wait ran out).' },
       otherResponses: [{ status: 200, description: 'With `wait`: the run ended within the wait; its final status and output.' }],
       errors: ['FLOW_NOT_FOUND', 'FLOW_DISABLED', 'FLOW_NOT_RUNNABLE', 'FLOW_RUN_QUOTA_EXHAUSTED', 'IDEMPOTENCY_KEY_REUSED'],
-      async handle({ params, body, caller, db: trx }) {
+      async handle({ params, body, caller, db: trx, launch }) {
         const { run } = await acceptFlowRun(trx, {
           guild: caller.guild,
           flowId: params.workflowId,
@@ -84,23 +84,18 @@ export function flowsRoutes(deps: AppDeps): RouteDefinition[] {
           requestId: caller.requestId,
           at: clock.now(),
         });
+        // Accepted like every asynchronous write: started once the answer is out, or by the start relay.
+        launch(flowRunOperation, run);
         return toFlowRunBody(run);
       },
-      // Started here rather than after the answer, so that a waiting request waits on a run that exists; a failed
-      // start is left to the start relay (within seconds) and answered as the accepted run.
+      // Only `wait` asks Temporal before answering, within its deadline (the start too: the run must exist to be waited on).
       async settle(stored, { body, caller }) {
         const accepted = stored as FlowRunBody;
-        const run = (await findFlowRun(db, caller.guild.id, accepted.executionId))!;
-        try {
-          if (!run.workflowStartedAt) await launchOperation(deps, flowRunOperation, run, caller.apiKey.name);
-        } catch (err) {
-          logger.warn({ err, executionId: run.executionId }, 'flow run start failed; the start relay retries it');
-          return { status: 202, body: accepted };
-        }
         if (!body.wait) return { status: 202, body: accepted };
+        const run = (await findFlowRun(db, caller.guild.id, accepted.executionId))!;
         const waitSeconds = body.timeoutSeconds ?? Math.min(run.timeoutSeconds + 5, MAX_WAIT_SECONDS);
         // The run stands whatever the wait meets (Temporal unreachable meanwhile): the caller polls it.
-        const outcome = await awaitFlowRun(temporal, run, waitSeconds * 1000).catch((err: unknown) => {
+        const outcome = await startAndAwaitFlowRun(deps, run, waitSeconds * 1000, caller.apiKey.name).catch((err: unknown) => {
           logger.warn({ err, executionId: run.executionId }, 'waiting on a flow run failed; answered as running');
           return undefined;
         });

@@ -3,7 +3,7 @@ import { countEntries, listEntries } from '../../db/giveaways/entries.js';
 import { findGiveaway } from '../../db/giveaways/giveaways.js';
 import { findGiveawaySettings } from '../../db/giveaways/settings.js';
 import { GuildParams } from '../../src/core/contract.js';
-import { giveawayNotActive, giveawayNotEnded, giveawayNotFound, invalidChannel, invalidRequest, invalidSchedule, notAWinner } from '../../src/core/errors.js';
+import { giveawayNotActive, giveawayNotEnded, giveawayNotFound, invalidChannel, invalidRequest, invalidSchedule, rerollRefused } from '../../src/core/errors.js';
 import {
   EntriesQuery,
   Giveaway,
@@ -22,6 +22,7 @@ import { MAX_DURATION_SECONDS, MIN_DURATION_SECONDS } from '../../src/giveaways/
 import { requestEnd, requestReroll } from '../../src/giveaways/giveawayUpdates.js';
 import { nextPageOf, toEntrantBody, toGiveawayBody } from '../../src/giveaways/giveawayViews.js';
 import { readGiveawayDetail, readGiveawayPage } from '../../src/giveaways/readGiveaways.js';
+import { planReroll } from '../../src/giveaways/rerollRules.js';
 import type { AppDeps, Caller } from '../context.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
@@ -72,8 +73,9 @@ export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): Rou
       description:
         'Answers 201 with the giveaway `scheduled` and `messageUrl` null; the bot posts the message within seconds (or at `startsAt`), ' +
         'making it `active`, and draws at `endsAt`. `channelId` must be a text or announcement channel of the server, `startsAt` ' +
-        `not in the past, exactly one of \`endsAt\` and \`durationSeconds\` given and the giveaway ${MIN_DURATION_SECONDS} s to ${MAX_DURATION_SECONDS} s long; ` +
-        'otherwise 422 INVALID_CHANNEL or INVALID_SCHEDULE.',
+        `not in the past nor more than 365 days ahead, and the giveaway ${MIN_DURATION_SECONDS} s to ${MAX_DURATION_SECONDS} s long; ` +
+        'otherwise 422 INVALID_CHANNEL or INVALID_SCHEDULE (the body validated, but the giveaway cannot run). Exactly one of `endsAt` and ' +
+        '`durationSeconds` is required: neither or both is 400 INVALID_REQUEST with `issues`.',
       area,
       feature,
       scope: 'giveaways:write',
@@ -83,7 +85,6 @@ export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): Rou
       errors: ['INVALID_CHANNEL', 'INVALID_SCHEDULE', 'IDEMPOTENCY_KEY_REUSED'],
       async check({ body, caller }) {
         const now = clock.now();
-        if ((body.endsAt === undefined) === (body.durationSeconds === undefined)) throw invalidSchedule('Give exactly one of endsAt and durationSeconds.');
         const { startsAt, endsAt } = scheduleOf(body, now);
         if (startsAt < now) throw invalidSchedule('startsAt must not be in the past.');
         if (startsAt.getTime() - now.getTime() > MAX_LEAD_MS) throw invalidSchedule('startsAt must be within 365 days from now.');
@@ -173,8 +174,10 @@ export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): Rou
       operationId: 'rerollGiveaway',
       summary: 'Draw new winners of an ended giveaway',
       description:
-        'Draws `count` new winners (default: as many as `replaceUserIds`, else 1) among eligible entrants who never won; ' +
-        '`replaceUserIds` lose their win. Answers 200 with the giveaway and the new draw; the announcement and DMs follow. ' +
+        'A reroll replaces winners: `replaceUserIds` (default: every current winner) lose their win and `count` new winners ' +
+        '(default: as many as bring the list back to `winners`) are drawn among eligible entrants who never won, so an empty body ' +
+        'draws a whole new set and the list never grows past `winners` (422 TOO_MANY_WINNERS for a `count` that would; ' +
+        '422 NOT_A_WINNER for a replaced id that is not a current winner). Answers 200 with the giveaway and the new draw; the announcement and DMs follow. ' +
         'Works after the reroll window too (the workflow is started again). Not ended: 409 GIVEAWAY_NOT_ENDED with its `status`.',
       area,
       feature,
@@ -182,16 +185,15 @@ export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): Rou
       idempotent: true,
       request: { params: GiveawayParams, body: GiveawayRerollRequest },
       response: { status: 200, schema: GiveawayDrawResult, description: 'The giveaway and the new draw.' },
-      errors: ['GIVEAWAY_NOT_FOUND', 'GIVEAWAY_NOT_ENDED', 'NOT_A_WINNER', 'IDEMPOTENCY_KEY_REUSED'],
+      errors: ['GIVEAWAY_NOT_FOUND', 'GIVEAWAY_NOT_ENDED', 'NOT_A_WINNER', 'TOO_MANY_WINNERS', 'IDEMPOTENCY_KEY_REUSED'],
       async handle({ params, body, caller }) {
         const g = await existing(caller.guild.id, params.giveawayId);
         if (g.status !== 'ended') throw giveawayNotEnded(g.status);
-        const replaceUserIds = [...new Set(body.replaceUserIds ?? [])];
-        const unknown = replaceUserIds.filter((id) => !g.winnerIds.includes(id));
-        if (unknown.length > 0) throw notAWinner(unknown);
+        // Refused here when the winners as they stand say so; the draw resolves the defaults again against its own.
+        const planned = planReroll(g, body);
+        if ('refusal' in planned) throw rerollRefused(planned.refusal.code, planned.refusal.message);
         const lastDrawNumber = (await listDraws(db, g.guildId, g.id)).length;
-        const count = body.count ?? (replaceUserIds.length || 1);
-        const { drawNumber } = await requestReroll(temporal, g, lastDrawNumber, { count, replaceUserIds, actor: drawActor(caller) });
+        const { drawNumber } = await requestReroll(temporal, g, lastDrawNumber, { ...body, actor: drawActor(caller) });
         return drawResult(g.guildId, g.id, drawNumber);
       },
     }),

@@ -22,6 +22,7 @@ import * as inviteScoreCounts from './2026-11-24-051-invite-score-counts.js';
 import * as inviteRankDirty from './2026-11-24-052-invite-rank-dirty.js';
 import * as inviteRankMemberIndex from './2026-11-24-053-invite-rank-member-index.js';
 import * as levelRankMemberIndex from './2026-11-24-054-level-rank-member-index.js';
+import * as modActionTarget from './2026-11-25-001-mod-action-target.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-052-invite-rank-dirty': inviteRankDirty,
   '2026-11-24-053-invite-rank-member-index': inviteRankMemberIndex,
   '2026-11-24-054-level-rank-member-index': levelRankMemberIndex,
+  '2026-11-25-001-mod-action-target': modActionTarget,
 };

@@ -28,11 +28,13 @@ export interface ModActionRecord {
   error: string | null;
   requestedAt: Date;
   finishedAt: Date | null;
+  /** The target as a member of the server when the action began; null when they were none (or it has not begun). */
+  targetMember: { username: string | null } | null;
 }
 
 export async function insertModAction(
   trx: Db,
-  a: Omit<ModActionRecord, 'status' | 'caseNumber' | 'error' | 'finishedAt'> & { workflowStartedAt?: Date },
+  a: Omit<ModActionRecord, 'status' | 'caseNumber' | 'error' | 'finishedAt' | 'targetMember'> & { workflowStartedAt?: Date },
 ): Promise<void> {
   await trx
     .insertInto('moderation_actions')
@@ -70,8 +72,18 @@ export async function findModAction(db: Db, actionId: string): Promise<ModAction
       error: row.error,
       requestedAt: row.requested_at,
       finishedAt: row.finished_at,
+      targetMember: row.target_member,
     }
   );
+}
+
+/** What the action's begin saw of its target; a kick or ban that removes a member records their leave from it. */
+export async function recordModActionTarget(db: Db, actionId: string, member: { username: string | null } | null): Promise<void> {
+  await db
+    .updateTable('moderation_actions')
+    .set({ target_member: member && JSON.stringify(member) })
+    .where('action_id', '=', actionId)
+    .execute();
 }
 
 export async function markModActionRunning(db: Db, actionId: string): Promise<void> {

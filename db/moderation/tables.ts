@@ -69,4 +69,6 @@ export interface ModerationActionsTable {
   requested_at: Date;
   finished_at: Date | null;
   workflow_started_at: Date | null;
+  /** The target as a member when the action began (`{username}`), null otherwise: see db/moderation/actions.ts. */
+  target_member: ColumnType<{ username: string | null } | null, string | null | undefined, string | null>;
 }

@@ -71,8 +71,8 @@ export const giveawayNotActive = (status: string) =>
   new AppError('GIVEAWAY_NOT_ACTIVE', `The giveaway is ${status}; only an active giveaway can be ended.`, { status });
 export const giveawayNotEnded = (status: string) =>
   new AppError('GIVEAWAY_NOT_ENDED', `The giveaway is ${status}; only an ended giveaway can be rerolled.`, { status });
-export const notAWinner = (userIds: string[]) =>
-  new AppError('NOT_A_WINNER', `Not among the current winners: ${userIds.join(', ')}.`);
+/** A reroll the winners as they stand refuse (src/giveaways/rerollRules.ts words the message). */
+export const rerollRefused = (code: 'NOT_A_WINNER' | 'TOO_MANY_WINNERS', message: string) => new AppError(code, message);
 export const flowNotFound = () => new AppError('FLOW_NOT_FOUND', 'No flow with this id.');
 export const flowRunNotFound = () => new AppError('FLOW_RUN_NOT_FOUND', 'No run of this server\'s flows with this executionId.');
 export const flowDisabled = () => new AppError('FLOW_DISABLED', 'The flow is disabled; an operator enables it.');

@@ -28,7 +28,7 @@ export const FlowRun = z
     workflowId: z.number().int().openapi({ description: 'The id of the flow this run belongs to.' }),
     status: z.enum(FLOW_RUN_STATUSES).openapi({
       description:
-        '`running`; `success`: the run reached a node without `next` or a stop node with status success; `error`: a node, an ' +
+        '`running` (accepted, then started within seconds) → one of: `success`: the run reached a node without `next` or a stop node with status success; `error`: a node, an ' +
         "expression or a stop node with status error ended it (`error` says which); `stopped`: the flow's own timeout fired; " +
         '`cancelled`: an operator cancelled it.',
     }),

@@ -3,8 +3,10 @@ import type { Kysely } from 'kysely';
 import { findFlowRun, type FlowRunRecord } from '../../db/flows/runs.js';
 import type { Database } from '../../db/schema.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
+import { launchOperation, type OperationDeps } from '../core/temporal/operation.js';
 import type { WorkflowOf } from '../core/temporal/workflowRef.js';
 import type { FlowRunBody } from './contract.js';
+import { flowRunOperation } from './flowRunOperation.js';
 import { finishedRunBody, toFlowRunBody } from './flowViews.js';
 import { flowRunWorkflowId, type flowRunWorkflow, type FlowRunOutcome } from './ids.js';
 
@@ -38,6 +40,31 @@ export async function readFlowRun(deps: { db: Kysely<Database>; temporal: Tempor
     if (!(err instanceof WorkflowNotFoundError)) throw err;
   }
   return toFlowRunBody(record);
+}
+
+/**
+ * Waits up to `waitMs` for a run's result (flow run with `wait`), first starting it when its start is not recorded
+ * yet (the start after the answer and the relay may race it: a repeated start finds the same run). The start shares
+ * the wait's deadline, so a Temporal that does not answer costs the wait and no more; undefined when the deadline
+ * came first (the run stands, and the start relay starts it if nothing did).
+ */
+export async function startAndAwaitFlowRun(
+  deps: OperationDeps<Kysely<Database>>,
+  record: FlowRunRecord,
+  waitMs: number,
+  keyName: string,
+): Promise<FlowRunOutcome | undefined> {
+  const deadline = Date.now() + waitMs;
+  if (!record.workflowStartedAt) {
+    try {
+      await deps.temporal.client.withDeadline(deadline, () => launchOperation(deps, flowRunOperation, record, keyName));
+    } catch (err) {
+      if (isGrpcDeadlineError(err) || isGrpcDeadlineError((err as Error).cause)) return undefined;
+      throw err;
+    }
+  }
+  const remaining = deadline - Date.now();
+  return remaining > 0 ? awaitFlowRun(deps.temporal, record, remaining) : undefined;
 }
 
 /**

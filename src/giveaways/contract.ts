@@ -27,7 +27,13 @@ export const Requirements = z
     roleIds: RoleIds.default([]).openapi({ description: 'Roles an entrant must hold (see roleMode).' }),
     roleMode: z.enum(['any', 'all']).default('any').openapi({ description: '`any`: one of roleIds is enough; `all`: every one.' }),
     blockedRoleIds: RoleIds.default([]).openapi({ description: 'Members holding any of these roles cannot enter, and are left out of every draw.' }),
-    minAccountAgeDays: z.number().int().min(0).max(3650).default(0),
+    minAccountAgeDays: z
+      .number()
+      .int()
+      .min(0)
+      .max(3650)
+      .default(0)
+      .openapi({ description: 'Account age from the user id; 0 is no requirement. Up to 60 s of clock skew with the platform is tolerated.' }),
     minMemberDays: z.number().int().min(0).max(3650).default(0).openapi({ description: 'Days since the member joined the server.' }),
     minLevel: z.number().int().min(0).max(1000).default(0),
     entryCost: z
@@ -62,7 +68,9 @@ export const GiveawayStartRequest = z
     description: SafeText.max(1000).nullable().optional(),
     winners: z.number().int().min(1).max(50).default(1),
     startsAt: BodyTimestamp.nullable().optional().openapi({ description: 'Omitted or null: now. A time in the past or more than 365 days ahead is refused (422 INVALID_SCHEDULE).' }),
-    endsAt: BodyTimestamp.optional().openapi({ description: `Give endsAt or durationSeconds, not both; ${MIN_DURATION_SECONDS} s to ${MAX_DURATION_SECONDS} s after the start.` }),
+    endsAt: BodyTimestamp.optional().openapi({
+      description: `Give endsAt or durationSeconds, not both (400 INVALID_REQUEST); ${MIN_DURATION_SECONDS} s to ${MAX_DURATION_SECONDS} s after the start (422 INVALID_SCHEDULE).`,
+    }),
     durationSeconds: z.number().int().min(MIN_DURATION_SECONDS).max(MAX_DURATION_SECONDS).optional().openapi({ description: 'Counted from the start.' }),
     requirements: Requirements.optional(),
     embed: EmbedInput.optional(),
@@ -70,8 +78,13 @@ export const GiveawayStartRequest = z
     dmWinners: z.boolean().optional().openapi({ description: "Default: the server's Giveaways setting." }),
     hostId: BodySnowflake.nullable().optional().openapi({ description: "Default: the key's creator (the server owner for a key without one)." }),
   })
+  // The end is part of the body's shape (one of the two, never both), so a body without it does not validate: 400.
+  .refine((body) => (body.endsAt === undefined) !== (body.durationSeconds === undefined), { message: 'give exactly one of endsAt and durationSeconds' })
   .openapi('GiveawayStartRequest', {
-    description: 'Give exactly one of `endsAt` and `durationSeconds` (422 INVALID_SCHEDULE otherwise, as for a start in the past or a length out of bounds).',
+    oneOf: [{ required: ['endsAt'] }, { required: ['durationSeconds'] }],
+    description:
+      'Give exactly one of `endsAt` and `durationSeconds` (400 INVALID_REQUEST otherwise). A schedule that validates but cannot run ' +
+      `(a start in the past or more than 365 days ahead, an end not ${MIN_DURATION_SECONDS} to ${MAX_DURATION_SECONDS} s after the start) is 422 INVALID_SCHEDULE.`,
   });
 
 const RequirementsOut = z
@@ -90,7 +103,11 @@ const RequirementsOut = z
 export const Giveaway = z
   .object({
     id: z.number().int(),
-    status: z.enum(GIVEAWAY_STATUSES),
+    status: z.enum(GIVEAWAY_STATUSES).openapi({
+      description:
+        '`scheduled` (accepted, `messageUrl` null) → `active` (the bot posted the message at `startsAt`) → `ended` (drawn at `endsAt` or by ' +
+        'POST end; `winnerIds`, changed by rerolls); `scheduled` or `active` → `cancelled` (by staff, entries refunded).',
+    }),
     prize: z.string(),
     description: z.string().nullable(),
     channelId: SnowflakeId,
@@ -190,14 +207,20 @@ export const EntriesQuery = z.object({
 
 export const GiveawayRerollRequest = z
   .strictObject({
-    count: z.number().int().min(1).max(50).optional().openapi({ description: 'New winners to draw. Default: as many as replaceUserIds, else 1.' }),
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .optional()
+      .openapi({ description: 'New winners to draw. Default: as many as bring the winners back to `winners`; more is 422 TOO_MANY_WINNERS.' }),
     replaceUserIds: z
       .array(BodySnowflake)
       .max(50)
       .optional()
-      .openapi({ description: 'Current winners who lose their win (each must be a current winner: 422 NOT_A_WINNER).' }),
+      .openapi({ description: 'Current winners who lose their win (each must be a current winner: 422 NOT_A_WINNER). Default: every current winner.' }),
   })
-  .openapi('GiveawayRerollRequest');
+  .openapi('GiveawayRerollRequest', { description: 'An empty body replaces every current winner with a new one. The winners never number more than `winners`.' });
 
 export const GiveawayDrawResult = z
   .object({ giveaway: GiveawayDetail, draw: GiveawayDraw })

@@ -9,8 +9,10 @@ import type { Platform } from '../core/platform.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 import { recordEvent } from '../events/outbox.js';
 import { DRAW_ALGORITHM, drawWinnersLazily, type Candidate } from './drawRules.js';
+import { RerollRefusal } from './giveawayRefusal.js';
 import { eligibleAtDraw } from './giveawayRules.js';
 import type { DrawActor, DrawOutcome } from './ids.js';
+import { planReroll, type RerollAsk, type RerollPlan } from './rerollRules.js';
 
 /** Entrants that can still win this draw: everyone who entered, less `excluded` (earlier winners), with their tickets. */
 async function drawableEntrants(db: Kysely<Database>, g: GiveawayRecord, excluded: Set<string>): Promise<Candidate[]> {
@@ -42,8 +44,8 @@ export interface DrawRequest {
   guildId: string;
   giveawayId: number;
   drawNumber: number;
-  /** Reroll only: the winners replaced, and how many to draw. */
-  reroll?: { count: number; replaceUserIds: string[] };
+  /** Reroll only: which winners to replace and how many to draw, resolved against the winners at draw time. */
+  reroll?: RerollAsk;
   actor: DrawActor | null;
   at: Date;
 }
@@ -51,25 +53,27 @@ export interface DrawRequest {
 /**
  * One draw, stored once per (giveaway, draw number): a retry finds the stored draw and returns its winners.
  * The first draw closes entries first (so none slips in while members are checked), then ends the giveaway
- * with `giveaways.ended` in the transaction that stores the draw. A reroll draws among entrants who never won.
+ * with `giveaways.ended` in the transaction that stores the draw. A reroll draws among entrants who never won
+ * and replaces winners: the list never grows past the giveaway's `winners` (RerollRefusal TOO_MANY_WINNERS).
  */
 export async function runDraw(db: Kysely<Database>, platform: Platform, d: DrawRequest): Promise<{ outcome: DrawOutcome; events: OutboxEvent[] }> {
   const stored = await findDraw(db, d.guildId, d.giveawayId, d.drawNumber);
   if (stored) return { outcome: outcomeOf(stored), events: [] };
   const g = d.reroll ? await lockedRead(db, d) : await closeEntries(db, d.guildId, d.giveawayId, d.at);
   if (g.status === 'cancelled') return { outcome: { status: 'cancelled', drawNumber: d.drawNumber, winnerIds: [] }, events: [] };
+  const reroll = d.reroll && rerollPlanOf(g, d.reroll);
   const previous = d.reroll ? await listDraws(db, d.guildId, d.giveawayId) : [];
   const excluded = new Set(previous.flatMap((p) => p.winnerIds));
   const entrants = await drawableEntrants(db, g, excluded);
-  const requested = d.reroll ? d.reroll.count : g.winnersCount;
+  const requested = reroll ? reroll.count : g.winnersCount;
   // Membership and blocked roles are checked only walking the draw order, until enough winners are found.
   const { winnerIds, checked } = await drawWinnersLazily(g.seed, d.drawNumber, entrants, requested, eligibilityCheck(platform, g));
   const draw: DrawRecord = {
     drawNumber: d.drawNumber,
-    kind: d.reroll ? 'reroll' : 'end',
+    kind: reroll ? 'reroll' : 'end',
     requested,
     winnerIds,
-    replacedUserIds: d.reroll?.replaceUserIds ?? [],
+    replacedUserIds: reroll?.replaceUserIds ?? [],
     entrants: entrants.length,
     entries: entrants.reduce((sum, c) => sum + c.tickets, 0),
     checkedEntrants: checked,
@@ -117,6 +121,12 @@ async function endedEvent(trx: Kysely<Database>, g: GiveawayRecord, winnerIds: s
       endedAt: at.toISOString(),
     },
   });
+}
+
+function rerollPlanOf(g: GiveawayRecord, ask: RerollAsk): RerollPlan {
+  const planned = planReroll(g, ask);
+  if ('refusal' in planned) throw new RerollRefusal(planned.refusal.code, planned.refusal.message);
+  return planned.plan;
 }
 
 async function lockedRead(db: Kysely<Database>, d: DrawRequest): Promise<GiveawayRecord> {

@@ -1,5 +1,6 @@
 import { Refusal } from '../core/refusal.js';
 import type { EntryRefusalCode } from './giveawayRules.js';
+import type { RerollRefusalCode } from './rerollRules.js';
 
 /** Why the bot refuses a bot-side giveaway action (an entry, a leave, a cancel); the admin CLI prints code and message. */
 export class GiveawayRefusal extends Refusal<
@@ -15,3 +16,6 @@ export class GiveawayRefusal extends Refusal<
   | 'INSUFFICIENT_FUNDS'
   | 'BALANCE_LIMIT'
 > {}
+
+/** Why a reroll's draw refuses the request: the API answers the same code as a 422. */
+export class RerollRefusal extends Refusal<RerollRefusalCode> {}

@@ -6,6 +6,14 @@ export const MIN_DURATION_SECONDS = 60;
 export const MAX_DURATION_SECONDS = 5_184_000;
 
 const DAY_MS = 86_400_000;
+/**
+ * How far the platform's clock may run ahead of ours: ids and join dates carry the platform's time, so an age
+ * measured on our clock can come out up to this much short (or an id seem to come from the future).
+ */
+export const PLATFORM_CLOCK_SKEW_MS = 60_000;
+
+/** At least `days` old at `now`, measured from a platform timestamp; 0 days is no requirement at all. */
+const oldEnough = (since: Date, days: number, now: Date) => days === 0 || now.getTime() - since.getTime() + PLATFORM_CLOCK_SKEW_MS >= days * DAY_MS;
 export interface Entrant {
   roleIds: string[];
   bot: boolean;
@@ -26,10 +34,10 @@ export function entryRefusal(r: GiveawayRequirements, m: Entrant, now: Date): { 
     const holds = r.roleMode === 'all' ? r.roleIds.every((id) => held.has(id)) : r.roleIds.some((id) => held.has(id));
     if (!holds) return { code: 'MISSING_ROLE', message: `Entering needs ${r.roleMode === 'all' ? 'all' : 'one'} of the roles ${r.roleIds.join(', ')}.` };
   }
-  if (now.getTime() - snowflakeCreatedAt(m.userId).getTime() < r.minAccountAgeDays * DAY_MS) {
+  if (!oldEnough(snowflakeCreatedAt(m.userId), r.minAccountAgeDays, now)) {
     return { code: 'ACCOUNT_TOO_NEW', message: `The account must be at least ${r.minAccountAgeDays} days old.` };
   }
-  if (r.minMemberDays > 0 && (m.joinedAt === null || now.getTime() - m.joinedAt.getTime() < r.minMemberDays * DAY_MS)) {
+  if (r.minMemberDays > 0 && (m.joinedAt === null || !oldEnough(m.joinedAt, r.minMemberDays, now))) {
     return { code: 'MEMBER_TOO_NEW', message: `Entering needs at least ${r.minMemberDays} days in the server.` };
   }
   if (m.level < r.minLevel) return { code: 'LEVEL_TOO_LOW', message: `Entering needs level ${r.minLevel} (you are level ${m.level}).` };

@@ -30,9 +30,10 @@ export interface DrawActor {
   requestId: string | null;
 }
 
+/** A reroll as asked (src/giveaways/rerollRules.ts): the draw resolves its defaults against the winners of its time. */
 export interface RerollRequest {
-  count: number;
-  replaceUserIds: string[];
+  count?: number;
+  replaceUserIds?: string[];
   actor: DrawActor;
 }
 

@@ -8,6 +8,9 @@ import { recordEvent } from '../events/outbox.js';
 import { recordInviteLeave } from '../invites/recordInviteLeave.js';
 import { MemberRefusal } from './joinMember.js';
 
+/** How a member went: the spec's `members.left` is for every way out ("left, or was kicked or banned"). */
+export type LeaveReason = 'left' | 'kicked' | 'banned';
+
 export interface MemberLeave {
   guildId: string;
   userId: string;
@@ -17,21 +20,40 @@ export interface MemberLeave {
 
 /**
  * A member leaves the server of their own accord (on the local platform, the member row goes), in the caller's
- * transaction, with its audit row and, when the server has the Members feature, `members.left` (reason `left`).
+ * transaction: the row removed, then the leave recorded as for every way out (reason `left`).
  */
 export async function leaveMember(trx: Kysely<Database>, l: MemberLeave): Promise<{ username: string; events: OutboxEvent[] }> {
-  const guild = await findGuild(trx, l.guildId);
-  if (!guild) throw new MemberRefusal('GUILD_NOT_FOUND', `Guild ${l.guildId} does not exist.`);
+  if (!(await findGuild(trx, l.guildId))) throw new MemberRefusal('GUILD_NOT_FOUND', `Guild ${l.guildId} does not exist.`);
   const removed = await removePlatformMember(trx, l.guildId, l.userId);
   if (!removed) throw new MemberRefusal('MEMBER_NOT_FOUND', `User ${l.userId} is not a member of guild ${l.guildId}.`);
-  await writeAudit(trx, { guildId: l.guildId, actor: l.actor, action: 'members.leave', target: { type: 'member', id: l.userId }, data: { username: removed.username } });
+  const { events } = await recordMemberLeave(trx, { ...l, username: removed.username, reason: 'left' });
+  return { username: removed.username, events };
+}
+
+/**
+ * The one leave path, for a member already gone from the platform (they left, or a kick or ban removed them), in
+ * the caller's transaction: the audit row, their invite join moved to `left`, and `members.left` when the server
+ * has the Members feature.
+ */
+export async function recordMemberLeave(
+  trx: Kysely<Database>,
+  l: MemberLeave & { username: string | null; reason: LeaveReason },
+): Promise<{ events: OutboxEvent[] }> {
+  const guild = await findGuild(trx, l.guildId);
+  await writeAudit(trx, {
+    guildId: l.guildId,
+    actor: l.actor,
+    action: 'members.leave',
+    target: { type: 'member', id: l.userId },
+    data: { username: l.username, reason: l.reason },
+  });
   await recordInviteLeave(trx, l.guildId, l.userId, l.at);
-  if (!guild.features.includes('members')) return { username: removed.username, events: [] };
+  if (!guild?.features.includes('members')) return { events: [] };
   const event = await recordEvent(trx, {
     type: 'members.left',
     guildId: l.guildId,
     createdAt: l.at,
-    data: { userId: l.userId, username: removed.username, reason: 'left', leftAt: l.at.toISOString() },
+    data: { userId: l.userId, username: l.username, reason: l.reason, leftAt: l.at.toISOString() },
   });
-  return { username: removed.username, events: [event] };
+  return { events: [event] };
 }

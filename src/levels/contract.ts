@@ -69,7 +69,9 @@ export const XpChange = z
     type: z.enum(['add', 'remove', 'set']),
     unit: z.enum(['xp', 'levels']),
     amount: z.number().int(),
-    status: z.enum(['pending', 'processing', 'done', 'failed']),
+    status: z.enum(['pending', 'processing', 'done', 'failed']).openapi({
+      description: '`pending` (accepted) → `processing` (the bot is applying it) → `done` (with `result`) or `failed` (with `error`).',
+    }),
     result: z
       .object({ previousLevel: z.number().int(), level: z.number().int(), xp: z.number().int() })
       .nullable()

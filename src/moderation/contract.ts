@@ -110,7 +110,9 @@ export const ModAction = z
     actionId: z.string(),
     action: z.enum(MOD_ACTIONS),
     userId: SnowflakeId,
-    status: z.enum(['pending', 'running', 'done', 'failed']),
+    status: z.enum(['pending', 'running', 'done', 'failed']).openapi({
+      description: '`pending` (accepted) → `running` (checked against the rules and applied by the bot) → `done` (with `caseNumber`) or `failed` (the refusal in `error`).',
+    }),
     caseNumber: z.number().int().nullable().openapi({ description: 'When done.' }),
     error: z.string().nullable().openapi({
       description:

@@ -26,7 +26,7 @@ export async function readModerationSituation(
     roles: roles.map((r) => ({ id: r.id, position: r.position, permissions: r.permissions })),
     moderator: moderator && { userId: moderator.userId, roleIds: moderator.roleIds },
     bot: { userId: guild.botUserId, roleIds: bot?.roleIds ?? [] },
-    target: target && { userId: target.userId, roleIds: target.roleIds, timedOutUntil: target.timedOutUntil },
+    target: target && { userId: target.userId, roleIds: target.roleIds, timedOutUntil: target.timedOutUntil, username: target.username },
     targetUserId: a.targetUserId,
     targetBanned: ban !== undefined,
     now: a.now,

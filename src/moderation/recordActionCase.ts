@@ -11,6 +11,10 @@ import type { OutboxEvent } from '../events/eventTypes.js';
 import { startFanoutsOrLeaveToRelay } from '../events/outbox.js';
 import type { OperationDeps } from '../core/temporal/operation.js';
 import { recordCase } from './recordCase.js';
+import { recordMemberLeave, type LeaveReason } from '../guild/leaveMember.js';
+import type { AuditActor } from '../../db/shared/audit.js';
+
+const LEAVE_REASONS: Partial<Record<ModActionRecord['action'], LeaveReason>> = { kick: 'kicked', ban: 'banned' };
 
 /** A ban with a duration is a tempban case. */
 export const caseActionOf = (a: Pick<ModActionRecord, 'action' | 'request'>): ModActionRecord['action'] | 'tempban' =>
@@ -64,7 +68,8 @@ export async function recordActionCase(
         guildId: action.guildId,
         action: caseAction,
         userId: action.userId,
-        userTag: target?.username ?? null,
+        // A kick or ban removed the member already: their name as the action's begin saw it.
+        userTag: target?.username ?? action.targetMember?.username ?? null,
         moderatorId,
         reason: action.request.reason,
         durationSeconds: action.request.durationSeconds,
@@ -82,6 +87,7 @@ export async function recordActionCase(
     if (event) {
       events.push(event);
       await onNewCase(trx, { action, caseNumber: number, moderatorId, dmStatus: effect.dmStatus, at });
+      events.push(...(await recordRemoval(trx, action, key ? { type: 'api_key', apiKeyId: key.id, userId: key.createdBy } : { type: 'system' }, at)));
     }
     const recorded = (await findCase(trx, action.guildId, number))!;
     const escalation = await findModAction(trx, escalationActionId(actionId));
@@ -89,6 +95,14 @@ export async function recordActionCase(
   });
   await startFanoutsOrLeaveToRelay(deps, events);
   return recorded;
+}
+
+/** A kick or ban of a member is their leave, recorded once with the case (a ban of a non-member is none). */
+async function recordRemoval(trx: Kysely<Database>, action: ModActionRecord, actor: AuditActor, at: Date): Promise<OutboxEvent[]> {
+  const reason = LEAVE_REASONS[action.action];
+  if (!reason || !action.targetMember) return [];
+  const leave = { guildId: action.guildId, userId: action.userId, username: action.targetMember.username, reason, at, actor };
+  return (await recordMemberLeave(trx, leave)).events;
 }
 
 async function onNewCase(

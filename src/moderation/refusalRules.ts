@@ -58,8 +58,8 @@ export interface ModerationSituation {
   /** The member the action is taken for; undefined when they left. Null: the bot acts on its own (escalation). */
   moderator: Holder | undefined | null;
   bot: Holder;
-  /** Undefined when the target is not a member. */
-  target: (Holder & { timedOutUntil: Date | null }) | undefined;
+  /** Undefined when the target is not a member. `username`: for the leave a kick or ban makes (the rules ignore it). */
+  target: (Holder & { timedOutUntil: Date | null; username?: string | null }) | undefined;
   targetUserId: string;
   targetBanned: boolean;
   now: Date;

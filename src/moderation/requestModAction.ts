@@ -38,6 +38,7 @@ export async function requestModAction(trx: Kysely<Database>, asked: ModActionAs
     error: null,
     requestedAt: asked.requestedAt,
     finishedAt: null,
+    targetMember: null,
   };
   await insertModAction(trx, record);
   return record;

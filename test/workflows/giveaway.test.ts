@@ -4,7 +4,7 @@ import { listPlatformDirectMessages } from '../../db/platform/moderation.js';
 import { systemClock } from '../../src/core/clock.js';
 import { relayGiveawayCancels } from '../../src/giveaways/cancelRelay.js';
 import { drawWinners } from '../../src/giveaways/drawRules.js';
-import { giveawayWorkflowId } from '../../src/giveaways/ids.js';
+import { GIVEAWAY_REROLL_UPDATE, giveawayWorkflowId } from '../../src/giveaways/ids.js';
 import { giveawayRequests, type GiveawayGuild } from '../api/giveaways/giveawayBed.js';
 import { eventually } from '../harness/eventually.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
@@ -73,13 +73,52 @@ describe('giveaway workflow (dev server)', () => {
     const newWinner = first.body.draw.winnerIds[0];
     expect(winners).not.toContain(newWinner);
     expect(first.body.giveaway.winnerIds).toEqual([winners[1], newWinner]);
-    // Asking for more than remain: all of them win and the shortfall is recorded; then nobody is left.
-    const rest = await reroll(g, id, { count: 5 });
-    expect(rest.body.draw).toMatchObject({ drawNumber: 3, requested: 5, entrants: 3, checkedEntrants: 3, shortfall: 3 });
-    expect(rest.body.draw.winnerIds).toHaveLength(2);
+    // The list never grows past `winners`: 5 new winners for a giveaway of 2 is refused before any draw.
+    await settled(g, id);
+    await refused(g.id, async () => {
+      const tooMany = await reroll(g, id, { count: 5 });
+      expect(tooMany.status).toBe(422);
+      expect(tooMany.body).toEqual({ error: 'TOO_MANY_WINNERS', message: 'The giveaway has 2 winners at most: this reroll may draw 1 to 2, not 5.' });
+    });
+    // An empty body replaces every current winner, by as many new ones, drawn from those who never won.
+    const all = await reroll(g, id, {});
+    expect(all.status).toBe(200);
+    expect(all.body.draw).toMatchObject({ drawNumber: 3, requested: 2, replacedUserIds: [winners[1], newWinner], entrants: 3, checkedEntrants: 3, shortfall: 0 });
+    expect(all.body.draw.winnerIds).toHaveLength(2);
+    expect(all.body.giveaway.winnerIds).toEqual(all.body.draw.winnerIds);
+    // The workflow's draw holds the rule too, for an update that did not come through the route's check.
+    const handle = gateway.client.workflow.getHandle(giveawayWorkflowId(g.id, id));
+    await settled(g, id);
+    await refused(g.id, async () => {
+      const direct = handle.executeUpdate(GIVEAWAY_REROLL_UPDATE, { args: [{ count: 3, actor: { apiKeyId: null, userId: null, requestId: null } }] });
+      await expect(direct).rejects.toMatchObject({ cause: { type: 'TOO_MANY_WINNERS' } });
+    });
+    // Nobody eligible left (the last entrant left the server): the winners are replaced by none, the shortfall recorded.
     const none = await reroll(g, id, {});
-    expect(none.body.draw).toMatchObject({ drawNumber: 4, requested: 1, winnerIds: [], entrants: 1, checkedEntrants: 1, shortfall: 1 });
+    expect(none.body.draw).toMatchObject({ drawNumber: 4, requested: 2, winnerIds: [], entrants: 1, checkedEntrants: 1, shortfall: 2 });
+    expect(none.body.giveaway.winnerIds).toEqual([]);
     expect((await settled(g, id)).draws.map((d: { drawNumber: number }) => d.drawNumber)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a one-winner giveaway rerolled with an empty body has one winner, a new one, after each reroll', async () => {
+    const g = await setup();
+    const members = [await g.addMember(), await g.addMember(), await g.addMember()];
+    const id = (await start(g, {})).body.id as number;
+    await active(g, id);
+    for (const m of members) await enter(g, id, m);
+    const ended = await end(g, id);
+    const winners: string[] = [...ended.body.giveaway.winnerIds];
+    expect(winners).toHaveLength(1);
+    for (const drawNumber of [2, 3]) {
+      const res = await reroll(g, id, {});
+      expect(res.status).toBe(200);
+      expect(res.body.draw).toMatchObject({ drawNumber, kind: 'reroll', requested: 1, replacedUserIds: [winners.at(-1)] });
+      expect(res.body.giveaway.winnerIds).toHaveLength(1);
+      expect(winners).not.toContain(res.body.giveaway.winnerIds[0]);
+      winners.push(res.body.giveaway.winnerIds[0]);
+    }
+    expect(new Set(winners)).toEqual(new Set(members));
+    expect((await get(g, id)).body.winnerIds).toEqual([winners[2]]);
   });
 
   it('a reroll after the run closed starts the workflow again and is answered by it', async () => {

@@ -4,6 +4,7 @@ import { listPlatformMessages } from '../../db/platform/messages.js';
 import { deletePlatformMember, findPlatformMember, upsertPlatformMember } from '../../db/platform/local.js';
 import { findPlatformBan, listPlatformDirectMessages, listPlatformModerationLog, setPlatformAcceptsDms } from '../../db/platform/moderation.js';
 import { EVENT_DATA_SCHEMAS } from '../../src/events/contract.js';
+import { inviteJoin } from '../../src/invites/inviteJoin.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 import { eventually } from '../harness/eventually.js';
 import { bearer, createTestKey, snowflake } from '../harness/fixtures.js';
@@ -132,6 +133,49 @@ describe('moderation actions', () => {
     expect(await findPlatformBan(db(), g.id, member)).toBeUndefined();
     expect(await run(g, 'unban', member)).toMatchObject({ status: 'failed', error: 'NOT_BANNED', caseNumber: null });
     expect((await casesOf(g.id)).map((c) => c.action)).toEqual(['ban', 'ban', 'unban']);
+  });
+
+  it('a kick and a ban are leaves: members.left with reason kicked or banned, the invite join moved to left; a stranger banned is no leave', async () => {
+    const g = await createModerationGuild(db());
+    const inviter = snowflake();
+    const joinThroughInvite = async (username: string) => {
+      const userId = snowflake();
+      const at = new Date();
+      const actor = { type: 'system' } as const;
+      await db().transaction().execute((trx) => inviteJoin(trx, { guildId: g.id, userId, username, bot: false, roleIds: [g.roles.member], inviterId: inviter, inviteCode: 'spring', at, actor }));
+      return userId;
+    };
+    const kicked = await joinThroughInvite('kicked-user');
+    const banned = await joinThroughInvite('banned-user');
+    const stranger = snowflake();
+    expect(await run(g, 'kick', kicked, { reason: 'raid' })).toMatchObject({ status: 'done' });
+    expect(await run(g, 'ban', banned, { durationSeconds: 86_400 })).toMatchObject({ status: 'done' });
+    expect(await run(g, 'ban', stranger)).toMatchObject({ status: 'done' });
+
+    const left = await db().selectFrom('events').select('data').where('guild_id', '=', g.id).where('type', '=', 'members.left').orderBy('seq').execute();
+    expect(left.map((e) => e.data)).toEqual([
+      { userId: kicked, username: 'kicked-user', reason: 'kicked', leftAt: expect.any(String) },
+      { userId: banned, username: 'banned-user', reason: 'banned', leftAt: expect.any(String) },
+    ]);
+    for (const e of left) expect(EVENT_DATA_SCHEMAS['members.left'].safeParse(e.data).success).toBe(true);
+    const joins = await db().selectFrom('invite_joins').select(['user_id', 'status', 'left_from']).where('guild_id', '=', g.id).orderBy('user_id').execute();
+    expect(joins).toEqual(expect.arrayContaining([
+      { user_id: kicked, status: 'left', left_from: 'pending' },
+      { user_id: banned, status: 'left', left_from: 'pending' },
+    ]));
+    expect(await db().selectFrom('invite_members').select(['pending', 'left', 'total']).where('guild_id', '=', g.id).where('user_id', '=', inviter).executeTakeFirst()).toEqual({
+      pending: 0,
+      left: 2,
+      total: 2,
+    });
+    const audit = await db().selectFrom('audit_log').select(['target_id', 'data']).where('guild_id', '=', g.id).where('action', '=', 'members.leave').execute();
+    expect(audit).toEqual(expect.arrayContaining([
+      { target_id: kicked, data: { username: 'kicked-user', reason: 'kicked' } },
+      { target_id: banned, data: { username: 'banned-user', reason: 'banned' } },
+    ]));
+    expect(audit).toHaveLength(2);
+    // The cases name them as they were before the platform removed them.
+    expect((await casesOf(g.id)).map((c) => c.user_tag)).toEqual(['kicked-user', 'banned-user', null]);
   });
 
   it('records a ban with durationSeconds as an active tempban with its end', async () => {

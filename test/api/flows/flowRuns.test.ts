@@ -3,6 +3,7 @@ import { findFlowRun } from '../../../db/flows/runs.js';
 import { FEATURES } from '../../../src/core/features.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { bearer } from '../../harness/fixtures.js';
+import { eventually } from '../../harness/eventually.js';
 import { countWrites } from '../../harness/rows.js';
 import { flowsGuild, manualFlow, saveFlow, threeNodeFlow } from './flowFixtures.js';
 
@@ -76,7 +77,9 @@ describe('POST /flows/{workflowId}/runs', () => {
     const run = await findFlowRun(db(), guild.id, res.body.executionId);
     expect(run).toMatchObject({ status: 'running', source: 'api', input: { n: 1 }, flowVersion: 1, timeoutSeconds: 30 });
     expect(run!.nodes).toEqual((flow.definition as { nodes: unknown[] }).nodes);
-    expect(run!.workflowStartedAt).not.toBeNull();
+    // Started once the answer is out (the start relay would otherwise, within seconds).
+    const started = await eventually(() => findFlowRun(db(), guild.id, res.body.executionId), (r) => r?.workflowStartedAt !== null);
+    expect(started!.workflowStartedAt).not.toBeNull();
     expect(await quotaUsed(guild.id)).toBe(1);
     const get = await app.http('GET', `/guilds/${guild.id}/flows/runs/${res.body.executionId}`, { headers: bearer(key) });
     expect(get.body).toEqual(res.body);

@@ -46,6 +46,13 @@ describe('entering and leaving (bot-side use cases)', () => {
     await expect(leave(g, id, user)).rejects.toMatchObject({ code: 'NOT_ENTERED' });
   });
 
+  it('no account-age requirement (minAccountAgeDays 0) lets in an account whose id is a few seconds ahead of our clock', async () => {
+    const { g, id } = await activeGiveaway({ minAccountAgeDays: 0 });
+    const fromTheFuture = await g.addMember({ userId: userIdAged(NOW, -3 / 86_400) });
+    expect(await enter(g, id, fromTheFuture)).toMatchObject({ entered: true, tickets: 1 });
+    expect((await get(g, id)).body).toMatchObject({ entrants: 1, entries: 1 });
+  });
+
   it('two presses at once by one member: one entry, one debit', async () => {
     const { g, id } = await activeGiveaway({ entryCost: 40 });
     await saveBankSettings(db(), g.id, { currency: { name: 'coin', plural: 'coins', emoji: null }, startingBalance: 100, maxBalance: null, logChannelId: null });

@@ -17,7 +17,7 @@ import type { TestApp } from '../../harness/testApp.js';
 
 /** A user id whose account is `daysOld` days old at `now` (snowflakes carry their creation time). */
 export const userIdAged = (now: Date, daysOld: number, seq = 0) =>
-  String(((BigInt(now.getTime() - daysOld * 86_400_000) - 1_420_070_400_000n) << 22n) + BigInt(seq));
+  String(((BigInt(Math.round(now.getTime() - daysOld * 86_400_000)) - 1_420_070_400_000n) << 22n) + BigInt(seq));
 
 export interface GiveawayGuild extends TestGuild {
   key: string;

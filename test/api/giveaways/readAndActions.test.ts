@@ -110,6 +110,23 @@ describe('POST end and reroll: refusals answered before the workflow', () => {
     });
   });
 
+  it.each<[string, number, string[], Record<string, unknown>, string]>([
+    ['2 new winners for a giveaway of 1 (every winner replaced)', 1, ['w0'], { count: 2 }, 'The giveaway has 1 winner at most: this reroll may draw 1 to 1, not 2.'],
+    ['2 new winners replacing 1 of a giveaway of 2', 2, ['w0', 'w1'], { replaceUserIds: ['w0'], count: 2 }, 'The giveaway has 2 winners at most: this reroll may draw 1 to 1, not 2.'],
+    ['nobody replaced while every place is taken', 1, ['w0'], { replaceUserIds: [] }, 'The giveaway has 1 winner at most and every place is taken: replace some of them (replaceUserIds).'],
+  ])('reroll asking for %s: 422 TOO_MANY_WINNERS, nothing changed', async (_case, winners, current, body, message) => {
+    const g = await setup();
+    await start(g, { winners });
+    const members = await Promise.all(current.map(() => g.addMember()));
+    await setStatus(g, 1, 'ended', members);
+    const named = JSON.parse(JSON.stringify(body).replace(/"w(\d)"/g, (_m, i: string) => JSON.stringify(members[Number(i)])));
+    await refused(g.id, async () => {
+      const res = await reroll(g, 1, named);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ error: 'TOO_MANY_WINNERS', message });
+    });
+  });
+
   it.each<[string, unknown, string]>([
     ['count 0', { count: 0 }, 'count'],
     ['count 51', { count: 51 }, 'count'],

@@ -168,11 +168,34 @@ describe('POST /giveaways', () => {
     });
   });
 
+  it.each<[string, Record<string, unknown>]>([
+    ['neither endsAt nor durationSeconds', { durationSeconds: undefined }],
+    ['both endsAt and durationSeconds', { endsAt: at(3600) }],
+  ])('%s: 400 INVALID_REQUEST with the one body issue, nothing written (a shape rule, not a schedule)', async (_case, patch) => {
+    const g = await setup();
+    await refused(g.id, async () => {
+      const res = await start(g, patch);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error: 'INVALID_REQUEST',
+        message: expect.any(String),
+        issues: [{ location: 'body', path: '', message: 'give exactly one of endsAt and durationSeconds' }],
+      });
+    });
+  });
+
+  it('the OpenAPI document says so: one of endsAt and durationSeconds required, 400 INVALID_REQUEST and 422 INVALID_SCHEDULE listed', async () => {
+    const doc = (await app.http('GET', '/openapi.json')).body;
+    expect(doc.components.schemas.GiveawayStartRequest.oneOf).toEqual([{ required: ['endsAt'] }, { required: ['durationSeconds'] }]);
+    const responses = doc.paths['/guilds/{guildId}/giveaways'].post.responses;
+    expect(responses['400'].description).toContain('INVALID_REQUEST');
+    expect(responses['422'].description).toContain('INVALID_SCHEDULE');
+    expect(doc.paths['/guilds/{guildId}/giveaways'].post.description).toContain('neither or both is 400 INVALID_REQUEST');
+  });
+
   // Schema-valid bodies the server refuses: 422, never 400 (a request valid against the document is not a bad request).
   it.each<[string, Record<string, unknown>, string, string]>([
     ['an unknown channel', { channelId: '1999999999999999999' }, 'INVALID_CHANNEL', 'channelId must be a text or announcement channel of this server.'],
-    ['both endsAt and durationSeconds', { endsAt: at(3600) }, 'INVALID_SCHEDULE', 'Give exactly one of endsAt and durationSeconds.'],
-    ['neither endsAt nor durationSeconds', { durationSeconds: undefined }, 'INVALID_SCHEDULE', 'Give exactly one of endsAt and durationSeconds.'],
     ['startsAt a millisecond in the past', { startsAt: new Date(NOW.getTime() - 1).toISOString() }, 'INVALID_SCHEDULE', 'startsAt must not be in the past.'],
     ['endsAt 59 s after the start', { durationSeconds: undefined, endsAt: at(59) }, 'INVALID_SCHEDULE', 'endsAt must be 60 to 5184000 seconds after the start.'],
     ['endsAt 5,184,001 s after the start', { durationSeconds: undefined, endsAt: at(5_184_001) }, 'INVALID_SCHEDULE', 'endsAt must be 60 to 5184000 seconds after the start.'],

@@ -193,7 +193,31 @@ describe('OpenAPI document', () => {
 
   it('says in its own words what clients need, without pointing at files they cannot see', () => {
     expect(doc.info.description).not.toMatch(/docs\/|\.md\b|src\//);
-    for (const topic of ['Rate limits', 'Idempotency', 'Errors', 'Retry-After', 'X-Request-Id']) expect(doc.info.description).toContain(topic);
+    for (const topic of ['Rate limits', 'Idempotency', 'Errors', 'Retry-After', 'X-Request-Id', 'Limits', 'Asynchronous writes']) expect(doc.info.description).toContain(topic);
+  });
+
+  it('states the limits a client author needs: body size, list pages, moderation actions, daily flow runs, idempotency window', () => {
+    for (const limit of ['65536 bytes', '`limit` 1 to 100', '10 moderation actions per minute per key', '100 flow runs per UTC day on Free, 10,000 on Pro', '24 hours']) {
+      expect(doc.info.description).toContain(limit);
+    }
+  });
+
+  it('describes the lifecycle of every asynchronous status, on the status field itself', () => {
+    const statusOf = (schema: string) => (doc.components.schemas[schema]!.properties as Record<string, { description?: string }>).status!.description ?? '';
+    const lifecycles: Array<[string, string[]]> = [
+      ['XpChange', ['`pending`', '`processing`', '`done`', '`failed`']],
+      ['ModAction', ['`pending`', '`running`', '`done`', '`failed`']],
+      ['FlowRun', ['`running`', '`success`', '`error`', '`stopped`', '`cancelled`']],
+      ['Giveaway', ['`scheduled`', '`active`', '`ended`', '`cancelled`']],
+    ];
+    for (const [schema, states] of lifecycles) {
+      const description = statusOf(schema);
+      for (const state of states) expect(description, `${schema}.status`).toContain(state);
+      expect(description, `${schema}.status`).toMatch(/→|then/);
+    }
+    for (const topic of ['XP changes', 'moderation actions', 'flow runs', 'giveaways', 'appeal decisions', 'application decisions', 'ticket closes']) {
+      expect(doc.info.description).toContain(topic);
+    }
   });
 });
 

@@ -6,7 +6,8 @@ import { NO_REQUIREMENTS } from '../../harness/giveawayRequirements.js';
 
 const NOW = new Date('2026-11-24T12:00:00.000Z');
 const DAY = 86_400_000;
-const idCreatedDaysAgo = (days: number) => String((BigInt(NOW.getTime() - days * DAY) - 1_420_070_400_000n) << 22n);
+const idCreatedDaysAgo = (days: number) => String((BigInt(Math.round(NOW.getTime() - days * DAY)) - 1_420_070_400_000n) << 22n);
+const SECOND_IN_DAYS = 1 / 86_400;
 
 const member = (o: Partial<{ roleIds: string[]; bot: boolean; joinedAt: Date | null; userId: string; level: number }> = {}) => ({
   roleIds: [],
@@ -32,9 +33,18 @@ describe('entry requirements', () => {
     ['a blocked role (even with the required one)', { roleIds: ['a'], blockedRoleIds: ['x'] }, member({ roleIds: ['a', 'x'] }), 'BLOCKED_ROLE'],
     ['an account exactly old enough', { minAccountAgeDays: 30 }, member({ userId: idCreatedDaysAgo(30) }), undefined],
     ['an account a day too young', { minAccountAgeDays: 30 }, member({ userId: idCreatedDaysAgo(29) }), 'ACCOUNT_TOO_NEW'],
+    // Zero means no requirement: an id a little ahead of our clock (the platform's clock runs ahead) is no refusal.
+    ['minAccountAgeDays 0, an id 5 s in the future', { minAccountAgeDays: 0 }, member({ userId: idCreatedDaysAgo(-5 * SECOND_IN_DAYS) }), undefined],
+    ['minAccountAgeDays 0, an id a day in the future', { minAccountAgeDays: 0 }, member({ userId: idCreatedDaysAgo(-1) }), undefined],
+    // Clock skew of up to a minute between the platform and the service never refuses, whatever the requirement.
+    ['an account 5 s short of 30 days', { minAccountAgeDays: 30 }, member({ userId: idCreatedDaysAgo(30 - 5 * SECOND_IN_DAYS) }), undefined],
+    ['an account 60 s short of 1 day', { minAccountAgeDays: 1 }, member({ userId: idCreatedDaysAgo(1 - 60 * SECOND_IN_DAYS) }), undefined],
+    ['an account 61 s short of 1 day', { minAccountAgeDays: 1 }, member({ userId: idCreatedDaysAgo(1 - 61 * SECOND_IN_DAYS) }), 'ACCOUNT_TOO_NEW'],
     ['a member long enough', { minMemberDays: 30 }, member(), undefined],
     ['a member too recent', { minMemberDays: 31 }, member(), 'MEMBER_TOO_NEW'],
     ['a member without a join date', { minMemberDays: 1 }, member({ joinedAt: null }), 'MEMBER_TOO_NEW'],
+    ['a member 60 s short of 30 days (clock skew)', { minMemberDays: 30 }, member({ joinedAt: new Date(NOW.getTime() - 30 * DAY + 60_000) }), undefined],
+    ['a member 61 s short of 30 days', { minMemberDays: 30 }, member({ joinedAt: new Date(NOW.getTime() - 30 * DAY + 61_000) }), 'MEMBER_TOO_NEW'],
     ['the level reached', { minLevel: 5 }, member({ level: 5 }), undefined],
     ['a level too low', { minLevel: 5 }, member({ level: 4 }), 'LEVEL_TOO_LOW'],
   ])('%s', (_case, r, m, code) => {
