@@ -1,6 +1,6 @@
 import { FLOW_RUNS_PER_DAY } from '../src/flows/quota.js';
 import { WINDOW, type DocumentSettings } from './openapiHeaders.js';
-import { MOD_ACTIONS_PER_MINUTE } from './routes/moderation.js';
+import { MOD_ACTIONS_PER_MINUTE } from '../src/moderation/admitModAction.js';
 
 /** info.description: what a client needs that no single operation says (rate limits, idempotency, errors, rules). */
 export function apiDescription({ limits, bodyLimitBytes }: DocumentSettings): string {

@@ -4,7 +4,7 @@ import { listPlatformMessages } from '../../db/platform/messages.js';
 import { deletePlatformMember, findPlatformMember, upsertPlatformMember } from '../../db/platform/local.js';
 import { findPlatformBan, listPlatformDirectMessages, listPlatformModerationLog, setPlatformAcceptsDms } from '../../db/platform/moderation.js';
 import { EVENT_DATA_SCHEMAS } from '../../src/events/contract.js';
-import { inviteJoin } from '../../src/invites/inviteJoin.js';
+import { joinThroughInvite } from '../../src/guild/joinThroughInvite.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 import { eventually } from '../harness/eventually.js';
 import { bearer, createTestKey, snowflake } from '../harness/fixtures.js';
@@ -138,15 +138,15 @@ describe('moderation actions', () => {
   it('a kick and a ban are leaves: members.left with reason kicked or banned, the invite join moved to left; a stranger banned is no leave', async () => {
     const g = await createModerationGuild(db());
     const inviter = snowflake();
-    const joinThroughInvite = async (username: string) => {
+    const invitedMember = async (username: string) => {
       const userId = snowflake();
       const at = new Date();
       const actor = { type: 'system' } as const;
-      await db().transaction().execute((trx) => inviteJoin(trx, { guildId: g.id, userId, username, bot: false, roleIds: [g.roles.member], inviterId: inviter, inviteCode: 'spring', at, actor }));
+      await db().transaction().execute((trx) => joinThroughInvite(trx, { guildId: g.id, userId, username, bot: false, roleIds: [g.roles.member], inviterId: inviter, inviteCode: 'spring', at, actor }));
       return userId;
     };
-    const kicked = await joinThroughInvite('kicked-user');
-    const banned = await joinThroughInvite('banned-user');
+    const kicked = await invitedMember('kicked-user');
+    const banned = await invitedMember('banned-user');
     const stranger = snowflake();
     expect(await run(g, 'kick', kicked, { reason: 'raid' })).toMatchObject({ status: 'done' });
     expect(await run(g, 'ban', banned, { durationSeconds: 86_400 })).toMatchObject({ status: 'done' });
