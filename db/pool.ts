@@ -43,9 +43,14 @@ export interface DatabaseHandle {
 
 export function createDatabase(connectionString: string, max = 20): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 5_000 });
-  // An idle client losing its server must not crash the process; the next query reports the failure.
+  // A client losing its server must not crash the process, idle in the pool (the pool's 'error') or checked
+  // out between two queries (the client's own 'error', which nothing else listens to while it is out): the
+  // next query on it rejects, and the pool drops it when it is released.
   pool.on('error', () => {});
-  pool.on('connect', prepareHotStatements);
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    prepareHotStatements(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, pool, close: () => db.destroy() };
 }
