@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { listUnstartedXpChanges, markXpWorkflowStarted, type XpChangeRecord } from '../../db/levels/xpChanges.js';
 import type { WorkflowOf } from '../core/temporal/workflowRef.js';
 import type { Operation, StatusReader } from '../core/temporal/operation.js';
+import { OPERATION_GAVE_UP } from '../core/errorCodes.js';
 import { xpChangeWorkflow, xpChangeWorkflowId, XP_CHANGE_STATUS_MEMO, type XpChangeOutcome } from './ids.js';
 
 type XpChangeWorkflow = WorkflowOf<typeof xpChangeWorkflow>;
@@ -23,10 +24,13 @@ export const xpChangeOperation: Operation<StartableXpChange, XpChangeWorkflow, K
 
 export type LiveXpStatus = { status: 'pending' | 'processing' } | XpChangeOutcome;
 
-/** Open runs say `processing` once they began; a closed run answers with its outcome. */
+/**
+ * Open runs say `processing` once they began; a closed run answers with its outcome, and one that closed without
+ * one (it failed, or an operator ended it) failed: the change was not applied, or its run would have completed.
+ */
 export const xpChangeStatus: StatusReader<XpChangeWorkflow, LiveXpStatus> = {
   notStarted: { status: 'pending' },
   fromMemo: (memo) => ({ status: memo[XP_CHANGE_STATUS_MEMO] === 'processing' ? 'processing' : 'pending' }),
   fromResult: (outcome) => outcome,
-  closedWithoutResult: { status: 'processing' },
+  closedWithoutResult: () => ({ status: 'failed', error: OPERATION_GAVE_UP }),
 };

@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.js';
 import type { RefusalCode } from '../core/errorCodes.js';
 import type { WorkflowOf } from '../core/temporal/workflowRef.js';
 import type { Operation, StatusReader } from '../core/temporal/operation.js';
+import { OPERATION_GAVE_UP } from '../core/errorCodes.js';
 import {
   MOD_ACTION_STATUS_MEMO,
   modActionWorkflowId,
@@ -29,7 +30,10 @@ export const modActionOperation: Operation<StartableModAction, ModerationActionW
 
 export type LiveModActionStatus = { status: 'pending' | 'running' } | ModerationActionOutcome;
 
-/** A run stays open after `done` while it waits for a timeout or tempban to end: the memo, not the close, says done. */
+/**
+ * A run stays open after `done` while it waits for a timeout or tempban to end: the memo, not the close, says
+ * done. A run that closed without a result before it was done (it failed, or an operator ended it) failed.
+ */
 export const modActionStatus: StatusReader<ModerationActionWorkflow, LiveModActionStatus> = {
   notStarted: { status: 'pending' },
   fromMemo(memo) {
@@ -39,4 +43,8 @@ export const modActionStatus: StatusReader<ModerationActionWorkflow, LiveModActi
     return { status: status === 'running' ? 'running' : 'pending' };
   },
   fromResult: (outcome) => outcome,
+  closedWithoutResult(memo) {
+    const last = modActionStatus.fromMemo(memo);
+    return last.status === 'done' || last.status === 'failed' ? last : { status: 'failed', error: OPERATION_GAVE_UP };
+  },
 };

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import type { ActivityDeps } from '../../activities/deps.js';
 import { AREAS } from './areas.js';
+import { outageRetries } from './outageRetries.js';
 import { collectActivities } from './registry.js';
 
 const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -27,6 +28,7 @@ export function createWorker(options: WorkerOptions): Promise<Worker> {
     taskQueue: options.taskQueue,
     workflowBundle: options.bundle,
     activities: collectActivities(AREAS, options.deps),
+    interceptors: { activity: [outageRetries] },
     // A run missing from the cache costs a history fetch and a full replay on its next task: with 500, a
     // backlog of 2,000 fan-outs and their deliveries ran at 10 deliveries/s, with the SDK's heap-sized
     // default (about 600 runs per GB, 2,300 here) at 15/s. Still bounded, by the heap.

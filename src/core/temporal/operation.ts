@@ -69,8 +69,8 @@ export interface StatusReader<W extends Workflow, S> {
   fromMemo(memo: Record<string, unknown>): S;
   /** Once it completed: its result. */
   fromResult(result: Awaited<ReturnType<W>>): S;
-  /** A run that closed without a result (failed, terminated, timed out); without it, the memo answers. */
-  closedWithoutResult?: S;
+  /** A run that closed without a result (failed, terminated, timed out), from its last memo. */
+  closedWithoutResult(memo: Record<string, unknown>): S;
 }
 
 /** Reads an operation's status from its workflow: memo while open, result once completed. */
@@ -83,7 +83,7 @@ export async function readOperationStatus<W extends Workflow, S>(
   try {
     const { status, memo } = await handle.describe();
     if (status.name === 'COMPLETED') return reader.fromResult((await handle.result()) as Awaited<ReturnType<W>>);
-    if (status.name !== 'RUNNING' && reader.closedWithoutResult !== undefined) return reader.closedWithoutResult;
+    if (status.name !== 'RUNNING') return reader.closedWithoutResult(memo ?? {});
     return reader.fromMemo(memo ?? {});
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return reader.notStarted;
