@@ -50,6 +50,17 @@ const EnvSchema = z.object({
    * true is refused with NODE_ENV=production.
    */
   WEBHOOK_ALLOW_INSECURE_LOCAL: booleanFlag.optional(),
+  /** The worker's own HTTP port: /livez, /readyz, /metrics (on HOST). */
+  WORKER_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  /** How long the api lets in-flight requests finish after SIGTERM before it cuts them. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+  /**
+   * After SIGTERM the worker lets running activities finish for the grace time, then cancels them, and gives up
+   * at the force time (the SDK's default grace of 0 cancels them at once). Both stay under the 15 s bound of a
+   * stop step (src/process/entrypoints/shutdown.ts).
+   */
+  WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(14_000).default(10_000),
+  WORKER_SHUTDOWN_FORCE_MS: z.coerce.number().int().min(0).max(14_000).default(13_000),
 }).superRefine((e, ctx) => {
   if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_INSECURE_LOCAL === true) {
     ctx.addIssue({
@@ -87,6 +98,7 @@ export type Config = Readonly<{
     /** WEBHOOK_ALLOW_INSECURE_LOCAL as set; undefined when unset (dev then allows local receivers). */
     allowInsecureLocalSetting: boolean | undefined;
   }>;
+  ops: Readonly<{ workerPort: number; drainMs: number; workerShutdownGraceMs: number; workerShutdownForceMs: number }>;
   limits: Readonly<{
     authFailuresPerMinute: number;
     memberCacheSeconds: number;
@@ -130,6 +142,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhooks: Object.freeze({
       allowInsecureLocal: e.WEBHOOK_ALLOW_INSECURE_LOCAL ?? false,
       allowInsecureLocalSetting: e.WEBHOOK_ALLOW_INSECURE_LOCAL,
+    }),
+    ops: Object.freeze({
+      workerPort: e.WORKER_PORT,
+      drainMs: e.SHUTDOWN_DRAIN_MS,
+      workerShutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS,
+      workerShutdownForceMs: e.WORKER_SHUTDOWN_FORCE_MS,
     }),
     limits: Object.freeze({
       authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,

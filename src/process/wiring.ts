@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { createApp } from '../../api/app.js';
@@ -18,6 +16,9 @@ import { ensureSchedules } from '../core/temporal/schedules.js';
 import { runStartRelay } from '../core/temporal/startRelay.js';
 import { AREAS } from './areas.js';
 import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
+import { startGracefulServer } from './ops/gracefulServer.js';
+import { opsEndpoints } from './ops/opsEndpoints.js';
+import { databaseCheck, temporalCheck } from './ops/probes.js';
 import { bundleWorkflows, createWorker } from './worker.js';
 
 // The one place that builds the service's dependencies; the entrypoints (api, worker, dev) call it.
@@ -55,26 +56,18 @@ export interface RunningApi {
 
 export async function startApiServer(deps: AppDeps): Promise<RunningApi> {
   const { host, port } = deps.config.http;
-  const server: Server = createServer(createApp(deps, collectRoutes(AREAS, deps)).callback());
-  // Bodies are small and requests short; a stalled client must not hold a socket for long.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, resolve);
-  });
-  const address = server.address() as AddressInfo;
+  const ops = opsEndpoints({ checks: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) } });
+  const koa = createApp(deps, collectRoutes(AREAS, deps)).callback();
+  const server = await startGracefulServer({ host, port, drainMs: deps.config.ops.drainMs, ops, handler: koa });
   return {
-    url: `http://${host}:${address.port}/api/v1`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }).then(() => deps.keyHits.flush()),
+    url: `${server.origin}/api/v1`,
+    close: () => server.close().then(() => deps.keyHits.flush()),
   };
 }
 
 export interface RunningWorker {
+  /** The worker's own HTTP server (/livez, /readyz), `http://host:port`. */
+  opsOrigin: string;
   stop(): Promise<void>;
 }
 
@@ -91,20 +84,28 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     bundle: await bundleWorkflows(),
     deps: { db, platform: createLocalPlatform(db), clock: systemClock, logger, temporal, webhooks: config.webhooks },
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
+    shutdownGraceMs: config.ops.workerShutdownGraceMs,
+    shutdownForceMs: config.ops.workerShutdownForceMs,
   });
   await ensureSchedules(temporal, collectSchedules(AREAS));
   const running = worker.run();
+  const ops = opsEndpoints({
+    checks: { database: databaseCheck(db), temporal: temporalCheck(temporal), worker: async () => worker.getState() === 'RUNNING' },
+  });
+  const server = await startGracefulServer({ host: config.http.host, port: config.ops.workerPort, drainMs: 0, ops });
   const relayStop = new AbortController();
   const relayDeps = { db, temporal, clock: systemClock };
   const passes = collectRelays(AREAS).map((pass) => () => pass(relayDeps));
   const relay = runStartRelay(passes, logger, relayStop.signal);
   return {
+    opsOrigin: server.origin,
     async stop() {
+      ops.startDraining();
       relayStop.abort();
       // The SDK's runtime also reacts to SIGINT/SIGTERM and may already be draining the worker.
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await Promise.all([running, relay]);
-      await connection.close();
+      await Promise.all([connection.close(), server.close()]);
     },
   };
 }

@@ -19,6 +19,10 @@ export interface WorkerOptions {
   bundle: WorkflowBundle;
   deps: ActivityDeps;
   maxCachedWorkflows?: number;
+  /** Running activities may finish for this long after shutdown begins, then are cancelled (SDK default: 0). */
+  shutdownGraceMs?: number;
+  /** Shutdown gives up waiting after this long. */
+  shutdownForceMs?: number;
 }
 
 export function createWorker(options: WorkerOptions): Promise<Worker> {
@@ -33,6 +37,8 @@ export function createWorker(options: WorkerOptions): Promise<Worker> {
     // backlog of 2,000 fan-outs and their deliveries ran at 10 deliveries/s, with the SDK's heap-sized
     // default (about 600 runs per GB, 2,300 here) at 15/s. Still bounded, by the heap.
     maxCachedWorkflows: options.maxCachedWorkflows,
+    shutdownGraceTime: options.shutdownGraceMs,
+    shutdownForceTime: options.shutdownForceMs,
   });
 }
 
