@@ -5,7 +5,9 @@ import type { AppDeps } from '../../api/context.js';
 import { KeyHitCounter } from '../../api/keyHitCounter.js';
 import { createDatabase, type DatabaseHandle } from '../../db/pool.js';
 import type { Database } from '../../db/schema.js';
+import { oldestUnstartedEventAt } from '../../db/shared/events.js';
 import { systemClock } from '../core/clock.js';
+import { measureFrom, scrape } from '../core/metrics.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import { createLocalPlatform } from '../platform/localPlatform.js';
@@ -26,7 +28,13 @@ import { bundleWorkflows, createWorker } from './worker.js';
 /** The pool of a production process (api, worker), which has no embedded fallback. */
 export function openDatabase(config: Config): DatabaseHandle {
   if (!config.database.url) throw new Error('DATABASE_URL is not set.');
-  return createDatabase(config.database.url, config.database.poolMax);
+  const handle = createDatabase(config.database.url, config.database.poolMax);
+  const { pool } = handle;
+  measureFrom({
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: config.database.poolMax }),
+    oldestUnrelayedEvent: () => oldestUnstartedEventAt(handle.db),
+  });
+  return handle;
 }
 
 /** A Temporal client that connects on first use, so the api can start (and answer reads) before Temporal is up. */
@@ -56,7 +64,7 @@ export interface RunningApi {
 
 export async function startApiServer(deps: AppDeps): Promise<RunningApi> {
   const { host, port } = deps.config.http;
-  const ops = opsEndpoints({ checks: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) } });
+  const ops = opsEndpoints({ checks: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) }, metrics: scrape });
   const koa = createApp(deps, collectRoutes(AREAS, deps)).callback();
   const server = await startGracefulServer({ host, port, drainMs: deps.config.ops.drainMs, ops, handler: koa });
   return {
@@ -91,6 +99,7 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
   const running = worker.run();
   const ops = opsEndpoints({
     checks: { database: databaseCheck(db), temporal: temporalCheck(temporal), worker: async () => worker.getState() === 'RUNNING' },
+    metrics: scrape,
   });
   const server = await startGracefulServer({ host: config.http.host, port: config.ops.workerPort, drainMs: 0, ops });
   const relayStop = new AbortController();

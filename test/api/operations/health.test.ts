@@ -130,7 +130,7 @@ describe('api shutdown', () => {
 });
 
 describe('worker probes', () => {
-  it('/readyz on the worker port says the database, Temporal and the polling worker are ok; stop closes it', async () => {
+  it('/readyz on the worker port says the database, Temporal and the polling worker are ok, /metrics answers; stop closes it', async () => {
     const workerConfig = config({
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_NAMESPACE: inject('temporalNamespace'),
@@ -143,6 +143,10 @@ describe('worker probes', () => {
       expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', checks: { database: 'ok', temporal: 'ok', worker: 'ok' } }]);
       expect((await get(`${worker.opsOrigin}/livez`)).status).toBe(200);
       expect((await get(`${worker.opsOrigin}/other`)).status).toBe(404);
+      const metrics = await get(`${worker.opsOrigin}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(metrics.body).toContain('# TYPE workflow_starts_total counter');
+      expect(metrics.body).toContain('# TYPE webhook_attempts_total counter');
       await worker.stop();
       stopped = true;
       await expect(get(`${worker.opsOrigin}/livez`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
