@@ -37,8 +37,9 @@ export function createWorker(options: WorkerOptions): Promise<Worker> {
     // backlog of 2,000 fan-outs and their deliveries ran at 10 deliveries/s, with the SDK's heap-sized
     // default (about 600 runs per GB, 2,300 here) at 15/s. Still bounded, by the heap.
     maxCachedWorkflows: options.maxCachedWorkflows,
-    shutdownGraceTime: options.shutdownGraceMs,
-    shutdownForceTime: options.shutdownForceMs,
+    // Only when set: the SDK takes an explicit undefined for a value and refuses it.
+    ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceTime: options.shutdownGraceMs }),
+    ...(options.shutdownForceMs === undefined ? {} : { shutdownForceTime: options.shutdownForceMs }),
   });
 }
 
