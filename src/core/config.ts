@@ -61,6 +61,8 @@ const EnvSchema = z.object({
    */
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(14_000).default(10_000),
   WORKER_SHUTDOWN_FORCE_MS: z.coerce.number().int().min(0).max(14_000).default(13_000),
+  /** The Temporal SDK's own Prometheus listener of the worker (on HOST); unset: not served. */
+  TEMPORAL_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 }).superRefine((e, ctx) => {
   if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_INSECURE_LOCAL === true) {
     ctx.addIssue({
@@ -98,7 +100,13 @@ export type Config = Readonly<{
     /** WEBHOOK_ALLOW_INSECURE_LOCAL as set; undefined when unset (dev then allows local receivers). */
     allowInsecureLocalSetting: boolean | undefined;
   }>;
-  ops: Readonly<{ workerPort: number; drainMs: number; workerShutdownGraceMs: number; workerShutdownForceMs: number }>;
+  ops: Readonly<{
+    workerPort: number;
+    drainMs: number;
+    workerShutdownGraceMs: number;
+    workerShutdownForceMs: number;
+    temporalMetricsPort?: number;
+  }>;
   limits: Readonly<{
     authFailuresPerMinute: number;
     memberCacheSeconds: number;
@@ -148,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       drainMs: e.SHUTDOWN_DRAIN_MS,
       workerShutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS,
       workerShutdownForceMs: e.WORKER_SHUTDOWN_FORCE_MS,
+      temporalMetricsPort: e.TEMPORAL_METRICS_PORT,
     }),
     limits: Object.freeze({
       authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,
