@@ -48,6 +48,18 @@ export const webhookAttempts = new Counter({
   registers: [registry],
 });
 
+export const webhookDeliveryLatency = new Histogram({
+  name: 'webhook_delivery_latency_seconds',
+  help: 'From the commit of an event to the end of the attempt that delivered it to one endpoint, retries included.',
+  buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 21600, 86400],
+  registers: [registry],
+});
+
+/** A delivery succeeded: its latency from the commit that recorded it (same transaction as its event). */
+export function noteDelivered(committedAt: Date, attemptedAt: Date, durationMs: number): void {
+  webhookDeliveryLatency.observe(Math.max(0, attemptedAt.getTime() + durationMs - committedAt.getTime()) / 1000);
+}
+
 export const platformRequests = new Counter({
   name: 'platform_requests_total',
   help: 'Requests to the chat platform by outcome (ok, rate_limited for its 429s, error).',
