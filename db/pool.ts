@@ -28,10 +28,11 @@ export function markHot(sqlText: string): void {
 }
 
 function prepareHotStatements(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
-  client.query = ((text: unknown, values?: unknown[]) => {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  // Every other call goes through unchanged, its arguments included (pool.query passes a callback).
+  client.query = ((text: unknown, ...rest: unknown[]) => {
     const name = typeof text === 'string' ? hotStatements.get(text) : undefined;
-    return name ? query({ name, text: text as string, values }) : (query as (t: unknown, v?: unknown) => Promise<pg.QueryResult>)(text, values);
+    return name && rest.length <= 1 ? query({ name, text: text as string, values: rest[0] }) : query(text, ...rest);
   }) as typeof client.query;
 }
 
