@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { findBatchEvents, findEvent, type StoredEvent } from '../db/shared/events.js';
 import { batchEndpointIds, countBatchEvents } from '../db/webhooks/batches.js';
 import { createDeliveries, findDeliveryTarget, finishDelivery, recordAttempt, subscribedEndpoints } from '../db/webhooks/webhooks.js';
+import { noteDelivered } from '../src/core/metrics.js';
 import { ATTEMPT_TIMEOUT_MS, deliveryBody } from '../src/webhooks/delivery.js';
 import { noteFailingStreak } from '../src/webhooks/failingStreak.js';
 import { attemptFirstDeliveries } from '../src/webhooks/firstAttempts.js';
@@ -61,6 +62,7 @@ export function createWebhooksActivities({ db, clock, webhooks }: ActivityDeps) 
       const result = await sendAttempt(dispatcher, { url: target.url, secret: target.secret, eventId: target.event_id, body: target.body }, signedAt);
       const attemptedAt = new Date(attemptAt);
       await recordAttempt(db, { deliveryId, attempt, attemptedAt, ...result });
+      if (result.ok) noteDelivered(target.created_at, attemptedAt, result.durationMs);
       await noteFailingStreak(db, target.endpoint_id, [{ ok: result.ok, at: attemptedAt }]);
       return result.ok ? 'succeeded' : 'failed';
     },

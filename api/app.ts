@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, RequestState } from './context.js';
 import { errorBoundary } from './middleware/errorBoundary.js';
+import { requestMetrics } from './middleware/requestMetrics.js';
 import { routeFallback } from './middleware/fallback.js';
 import { flowWebhooks } from './routes/flowWebhooks.js';
 import { originGuard } from './middleware/originGuard.js';
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[]): Koa<Request
   router.use(originGuard());
   mountRoutes(router, routes, deps);
 
+  app.use(requestMetrics());
   app.use(errorBoundary(deps.logger));
   app.use(routeFallback());
   app.use(flowWebhooks(deps));

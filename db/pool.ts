@@ -28,10 +28,11 @@ export function markHot(sqlText: string): void {
 }
 
 function prepareHotStatements(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
-  client.query = ((text: unknown, values?: unknown[]) => {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  // Every other call goes through unchanged, its arguments included (pool.query passes a callback).
+  client.query = ((text: unknown, ...rest: unknown[]) => {
     const name = typeof text === 'string' ? hotStatements.get(text) : undefined;
-    return name ? query({ name, text: text as string, values }) : (query as (t: unknown, v?: unknown) => Promise<pg.QueryResult>)(text, values);
+    return name && rest.length <= 1 ? query({ name, text: text as string, values: rest[0] }) : query(text, ...rest);
   }) as typeof client.query;
 }
 
@@ -43,9 +44,14 @@ export interface DatabaseHandle {
 
 export function createDatabase(connectionString: string, max = 20): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 5_000 });
-  // An idle client losing its server must not crash the process; the next query reports the failure.
+  // A client losing its server must not crash the process, idle in the pool (the pool's 'error') or checked
+  // out between two queries (the client's own 'error', which nothing else listens to while it is out): the
+  // next query on it rejects, and the pool drops it when it is released.
   pool.on('error', () => {});
-  pool.on('connect', prepareHotStatements);
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    prepareHotStatements(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, pool, close: () => db.destroy() };
 }

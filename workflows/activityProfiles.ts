@@ -1,14 +1,25 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+import { OPERATION_GAVE_UP } from '../src/core/errorCodes.js';
 
 // The activity option profiles every workflow picks from, so a retry policy is chosen once, by name.
 
 /**
+ * The failure type of a step that gave up: a profile listing it among its non-retryable types retries an outage
+ * (database, Temporal, platform unreachable) without end and any other failure ten times, after which the worker
+ * fails the step with this type (src/process/outageRetries.ts); workflows report it as the operation's error.
+ */
+export const GIVE_UP_TYPE = OPERATION_GAVE_UP;
+
+/**
  * Short database steps, as local activities: no round trip through the server per step, which is most
- * of an operation's latency (benchmark: xp-latency).
+ * of an operation's latency (benchmark: xp-latency). An accepted operation outlasts a database outage of any
+ * length: no attempt limit, backoff capped at a minute, and a backoff past 2 seconds waits as a workflow timer
+ * rather than inside the worker holding the workflow task.
  */
 export const DATABASE_STEP: LocalActivityOptions = {
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '1 minute', maximumAttempts: 10 },
+  localRetryThreshold: '2 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '1 minute', nonRetryableErrorTypes: [GIVE_UP_TYPE] },
 };
 
 /** A bookkeeping step that the run cannot go on without: the SDK's default retries, no limit. */

@@ -7,7 +7,7 @@ import { currentWindow, type WindowPosition } from '../../src/core/fixedWindow.j
 import { apiKeyExpired, apiKeyRevoked, AppError, invalidApiKey, rateLimited, unauthorized } from '../../src/core/errors.js';
 import { API_KEY_PATTERN, hashApiKey } from '../../src/keys/keyMaterial.js';
 import type { AppContext, AppMiddleware } from '../context.js';
-import { isDependencyUnavailable } from '../dependencyErrors.js';
+import { isDependencyUnavailable } from '../../src/core/dependencyErrors.js';
 import type { KeyHitCounter } from '../keyHitCounter.js';
 
 const BEARER = /^Bearer +(\S+) *$/i;

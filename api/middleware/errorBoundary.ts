@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, internalError, serviceUnavailable } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/logger.js';
-import { isDependencyUnavailable } from '../dependencyErrors.js';
+import { isDependencyUnavailable } from '../../src/core/dependencyErrors.js';
 import type { AppMiddleware } from '../context.js';
 
 /**

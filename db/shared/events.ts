@@ -115,3 +115,15 @@ export async function claimEventBatch(db: Kysely<Database>, eventIds: string[]):
 export async function markBatchStarted(db: Kysely<Database>, batchId: number, at: Date): Promise<void> {
   await db.updateTable('events').set({ fanout_started_at: at }).where('batch_id', '=', String(batchId)).where('fanout_started_at', 'is', null).execute();
 }
+
+/** Creation time of the oldest event whose fan-out has not started (the outbox lag); undefined when none waits. */
+export async function oldestUnstartedEventAt(db: Kysely<Database>): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom('events')
+    .select('created_at')
+    .where('fanout_started_at', 'is', null)
+    .orderBy('seq')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.created_at;
+}

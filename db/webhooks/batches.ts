@@ -26,6 +26,8 @@ export interface FirstAttemptDelivery {
   id: number;
   eventId: string;
   body: string;
+  /** When the delivery was recorded, in its event's transaction. */
+  committedAt: Date;
   /** Set when an earlier try of this step claimed the first attempt for dialling. */
   firstDialledAt: Date | null;
 }
@@ -33,13 +35,13 @@ export interface FirstAttemptDelivery {
 /** The batch's deliveries to the endpoint whose first attempt is not logged yet. */
 export async function deliveriesAwaitingFirstAttempt(db: Kysely<Database>, batchId: number, endpointId: number): Promise<FirstAttemptDelivery[]> {
   const rows = await batchDeliveries(db, batchId)
-    .select(['d.id', 'd.event_id', 'd.body', 'd.first_dialled_at'])
+    .select(['d.id', 'd.event_id', 'd.body', 'd.created_at', 'd.first_dialled_at'])
     .where('d.endpoint_id', '=', endpointId)
     .where('d.status', '=', 'pending')
     .where('d.attempts', '=', 0)
     .orderBy('e.seq')
     .execute();
-  return rows.map((r) => ({ id: Number(r.id), eventId: r.event_id, body: r.body, firstDialledAt: r.first_dialled_at }));
+  return rows.map((r) => ({ id: Number(r.id), eventId: r.event_id, body: r.body, committedAt: r.created_at, firstDialledAt: r.first_dialled_at }));
 }
 
 /** Claims a first attempt for dialling; false when an earlier try claimed it (it is not dialled again). */

@@ -118,7 +118,7 @@ export async function findDeliveryTarget(db: Kysely<Database>, deliveryId: numbe
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .select(['d.id', 'd.event_id', 'd.body', 'd.status', 'e.id as endpoint_id', 'e.url', 'e.secret', 'e.enabled', 'e.failing_since'])
+    .select(['d.id', 'd.event_id', 'd.body', 'd.status', 'd.created_at', 'e.id as endpoint_id', 'e.url', 'e.secret', 'e.enabled', 'e.failing_since'])
     .where('d.id', '=', deliveryId)
     .executeTakeFirst();
 }

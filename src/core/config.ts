@@ -58,6 +58,19 @@ const EnvSchema = z.object({
   DISCORD_TOKEN: z.string().optional(),
   /** Discord's API root without the version; requests go to `${DISCORD_API_URL}/v10/...` (a local fake in tests). */
   DISCORD_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://discord.com/api' }).default('https://discord.com/api'),
+  /** The worker's own HTTP port: /livez, /readyz, /metrics (on HOST). */
+  WORKER_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  /** How long the api lets in-flight requests finish after SIGTERM before it cuts them. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+  /**
+   * After SIGTERM the worker lets running activities finish for the grace time, then cancels them, and gives up
+   * at the force time (the SDK's default grace of 0 cancels them at once). Both stay under the 15 s bound of a
+   * stop step (src/process/entrypoints/shutdown.ts).
+   */
+  WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(14_000).default(10_000),
+  WORKER_SHUTDOWN_FORCE_MS: z.coerce.number().int().min(0).max(14_000).default(13_000),
+  /** The Temporal SDK's own Prometheus listener of the worker (on HOST); unset: not served. */
+  TEMPORAL_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 }).superRefine((e, ctx) => {
   if (e.PLATFORM === 'discord') {
     // A bot token is three dot-separated base64url parts; the message never repeats what was given.
@@ -103,6 +116,13 @@ export type Config = Readonly<{
     allowInsecureLocalSetting: boolean | undefined;
   }>;
   platform: Readonly<{ kind: 'local' } | { kind: 'discord'; token: string; apiUrl: string }>;
+  ops: Readonly<{
+    workerPort: number;
+    drainMs: number;
+    workerShutdownGraceMs: number;
+    workerShutdownForceMs: number;
+    temporalMetricsPort?: number;
+  }>;
   limits: Readonly<{
     authFailuresPerMinute: number;
     memberCacheSeconds: number;
@@ -150,6 +170,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     platform: Object.freeze(
       e.PLATFORM === 'discord' ? { kind: 'discord' as const, token: e.DISCORD_TOKEN!, apiUrl: e.DISCORD_API_URL.replace(/\/+$/, '') } : { kind: 'local' as const },
     ),
+    ops: Object.freeze({
+      workerPort: e.WORKER_PORT,
+      drainMs: e.SHUTDOWN_DRAIN_MS,
+      workerShutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS,
+      workerShutdownForceMs: e.WORKER_SHUTDOWN_FORCE_MS,
+      temporalMetricsPort: e.TEMPORAL_METRICS_PORT,
+    }),
     limits: Object.freeze({
       authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,
       memberCacheSeconds: e.MEMBER_CACHE_SECONDS,

@@ -85,3 +85,9 @@ export const OPERATION_REFUSALS = [
 
 /** What a failed operation reports: an API error code or one of the refusals above. */
 export type RefusalCode = ErrorCode | (typeof OPERATION_REFUSALS)[number];
+
+/**
+ * What an operation reports when it failed for a reason of ours rather than a refusal: a step that kept failing
+ * (not an outage) and gave up (workflows/activityProfiles.ts), or a run that closed without a result.
+ */
+export const OPERATION_GAVE_UP = 'INTERNAL_ERROR' satisfies RefusalCode;

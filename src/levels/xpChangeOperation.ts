@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { listUnstartedXpChanges, markXpWorkflowStarted, type XpChangeRecord } from '../../db/levels/xpChanges.js';
 import type { WorkflowOf } from '../core/temporal/workflowRef.js';
 import type { Operation } from '../core/temporal/operation.js';
+import { OPERATION_GAVE_UP } from '../core/errorCodes.js';
 import type { PolledOperation } from '../core/temporal/polledStatus.js';
 import type { XpChangeBody } from './contract.js';
 import { xpChangeWorkflow, xpChangeWorkflowId, XP_CHANGE_STATUS_MEMO } from './ids.js';
@@ -28,7 +29,11 @@ export type XpChangeStatus = Pick<XpChangeBody, 'status' | 'result' | 'error'>;
 const pending: XpChangeStatus = { status: 'pending', result: null, error: null };
 const processing: XpChangeStatus = { status: 'processing', result: null, error: null };
 
-/** Open runs say `processing` once they began; a closed run answers with its outcome, the record once it is stored. */
+/**
+ * Open runs say `processing` once they began; a closed run answers with its outcome, the record once it is stored.
+ * A run that closed without an outcome (it failed, or an operator ended it) failed: the change was not applied, or
+ * its run would have completed.
+ */
 export const xpChangeStatus: PolledOperation<XpChangeRecord, XpChangeWorkflow, XpChangeStatus> = {
   settled: (c) => (c.status === 'done' || c.status === 'failed' ? { status: c.status, result: c.result, error: c.error } : undefined),
   workflowId: (c) => xpChangeWorkflowId(c.guildId, c.changeId),
@@ -37,6 +42,6 @@ export const xpChangeStatus: PolledOperation<XpChangeRecord, XpChangeWorkflow, X
     fromMemo: (memo) => (memo[XP_CHANGE_STATUS_MEMO] === 'processing' ? processing : pending),
     fromResult: (outcome) =>
       outcome.status === 'done' ? { status: 'done', result: outcome.result, error: null } : { status: 'failed', result: null, error: outcome.error },
-    closedWithoutResult: () => processing,
+    closedWithoutResult: () => ({ status: 'failed', result: null, error: OPERATION_GAVE_UP }),
   }),
 };

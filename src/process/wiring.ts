@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { createApp } from '../../api/app.js';
@@ -7,7 +5,9 @@ import type { AppDeps } from '../../api/context.js';
 import { KeyHitCounter } from '../../api/keyHitCounter.js';
 import { createDatabase, type DatabaseHandle } from '../../db/pool.js';
 import type { Database } from '../../db/schema.js';
+import { oldestUnstartedEventAt } from '../../db/shared/events.js';
 import { systemClock } from '../core/clock.js';
+import { measureFrom, scrape } from '../core/metrics.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 
@@ -19,6 +19,9 @@ import { runStartRelay } from '../core/temporal/startRelay.js';
 import { AREAS } from './areas.js';
 import { activityCancellation, createPlatform } from './platform.js';
 import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
+import { startGracefulServer } from './ops/gracefulServer.js';
+import { opsEndpoints } from './ops/opsEndpoints.js';
+import { databaseCheck, temporalCheck } from './ops/probes.js';
 import { bundleWorkflows, createWorker } from './worker.js';
 
 // The one place that builds the service's dependencies; the entrypoints (api, worker, dev) call it.
@@ -26,7 +29,13 @@ import { bundleWorkflows, createWorker } from './worker.js';
 /** The pool of a production process (api, worker), which has no embedded fallback. */
 export function openDatabase(config: Config): DatabaseHandle {
   if (!config.database.url) throw new Error('DATABASE_URL is not set.');
-  return createDatabase(config.database.url, config.database.poolMax);
+  const handle = createDatabase(config.database.url, config.database.poolMax);
+  const { pool } = handle;
+  measureFrom({
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: config.database.poolMax }),
+    oldestUnrelayedEvent: () => oldestUnstartedEventAt(handle.db),
+  });
+  return handle;
 }
 
 /** A Temporal client that connects on first use, so the api can start (and answer reads) before Temporal is up. */
@@ -56,26 +65,18 @@ export interface RunningApi {
 
 export async function startApiServer(deps: AppDeps): Promise<RunningApi> {
   const { host, port } = deps.config.http;
-  const server: Server = createServer(createApp(deps, collectRoutes(AREAS, deps)).callback());
-  // Bodies are small and requests short; a stalled client must not hold a socket for long.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, resolve);
-  });
-  const address = server.address() as AddressInfo;
+  const ops = opsEndpoints({ checks: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) }, metrics: scrape });
+  const koa = createApp(deps, collectRoutes(AREAS, deps)).callback();
+  const server = await startGracefulServer({ host, port, drainMs: deps.config.ops.drainMs, ops, handler: koa });
   return {
-    url: `http://${host}:${address.port}/api/v1`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }).then(() => deps.keyHits.flush()),
+    url: `${server.origin}/api/v1`,
+    close: () => server.close().then(() => deps.keyHits.flush()),
   };
 }
 
 export interface RunningWorker {
+  /** The worker's own HTTP server (/livez, /readyz), `http://host:port`. */
+  opsOrigin: string;
   stop(): Promise<void>;
 }
 
@@ -92,20 +93,29 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     bundle: await bundleWorkflows(),
     deps: { db, platform: createPlatform(config, db, logger, activityCancellation), clock: systemClock, logger, temporal, webhooks: config.webhooks },
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
+    shutdownGraceMs: config.ops.workerShutdownGraceMs,
+    shutdownForceMs: config.ops.workerShutdownForceMs,
   });
   await ensureSchedules(temporal, collectSchedules(AREAS));
   const running = worker.run();
+  const ops = opsEndpoints({
+    checks: { database: databaseCheck(db), temporal: temporalCheck(temporal), worker: async () => worker.getState() === 'RUNNING' },
+    metrics: scrape,
+  });
+  const server = await startGracefulServer({ host: config.http.host, port: config.ops.workerPort, drainMs: 0, ops });
   const relayStop = new AbortController();
   const relayDeps = { db, temporal, clock: systemClock };
   const passes = collectRelays(AREAS).map((pass) => () => pass(relayDeps));
   const relay = runStartRelay(passes, logger, relayStop.signal);
   return {
+    opsOrigin: server.origin,
     async stop() {
+      ops.startDraining();
       relayStop.abort();
       // The SDK's runtime also reacts to SIGINT/SIGTERM and may already be draining the worker.
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await Promise.all([running, relay]);
-      await connection.close();
+      await Promise.all([connection.close(), server.close()]);
     },
   };
 }

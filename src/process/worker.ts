@@ -3,6 +3,7 @@ import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundle 
 import type { ActivityDeps } from '../../activities/deps.js';
 import { platformFailure } from '../../activities/platformFailures.js';
 import { AREAS } from './areas.js';
+import { outageRetries } from './outageRetries.js';
 import { collectActivities } from './registry.js';
 
 const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -19,6 +20,10 @@ export interface WorkerOptions {
   bundle: WorkflowBundle;
   deps: ActivityDeps;
   maxCachedWorkflows?: number;
+  /** Running activities may finish for this long after shutdown begins, then are cancelled (SDK default: 0). */
+  shutdownGraceMs?: number;
+  /** Shutdown gives up waiting after this long. */
+  shutdownForceMs?: number;
 }
 
 export function createWorker(options: WorkerOptions): Promise<Worker> {
@@ -28,11 +33,14 @@ export function createWorker(options: WorkerOptions): Promise<Worker> {
     taskQueue: options.taskQueue,
     workflowBundle: options.bundle,
     activities: collectActivities(AREAS, options.deps),
-    interceptors: { activity: [() => ({ inbound: { execute: (input, next) => next(input).catch((err: unknown) => Promise.reject(platformFailure(err))) } })] },
+    interceptors: { activity: [() => ({ inbound: { execute: (input, next) => next(input).catch((err: unknown) => Promise.reject(platformFailure(err))) } }), outageRetries] },
     // A run missing from the cache costs a history fetch and a full replay on its next task: with 500, a
     // backlog of 2,000 fan-outs and their deliveries ran at 10 deliveries/s, with the SDK's heap-sized
     // default (about 600 runs per GB, 2,300 here) at 15/s. Still bounded, by the heap.
     maxCachedWorkflows: options.maxCachedWorkflows,
+    // Only when set: the SDK takes an explicit undefined for a value and refuses it.
+    ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceTime: options.shutdownGraceMs }),
+    ...(options.shutdownForceMs === undefined ? {} : { shutdownForceTime: options.shutdownForceMs }),
   });
 }
 

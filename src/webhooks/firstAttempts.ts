@@ -11,6 +11,7 @@ import {
 } from '../../db/webhooks/batches.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../core/clock.js';
+import { noteDelivered } from '../core/metrics.js';
 import type { EndpointBatchOutcome } from './ids.js';
 import { noteFailingStreak } from './failingStreak.js';
 import { sendAttempt, type AttemptResult } from './sendAttempt.js';
@@ -75,6 +76,7 @@ export async function attemptFirstDeliveries(deps: FirstAttemptsDeps, run: First
         const result: AttemptResult = await sendAttempt(deps.dispatcher, target, Math.floor(deps.clock.now().getTime() / 1000), run.signal);
         if (run.signal.aborted) return;
         await recordFirstAttempt(deps.db, { deliveryId: delivery.id, attempt: 1, attemptedAt, ...result });
+        if (result.ok) noteDelivered(delivery.committedAt, attemptedAt, result.durationMs);
         outcomes.push({ ok: result.ok, at: attemptedAt });
       },
     );

@@ -1,4 +1,5 @@
 import { request, type Dispatcher } from 'undici';
+import { webhookAttempts } from '../core/metrics.js';
 import { ATTEMPT_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './delivery.js';
 import { signedHeaders } from './signing.js';
 
@@ -58,5 +59,6 @@ export async function sendAttempt(dispatcher: Dispatcher, target: AttemptTarget,
     error = (err as Error).message.slice(0, 500);
   }
   const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
+  webhookAttempts.inc({ outcome: ok ? 'delivered' : statusCode === null ? 'failed' : 'rejected' });
   return { ok, statusCode, error, responseExcerpt, durationMs: Math.round(performance.now() - started) };
 }

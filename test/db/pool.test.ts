@@ -23,3 +23,13 @@ it('prepares a hot statement once per connection and runs the others unnamed', a
   expect(prepared.map((p) => p.statement)).toEqual([hot.sql]);
   expect(prepared[0]!.name).toMatch(/^hot_\d+$/);
 });
+
+it('answers pool.query, whose callback the hot-statement wrapper passes on', async () => {
+  const pool = createDatabase(database.url, 1);
+  try {
+    const { rows } = await pool.pool.query<{ n: number }>('select $1::int as n', [5]);
+    expect(rows).toEqual([{ n: 5 }]);
+  } finally {
+    await pool.close();
+  }
+});

@@ -24,19 +24,20 @@ afterEach(async () => {
 });
 
 describe('the ports npm run dev needs', () => {
-  it('are the embedded PostgreSQL, the Temporal dev server and its UI (temporal-dev.yml) and the api', async () => {
+  it('are the embedded PostgreSQL, the Temporal dev server and its UI (temporal-dev.yml), the api and the worker probes', async () => {
     expect(await devPorts(loadConfig({}), root)).toEqual([
       { what: 'embedded PostgreSQL', host: '127.0.0.1', port: 54329, setting: 'DEV_POSTGRES_PORT' },
       { what: 'Temporal dev server', host: '127.0.0.1', port: 7233, setting: 'port in temporal-dev.yml' },
       { what: 'Temporal UI', host: '127.0.0.1', port: 8233, setting: 'uiPort in temporal-dev.yml' },
       { what: 'api', host: '127.0.0.1', port: 3000, setting: 'PORT' },
+      { what: 'worker probes', host: '127.0.0.1', port: 3001, setting: 'WORKER_PORT' },
     ]);
   });
 
-  it('leave out what is configured elsewhere, and a PORT of 0', async () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'temporal.example:7233', PORT: '4000' });
+  it('leave out what is configured elsewhere, and a PORT or WORKER_PORT of 0', async () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'temporal.example:7233', PORT: '4000', WORKER_PORT: '0' });
     expect(await devPorts(config, root)).toEqual([{ what: 'api', host: '127.0.0.1', port: 4000, setting: 'PORT' }]);
-    expect(await devPorts(loadConfig({ DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'x:1', PORT: '0' }), root)).toEqual([]);
+    expect(await devPorts(loadConfig({ DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'x:1', PORT: '0', WORKER_PORT: '0' }), root)).toEqual([]);
   });
 });
 

@@ -10,8 +10,8 @@ export interface StatusReader<W extends Workflow, S> {
   fromMemo(memo: Record<string, unknown>): S;
   /** Once it completed: its result. */
   fromResult(result: Awaited<ReturnType<W>>): S;
-  /** A run that closed without a result (`closedAs`: FAILED, TERMINATED, CANCELLED, TIMED_OUT ...); without it, the memo answers. */
-  closedWithoutResult?(closedAs: string): S;
+  /** A run that closed without a result (`closedAs`: FAILED, TERMINATED, CANCELLED, TIMED_OUT ...), with its last memo; without it, the memo answers. */
+  closedWithoutResult?(closedAs: string, memo: Record<string, unknown>): S;
 }
 
 /**
@@ -37,7 +37,7 @@ async function readRunStatus<W extends Workflow, S>({ client }: TemporalGateway,
   try {
     const { status, memo } = await handle.describe();
     if (status.name === 'COMPLETED') return reader.fromResult((await handle.result()) as Awaited<ReturnType<W>>);
-    if (status.name !== 'RUNNING' && reader.closedWithoutResult) return reader.closedWithoutResult(status.name);
+    if (status.name !== 'RUNNING' && reader.closedWithoutResult) return reader.closedWithoutResult(status.name, memo ?? {});
     return reader.fromMemo(memo ?? {});
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return reader.notStarted;

@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type WorkflowStartOptions } from '@temporalio/client';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import { workflowStarts } from '../metrics.js';
 import type { TemporalGateway } from './gateway.js';
 import type { Workflow, WorkflowRef } from './workflowRef.js';
 
@@ -26,7 +27,10 @@ export async function startOnce<W extends Workflow>(
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
       workflowIdReusePolicy: rerunClosed ? WorkflowIdReusePolicy.ALLOW_DUPLICATE : WorkflowIdReusePolicy.REJECT_DUPLICATE,
     } as WorkflowStartOptions<W>);
+    // A start that found its run still open also lands here (the id conflict policy uses the existing run).
+    workflowStarts.inc({ workflow_type: workflow.name, outcome: 'started' });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    workflowStarts.inc({ workflow_type: workflow.name, outcome: 'closed_already' });
   }
 }

@@ -19,7 +19,8 @@ export interface TakenPort extends DevPort {
 
 /**
  * The ports dev will listen on: the embedded PostgreSQL (without DATABASE_URL), the Temporal dev server and its
- * UI (without TEMPORAL_ADDRESS, from temporal-dev.yml) and the api (unless PORT=0).
+ * UI (without TEMPORAL_ADDRESS, from temporal-dev.yml), the api (unless PORT=0) and the worker's probes and
+ * metrics (unless WORKER_PORT=0).
  */
 export async function devPorts(config: Config, root: string): Promise<DevPort[]> {
   const ports: DevPort[] = [];
@@ -32,6 +33,7 @@ export async function devPorts(config: Config, root: string): Promise<DevPort[]>
     ports.push({ what: 'Temporal UI', host: settings.ip, port: settings.uiPort, setting: 'uiPort in temporal-dev.yml' });
   }
   if (config.http.port !== 0) ports.push({ what: 'api', host: config.http.host, port: config.http.port, setting: 'PORT' });
+  if (config.ops.workerPort !== 0) ports.push({ what: 'worker probes', host: config.http.host, port: config.ops.workerPort, setting: 'WORKER_PORT' });
   return ports;
 }
 

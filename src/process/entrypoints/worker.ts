@@ -1,10 +1,12 @@
 import { createLogger } from '../../core/logger.js';
+import { installTemporalMetrics } from '../ops/temporalMetrics.js';
 import { createTemporalGateway, openDatabase, startWorker } from '../wiring.js';
 import { loadConfigOrExit } from './bootConfig.js';
 import { runUntilSignal } from './shutdown.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel, 'worker');
+if (config.ops.temporalMetricsPort !== undefined) installTemporalMetrics(config.http.host, config.ops.temporalMetricsPort);
 runUntilSignal(async (defer) => {
   const database = openDatabase(config);
   defer(database.close);

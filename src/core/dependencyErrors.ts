@@ -1,9 +1,13 @@
-import { PlatformUnavailableError } from '../src/core/platform.js';
+import { PlatformUnavailableError } from './platform.js';
 
-// Connection-level failures of PostgreSQL, Temporal and the platform: answered 503 with Retry-After.
+// Connection-level failures of PostgreSQL, Temporal and the platform: the API answers 503 with Retry-After, and
+// activities retry them without end (src/process/outageRetries.ts).
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);
 // PostgreSQL SQLSTATEs for "the server cannot serve now": connection exceptions, shutdown, too many clients.
 const PG_UNAVAILABLE = /^(08|57P0[1-3]|53300)/;
+// pg's own errors carry no code: a connect timing out, a connection ending under a query, and any later use of
+// a client whose connection broke (a rollback after the server went away mid-transaction surfaces this one).
+const PG_CONNECTION_LOST = /timeout exceeded when trying to connect|Connection terminated|encountered a connection error and is not queryable|Client was closed and is not queryable/i;
 const GRPC_UNAVAILABLE = 14;
 const GRPC_DEADLINE_EXCEEDED = 4;
 
@@ -13,7 +17,7 @@ export function isDependencyUnavailable(err: unknown): boolean {
   const e = err as Error & { code?: unknown; cause?: unknown };
   if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || PG_UNAVAILABLE.test(e.code))) return true;
   if (e.code === GRPC_UNAVAILABLE || e.code === GRPC_DEADLINE_EXCEEDED) return true;
-  if (/timeout exceeded when trying to connect|Connection terminated/i.test(e.message)) return true;
+  if (PG_CONNECTION_LOST.test(e.message)) return true;
   if (err instanceof AggregateError) return err.errors.some(isDependencyUnavailable);
   return e.cause !== undefined && e.cause !== err && isDependencyUnavailable(e.cause);
 }

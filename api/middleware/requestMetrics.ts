@@ -1,0 +1,36 @@
+import { apiRefusals, httpRequestDuration, httpRequests, idempotencyReplays } from '../../src/core/metrics.js';
+import type { AppContext, AppMiddleware } from '../context.js';
+
+/**
+ * Mounted outermost, so it sees every answer as sent (errors already turned into responses): requests and
+ * latency by route template (never the raw path, whose ids and tokens would make a series per request),
+ * refusals by reason and Idempotency-Key replays.
+ */
+export function requestMetrics(): AppMiddleware {
+  return async (ctx, next) => {
+    const stopTimer = httpRequestDuration.startTimer();
+    try {
+      await next();
+    } finally {
+      const labels = { method: ctx.method, route: routeOf(ctx), status: String(ctx.status) };
+      stopTimer(labels);
+      httpRequests.inc(labels);
+      const reason = refusalReason(ctx);
+      if (reason) apiRefusals.inc({ reason });
+      if (ctx.response.get('Idempotent-Replayed') === 'true') idempotencyReplays.inc();
+    }
+  };
+}
+
+function routeOf(ctx: AppContext): string {
+  const matched = (ctx as AppContext & { _matchedRoute?: string | RegExp })._matchedRoute;
+  return typeof matched === 'string' ? matched : 'unmatched';
+}
+
+/** 401s by their code; a 429 with rate headers is the key's limit, one without them the address throttle. */
+function refusalReason(ctx: AppContext): string | undefined {
+  const code = (ctx.body as { error?: unknown } | undefined)?.error;
+  if (ctx.status === 401 && typeof code === 'string') return code;
+  if (ctx.status === 429 && code === 'RATE_LIMITED') return ctx.response.get('X-RateLimit-Limit') ? 'key_rate_limit' : 'address_throttle';
+  return undefined;
+}

@@ -1,0 +1,112 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+// The process's Prometheus series, served at /metrics by the api and by the worker on its own port
+// (src/process/ops). One registry per process; docs/metrics.md lists every series and what to alert on.
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+export const httpRequests = new Counter({
+  name: 'http_requests_total',
+  help: 'API requests answered, by method, route template and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from receiving an API request to its answer, by method, route template and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+export const apiRefusals = new Counter({
+  name: 'api_refusals_total',
+  help: 'Requests refused by authentication (401 by code), the address throttle or a key rate limit (429).',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+export const idempotencyReplays = new Counter({
+  name: 'idempotency_replays_total',
+  help: 'Writes answered from a stored Idempotency-Key response instead of running again.',
+  registers: [registry],
+});
+
+export const workflowStarts = new Counter({
+  name: 'workflow_starts_total',
+  help: 'Workflow starts by workflow type: started (or found still open), closed_already (its run had already finished).',
+  labelNames: ['workflow_type', 'outcome'] as const,
+  registers: [registry],
+});
+
+export const webhookAttempts = new Counter({
+  name: 'webhook_attempts_total',
+  help: 'Webhook delivery attempts by outcome: delivered (2xx), rejected (another status) or failed (no answer).',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const webhookDeliveryLatency = new Histogram({
+  name: 'webhook_delivery_latency_seconds',
+  help: 'From the commit of an event to the end of the attempt that delivered it to one endpoint, retries included.',
+  buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 21600, 86400],
+  registers: [registry],
+});
+
+/** A delivery succeeded: its latency from the commit that recorded it (same transaction as its event). */
+export function noteDelivered(committedAt: Date, attemptedAt: Date, durationMs: number): void {
+  webhookDeliveryLatency.observe(Math.max(0, attemptedAt.getTime() + durationMs - committedAt.getTime()) / 1000);
+}
+
+export const platformRequests = new Counter({
+  name: 'platform_requests_total',
+  help: 'Requests to the chat platform by outcome (ok, rate_limited for its 429s, error).',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+/** What a process measures on each scrape: its pools and, where it has a database, the outbox. */
+export interface ScrapeSources {
+  pool?: () => { total: number; idle: number; waiting: number; max: number };
+  /** Creation time of the oldest event whose fan-out has not started; undefined when there is none. */
+  oldestUnrelayedEvent?: () => Promise<Date | undefined>;
+}
+
+const sources: ScrapeSources = {};
+
+/** Sets where the scrape-time gauges read from (once per process: the entrypoint's pool and database). */
+export function measureFrom(next: ScrapeSources): void {
+  Object.assign(sources, next);
+}
+
+new Gauge({
+  name: 'db_pool_connections',
+  help: 'PostgreSQL pool connections: total open, idle, callers waiting for one, and the configured maximum.',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    const pool = sources.pool?.();
+    if (!pool) return;
+    for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, pool[state]);
+  },
+});
+
+new Gauge({
+  name: 'outbox_lag_seconds',
+  help: 'Age of the oldest event whose fan-out has not started (0 when every event is on its way).',
+  registers: [registry],
+  async collect() {
+    if (!sources.oldestUnrelayedEvent) return;
+    // Unreadable (the database is down): the last value stays rather than a reassuring 0.
+    const oldest = await sources.oldestUnrelayedEvent().catch(() => null);
+    if (oldest === null) return;
+    this.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
+  },
+});
+
+/** The text a scrape gets. */
+export async function scrape(): Promise<{ contentType: string; body: string }> {
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}

@@ -1,0 +1,157 @@
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { saveBankSettings } from '../../../db/bank/accounts.js';
+import { createDatabase } from '../../../db/pool.js';
+import { loadConfig } from '../../../src/core/config.js';
+import { createLogger } from '../../../src/core/logger.js';
+import { buildApiDeps, startApiServer, startWorker, type RunningApi } from '../../../src/process/wiring.js';
+import { useTestDatabase } from '../../harness/database.js';
+import { eventually } from '../../harness/eventually.js';
+import { addTestMember, bearer, createTestGuild, createTestKey } from '../../harness/fixtures.js';
+import { startTcpProxy } from '../../harness/tcpProxy.js';
+import { testGateway } from '../../harness/temporal.js';
+
+const database = useTestDatabase();
+const gateway = testGateway();
+afterAll(() => gateway.client.connection.close());
+const logger = createLogger('silent', 'ops-test');
+const config = (env: Record<string, string> = {}) => loadConfig({ NODE_ENV: 'test', PORT: '0', WORKER_PORT: '0', ...env });
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** One request, on a connection of its own unless an agent is given. */
+function get(url: string, options: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: options.agent ?? false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+const json = (answer: Answer) => JSON.parse(answer.body) as unknown;
+
+describe('api probes', () => {
+  let api: RunningApi;
+  let origin: string;
+  beforeAll(async () => {
+    api = await startApiServer(buildApiDeps(config(), database.db, gateway, logger));
+    origin = new URL(api.url).origin;
+  });
+  afterAll(() => api.close());
+
+  it('/livez answers 200 and /readyz 200 with each dependency ok', async () => {
+    const live = await get(`${origin}/livez`);
+    expect([live.status, json(live)]).toEqual([200, { status: 'ok' }]);
+    const ready = await get(`${origin}/readyz`);
+    expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', checks: { database: 'ok', temporal: 'ok' } }]);
+  });
+
+  it('/readyz answers 503 naming the database while it cannot be reached, /livez still 200', async () => {
+    const proxy = await startTcpProxy(database.url);
+    const unreachable = createDatabase(proxy.url, 1);
+    proxy.setDown(true);
+    const down = await startApiServer(buildApiDeps(config(), unreachable.db, gateway, logger));
+    try {
+      const downOrigin = new URL(down.url).origin;
+      const ready = await get(`${downOrigin}/readyz`);
+      expect([ready.status, json(ready)]).toEqual([503, { status: 'not_ready', checks: { database: 'down', temporal: 'ok' } }]);
+      expect((await get(`${downOrigin}/livez`)).status).toBe(200);
+    } finally {
+      await down.close();
+      await unreachable.close();
+      await proxy.close();
+    }
+  });
+});
+
+describe('api shutdown', () => {
+  /** A POST whose transaction waits on a row lock held by another session, so it is in flight until released. */
+  async function heldRequest(origin: string) {
+    const guild = await createTestGuild(database.db);
+    await saveBankSettings(database.db, guild.id, { currency: { name: 'gem', plural: 'gems', emoji: '💎' }, startingBalance: 10, maxBalance: null, logChannelId: null });
+    const { key } = await createTestKey(database.db, guild, { scopes: ['bank:write'] });
+    const userId = await addTestMember(database.db, guild);
+    const path = `${origin}/api/v1/guilds/${guild.id}/bank/members/${userId}/transactions`;
+    const body = JSON.stringify({ type: 'add', amount: 5 });
+    const headers = { ...bearer(key), 'Content-Type': 'application/json' };
+    // A keep-alive client, whose connection the server would otherwise keep open after the answer.
+    const agent = new Agent({ keepAlive: true });
+    expect((await get(path, { method: 'POST', headers, body, agent })).status).toBe(201);
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    await locker.query('begin');
+    await locker.query('select 1 from bank_accounts where guild_id = $1 and user_id = $2 for update', [guild.id, userId]);
+    const answer = get(path, { method: 'POST', headers, body, agent });
+    answer.catch(() => {});
+    const waiting = async () =>
+      (await locker.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where datname = $1 and wait_event_type = 'Lock'`, [database.name])).rows[0]!.n;
+    expect(await eventually(waiting, (n) => n > 0)).toBe(1);
+    const release = async () => {
+      await locker.query('rollback');
+      await locker.end();
+    };
+    return { answer, release, agent };
+  }
+
+  it('stops accepting at once, lets the in-flight request finish with Connection: close, then closes', async () => {
+    const api = await startApiServer(buildApiDeps(config(), database.db, gateway, logger));
+    const origin = new URL(api.url).origin;
+    const { answer, release, agent } = await heldRequest(origin);
+    const closed = api.close();
+    await expect(get(`${origin}/livez`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await release();
+    const res = await answer;
+    expect(res.status).toBe(201);
+    expect(res.headers.connection).toBe('close');
+    await closed;
+    agent.destroy();
+  });
+
+  it('cuts a request still running when the drain time is over', async () => {
+    const api = await startApiServer(buildApiDeps(config({ SHUTDOWN_DRAIN_MS: '100' }), database.db, gateway, logger));
+    const { answer, release } = await heldRequest(new URL(api.url).origin);
+    try {
+      await api.close();
+      await expect(answer).rejects.toMatchObject({ code: 'ECONNRESET' });
+    } finally {
+      await release();
+    }
+  });
+});
+
+describe('worker probes', () => {
+  it('/readyz on the worker port says the database, Temporal and the polling worker are ok, /metrics answers; stop closes it', async () => {
+    const workerConfig = config({
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_NAMESPACE: inject('temporalNamespace'),
+      TEMPORAL_TASK_QUEUE: `ops-test-${randomUUID()}`,
+    });
+    const worker = await startWorker(workerConfig, database.db, { client: gateway.client, taskQueue: workerConfig.temporal.taskQueue }, logger);
+    let stopped = false;
+    try {
+      const ready = await get(`${worker.opsOrigin}/readyz`);
+      expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', checks: { database: 'ok', temporal: 'ok', worker: 'ok' } }]);
+      expect((await get(`${worker.opsOrigin}/livez`)).status).toBe(200);
+      expect((await get(`${worker.opsOrigin}/other`)).status).toBe(404);
+      const metrics = await get(`${worker.opsOrigin}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(metrics.body).toContain('# TYPE workflow_starts_total counter');
+      expect(metrics.body).toContain('# TYPE webhook_attempts_total counter');
+      await worker.stop();
+      stopped = true;
+      await expect(get(`${worker.opsOrigin}/livez`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    } finally {
+      if (!stopped) await worker.stop();
+    }
+  });
+});
