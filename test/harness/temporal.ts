@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { ActivityDeps } from '../../activities/deps.js';
 import type { Database } from '../../db/schema.js';
+import type { Platform } from '../../src/core/platform.js';
 import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
@@ -61,4 +62,27 @@ export function useTestWorker(getDb: () => Kysely<Database>, gateway: TemporalGa
     await gateway.client.connection.close();
   });
   return state;
+}
+
+/**
+ * A real worker on the gateway's task queue that the test starts and stops itself (to kill one mid-operation and let
+ * the next finish): `stop()` shuts it down and closes its connection.
+ */
+export async function startStoppableWorker(db: Kysely<Database>, gateway: TemporalGateway, platform: Platform): Promise<{ stop(): Promise<void> }> {
+  const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
+  const worker = await createWorker({
+    connection,
+    namespace: inject('temporalNamespace'),
+    taskQueue: gateway.taskQueue,
+    bundle: await sharedBundle(),
+    deps: { db, platform, clock: systemClock, logger: createLogger('silent', 'stoppable-worker'), temporal: gateway, webhooks: { allowInsecureLocal: true } },
+  });
+  const running = worker.run();
+  return {
+    stop: async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
 }

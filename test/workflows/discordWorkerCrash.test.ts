@@ -1,17 +1,15 @@
-import { NativeConnection } from '@temporalio/worker';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { addLevelReward, saveLevelSettings } from '../../db/levels/members.js';
 import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createDiscordPlatform } from '../../src/platform/discord/discordPlatform.js';
 import { startFakeDiscord } from '../../src/process/infra/fakeDiscord/index.js';
 import { activityCancellation } from '../../src/process/platform.js';
-import { createWorker } from '../../src/process/worker.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createDiscordGuild, discordPlatformOn } from '../harness/discordGuild.js';
 import { eventually } from '../harness/eventually.js';
 import { bearer } from '../harness/fixtures.js';
-import { sharedBundle, testGateway } from '../harness/temporal.js';
+import { startStoppableWorker, testGateway } from '../harness/temporal.js';
 import { useTestApp } from '../harness/testApp.js';
 
 // A worker killed between Discord's taking a post and its answer: the next worker's retry carries the same nonce,
@@ -25,26 +23,13 @@ afterAll(() => gateway.client.connection.close());
 // The test starts and stops its workers itself; the app reads members from Discord (the fake).
 const app = useTestApp(() => database.db, { deps: { temporal: gateway, platform: discordPlatformOn(fake) } });
 
-async function startWorker() {
-  // As the worker process builds it: each Discord call also ends when its activity is cancelled.
-  const platform = createDiscordPlatform({ token: fake.token, apiUrl: fake.apiUrl, clock: systemClock, logger: createLogger('silent', 'crash'), callSignal: activityCancellation });
-  const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const worker = await createWorker({
-    connection,
-    namespace: inject('temporalNamespace'),
-    taskQueue: gateway.taskQueue,
-    bundle: await sharedBundle(),
-    deps: { db: database.db, platform, clock: systemClock, logger: createLogger('silent', 'crash'), temporal: gateway, webhooks: { allowInsecureLocal: true } },
-  });
-  const running = worker.run();
-  return {
-    stop: async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-    },
-  };
-}
+// As the worker process builds it: each Discord call also ends when its activity is cancelled.
+const startWorker = () =>
+  startStoppableWorker(
+    database.db,
+    gateway,
+    createDiscordPlatform({ token: fake.token, apiUrl: fake.apiUrl, clock: systemClock, logger: createLogger('silent', 'crash'), callSignal: activityCancellation }),
+  );
 
 describe('a worker that dies while Discord holds its answer', () => {
   it('the next worker finishes the XP change with one role and one announcement', async () => {

@@ -1,41 +1,20 @@
 import { Context } from '@temporalio/activity';
-import { NativeConnection } from '@temporalio/worker';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addLevelReward, saveLevelSettings } from '../../db/levels/members.js';
 import { listPlatformMessages } from '../../db/platform/messages.js';
 import { upsertPlatformRoles } from '../../db/platform/local.js';
 import { listRoleChanges } from '../../db/platform/roles.js';
-import { systemClock } from '../../src/core/clock.js';
-import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import type { Platform } from '../../src/core/platform.js';
-import { createWorker } from '../../src/process/worker.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { eventually } from '../harness/eventually.js';
 import { addTestMember, bearer, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
-import { sharedBundle } from '../harness/temporal.js';
+import { startStoppableWorker } from '../harness/temporal.js';
 
 // The test starts and stops its workers itself: the bed's gateway has none.
 const { database, gateway, app } = useApiTestBed({ temporal: true });
 
-async function startWorker(platform: Platform) {
-  const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const worker = await createWorker({
-    connection,
-    namespace: inject('temporalNamespace'),
-    taskQueue: gateway.taskQueue,
-    bundle: await sharedBundle(),
-    deps: { db: database.db, platform, clock: systemClock, logger: createLogger('silent', 'crash-test'), temporal: gateway, webhooks: { allowInsecureLocal: true } },
-  });
-  const running = worker.run();
-  return {
-    stop: async () => {
-      worker.shutdown();
-      await running;
-      await connection.close();
-    },
-  };
-}
+const startWorker = (platform: Platform) => startStoppableWorker(database.db, gateway, platform);
 
 describe('a worker that dies in the middle of an XP change', () => {
   it('leaves the change to the next worker, which finishes it with every effect exactly once', async () => {
