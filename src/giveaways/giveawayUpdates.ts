@@ -1,12 +1,22 @@
 import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { Kysely } from 'kysely';
 import type { GiveawayRecord } from '../../db/giveaways/giveaways.js';
-import { AppError, giveawayNotActive, giveawayNotEnded, type ErrorCode } from '../core/errors.js';
+import type { Database } from '../../db/schema.js';
+import { AppError, giveawayNotActive, giveawayNotEnded, rerollRefused, type ErrorCode } from '../core/errors.js';
 import { ERROR_STATUS } from '../core/errorCodes.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { operationAttributes } from '../core/temporal/searchAttributes.js';
+import type { GiveawayDrawResultBody } from './contract.js';
 import { giveawayInput } from './giveawayOperation.js';
 import { GIVEAWAY_END_UPDATE, GIVEAWAY_REROLL_UPDATE, giveawayWorkflow, giveawayWorkflowId, type DrawActor, type DrawRef, type RerollRequest } from './ids.js';
+import { countDraws, readDrawResult, requireGiveaway } from './readGiveaways.js';
+import { planReroll, type RerollAsk } from './rerollRules.js';
+
+interface DrawDeps {
+  db: Kysely<Database>;
+  temporal: TemporalGateway;
+}
 
 /** A refusal the workflow answered an update with, as the API's error (its code is the failure's type). */
 function fromUpdateFailure(err: unknown): never {
@@ -53,4 +63,31 @@ export async function requestReroll(gateway: TemporalGateway, g: GiveawayRecord,
   } catch (err) {
     return fromUpdateFailure(err);
   }
+}
+
+/**
+ * Ends an active giveaway now (GIVEAWAY_NOT_FOUND, or 409 GIVEAWAY_NOT_ACTIVE with its status) and answers with
+ * the giveaway and its draw.
+ */
+export async function endGiveaway(deps: DrawDeps, guildId: string, giveawayId: number, actor: DrawActor): Promise<GiveawayDrawResultBody> {
+  const g = await requireGiveaway(deps.db, guildId, giveawayId);
+  // An active giveaway already being drawn is let through: the workflow answers with that same draw.
+  if (g.status !== 'active') throw giveawayNotActive(g.status);
+  const { drawNumber } = await requestEnd(deps.temporal, g, actor);
+  return readDrawResult(deps.db, g.guildId, g.id, drawNumber);
+}
+
+/**
+ * Rerolls an ended giveaway (GIVEAWAY_NOT_FOUND, 409 GIVEAWAY_NOT_ENDED with its status, 422 NOT_A_WINNER or
+ * TOO_MANY_WINNERS) and answers with the giveaway and the new draw.
+ */
+export async function rerollGiveaway(deps: DrawDeps, guildId: string, giveawayId: number, ask: RerollAsk, actor: DrawActor): Promise<GiveawayDrawResultBody> {
+  const g = await requireGiveaway(deps.db, guildId, giveawayId);
+  if (g.status !== 'ended') throw giveawayNotEnded(g.status);
+  // Refused here when the winners as they stand say so; the draw resolves the defaults again against its own.
+  const planned = planReroll(g, ask);
+  if ('refusal' in planned) throw rerollRefused(planned.refusal.code, planned.refusal.message);
+  const lastDrawNumber = await countDraws(deps.db, g.guildId, g.id);
+  const { drawNumber } = await requestReroll(deps.temporal, g, lastDrawNumber, { ...ask, actor });
+  return readDrawResult(deps.db, g.guildId, g.id, drawNumber);
 }
