@@ -2,10 +2,12 @@ import { isGrpcDeadlineError, WorkflowNotFoundError } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { findFlowRun, type FlowRunRecord } from '../../db/flows/runs.js';
 import type { Database } from '../../db/schema.js';
+import { flowRunNotFound } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { launchOperation, type OperationDeps } from '../core/temporal/operation.js';
 import type { WorkflowOf } from '../core/temporal/workflowRef.js';
-import type { FlowRunBody } from './contract.js';
+import { MAX_WAIT_SECONDS, type FlowRunBody } from './contract.js';
 import { flowRunOperation } from './flowRunOperation.js';
 import { finishedRunBody, toFlowRunBody } from './flowViews.js';
 import { flowRunWorkflowId, type flowRunWorkflow, type FlowRunOutcome } from './ids.js';
@@ -24,11 +26,11 @@ const closedWithoutResult = (r: FlowRunRecord, closed: string): FlowRunBody => (
 
 /**
  * A run of the server's flows: its durable record once it ended (answers past Temporal's retention), the
- * workflow while it is open; undefined for an unknown executionId.
+ * workflow while it is open; FLOW_RUN_NOT_FOUND for an unknown executionId.
  */
-export async function readFlowRun(deps: { db: Kysely<Database>; temporal: TemporalGateway }, guildId: string, executionId: number): Promise<FlowRunBody | undefined> {
+export async function readFlowRun(deps: { db: Kysely<Database>; temporal: TemporalGateway }, guildId: string, executionId: number): Promise<FlowRunBody> {
   const record = await findFlowRun(deps.db, guildId, executionId);
-  if (!record) return undefined;
+  if (!record) throw flowRunNotFound();
   if (record.status !== 'running') return toFlowRunBody(record);
   const handle = handleOf(deps.temporal, record);
   try {
@@ -43,12 +45,31 @@ export async function readFlowRun(deps: { db: Kysely<Database>; temporal: Tempor
 }
 
 /**
+ * A just-accepted run waited on (POST runs with `wait`): its final body when it ended within `timeoutSeconds`
+ * (default: the flow's timeout and 5 s, at most MAX_WAIT_SECONDS), else undefined: still running, or Temporal did
+ * not answer (logged). The run stands either way and the caller polls it.
+ */
+export async function waitOnAcceptedFlowRun(
+  deps: OperationDeps<Kysely<Database>> & { logger: Logger },
+  accepted: { guildId: string; executionId: number },
+  wait: { timeoutSeconds?: number; keyName: string },
+): Promise<FlowRunBody | undefined> {
+  const run = (await findFlowRun(deps.db, accepted.guildId, accepted.executionId))!;
+  const waitSeconds = wait.timeoutSeconds ?? Math.min(run.timeoutSeconds + 5, MAX_WAIT_SECONDS);
+  const outcome = await startAndAwaitFlowRun(deps, run, waitSeconds * 1000, wait.keyName).catch((err: unknown) => {
+    deps.logger.warn({ err, executionId: run.executionId }, 'waiting on a flow run failed; answered as running');
+    return undefined;
+  });
+  return outcome ? finishedRunBody(run, outcome) : undefined;
+}
+
+/**
  * Waits up to `waitMs` for a run's result (flow run with `wait`), first starting it when its start is not recorded
  * yet (the start after the answer and the relay may race it: a repeated start finds the same run). The start shares
  * the wait's deadline, so a Temporal that does not answer costs the wait and no more; undefined when the deadline
  * came first (the run stands, and the start relay starts it if nothing did).
  */
-export async function startAndAwaitFlowRun(
+async function startAndAwaitFlowRun(
   deps: OperationDeps<Kysely<Database>>,
   record: FlowRunRecord,
   waitMs: number,
@@ -71,7 +92,7 @@ export async function startAndAwaitFlowRun(
  * Waits for a started run's result until `waitMs` passes, holding no worker slot (a long poll on the
  * Temporal server with a deadline); undefined when the deadline came first.
  */
-export async function awaitFlowRun(temporal: TemporalGateway, record: FlowRunRecord, waitMs: number): Promise<FlowRunOutcome | undefined> {
+async function awaitFlowRun(temporal: TemporalGateway, record: FlowRunRecord, waitMs: number): Promise<FlowRunOutcome | undefined> {
   const handle = handleOf(temporal, record);
   try {
     return await temporal.client.withDeadline(Date.now() + waitMs, () => handle.result());
