@@ -1,4 +1,4 @@
-import { isGrpcDeadlineError, WorkflowNotFoundError } from '@temporalio/client';
+import { isGrpcDeadlineError } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import { findFlowRun, type FlowRunRecord } from '../../db/flows/runs.js';
 import type { Database } from '../../db/schema.js';
@@ -6,23 +6,14 @@ import { flowRunNotFound } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { launchOperation, type OperationDeps } from '../core/temporal/operation.js';
-import type { WorkflowOf } from '../core/temporal/workflowRef.js';
+import { readPolledStatus } from '../core/temporal/polledStatus.js';
 import { MAX_WAIT_SECONDS, type FlowRunBody } from './contract.js';
-import { flowRunOperation } from './flowRunOperation.js';
-import { finishedRunBody, toFlowRunBody } from './flowViews.js';
-import { flowRunWorkflowId, type flowRunWorkflow, type FlowRunOutcome } from './ids.js';
-
-type FlowRunWorkflow = WorkflowOf<typeof flowRunWorkflow>;
+import { flowRunOperation, flowRunStatus, type FlowRunWorkflow } from './flowRunOperation.js';
+import { finishedRunBody } from './flowViews.js';
+import { flowRunWorkflowId, type FlowRunOutcome } from './ids.js';
 
 const handleOf = (temporal: TemporalGateway, r: FlowRunRecord) =>
   temporal.client.workflow.getHandle<FlowRunWorkflow>(flowRunWorkflowId(r.guildId, r.executionId));
-
-/** How a run that closed without a result reads (terminated from Temporal UI, or failed outright). */
-const closedWithoutResult = (r: FlowRunRecord, closed: string): FlowRunBody => ({
-  ...toFlowRunBody(r),
-  status: closed === 'TERMINATED' || closed === 'CANCELLED' ? 'cancelled' : 'error',
-  error: `the run's workflow was ${closed.toLowerCase()}`,
-});
 
 /**
  * A run of the server's flows: its durable record once it ended (answers past Temporal's retention), the
@@ -31,17 +22,7 @@ const closedWithoutResult = (r: FlowRunRecord, closed: string): FlowRunBody => (
 export async function readFlowRun(deps: { db: Kysely<Database>; temporal: TemporalGateway }, guildId: string, executionId: number): Promise<FlowRunBody> {
   const record = await findFlowRun(deps.db, guildId, executionId);
   if (!record) throw flowRunNotFound();
-  if (record.status !== 'running') return toFlowRunBody(record);
-  const handle = handleOf(deps.temporal, record);
-  try {
-    const { status } = await handle.describe();
-    if (status.name === 'COMPLETED') return finishedRunBody(record, await handle.result());
-    if (status.name !== 'RUNNING') return closedWithoutResult(record, status.name);
-  } catch (err) {
-    // Not started yet: the api's start after the commit, or the start relay, is on its way.
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
-  }
-  return toFlowRunBody(record);
+  return readPolledStatus(deps.temporal, flowRunStatus, record);
 }
 
 /**
