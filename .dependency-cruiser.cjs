@@ -55,6 +55,15 @@ module.exports = {
       to: { path: '^(activities|workflows|src/process)/' },
     },
     {
+      name: 'api-types-from-db',
+      severity: 'error',
+      comment:
+        'api/ imports db/ only with `import type`: every read and write goes through an area in src/ (routes) ' +
+        'or src/requests and src/keys (the request machinery).',
+      from: { path: '^api/' },
+      to: { path: '^db/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'process-is-the-top',
       severity: 'error',
       comment: 'Only src/process/ imports src/process/.',

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { addHits, countHit, windowId } from '../db/shared/rateLimits.js';
 import type { Database } from '../db/schema.js';
+import { addWindowHits, countWindowHit, windowKey } from '../src/requests/rateLimitWindows.js';
 
 interface WindowCount {
   bucket: string;
@@ -36,10 +36,10 @@ export class KeyHitCounter {
 
   /** Counts one hit and returns the window's count including it. */
   async hit(bucket: string, windowStart: Date): Promise<number> {
-    const id = windowId(bucket, windowStart);
+    const id = windowKey(bucket, windowStart);
     const known = this.windows.get(id);
     if (!known) {
-      const counted = countHit(this.db, bucket, windowStart);
+      const counted = countWindowHit(this.db, bucket, windowStart);
       const entry: WindowCount = { bucket, windowStart, stored: 0, sending: 0, pending: 0, baseline: Promise.resolve() };
       entry.baseline = counted.then((count) => {
         entry.stored = Math.max(entry.stored, count);
@@ -83,12 +83,12 @@ export class KeyHitCounter {
       e.pending = 0;
     }
     try {
-      const totals = await addHits(
+      const totals = await addWindowHits(
         this.db,
         entries.map((e) => ({ bucket: e.bucket, windowStart: e.windowStart, count: e.sending })),
       );
       for (const e of entries) {
-        e.stored = totals.get(windowId(e.bucket, e.windowStart)) ?? e.stored + e.sending;
+        e.stored = totals.get(windowKey(e.bucket, e.windowStart)) ?? e.stored + e.sending;
         e.sending = 0;
       }
     } catch (err) {

@@ -3,9 +3,10 @@ import type { Database } from '../db/schema.js';
 import { launchOperation } from '../src/core/temporal/operation.js';
 import type { OutboxEvent } from '../src/events/eventTypes.js';
 import { startFanouts } from '../src/events/outbox.js';
-import { completeIdempotencyKey, releaseIdempotencyKey, type IdempotencyClaim } from '../db/shared/idempotency.js';
+import type { IdempotencyClaim } from '../db/shared/idempotency.js';
+import { claimOrReplay, releaseIdempotencyClaim, storeIdempotentResponse } from '../src/requests/idempotency.js';
 import type { AppContext, AppDeps } from './context.js';
-import { claimOrReplay, IDEMPOTENCY_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency.js';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency.js';
 import type { RouteDefinition, RouteInput } from './route.js';
 
 /** Parsed params, query and body, as the route's schemas output them. */
@@ -70,12 +71,12 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
             const result = respond(await route.handle(handlerInput(trx)));
             if (claim) {
               bodyText = JSON.stringify(result);
-              await completeIdempotencyKey(trx, claim, { status, body: bodyText });
+              await storeIdempotentResponse(trx, claim, { status, body: bodyText });
             }
             return result;
           });
   } catch (err) {
-    if (claim) await releaseIdempotencyKey(deps.db, claim).catch(() => {});
+    if (claim) await releaseIdempotencyClaim(deps.db, claim).catch(() => {});
     throw err;
   }
   if (settle) respondSettled(ctx, route, await settle(body));

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
-import { lookUpCredential, type ApiKeyRecord } from '../../db/keys/apiKeys.js';
-import { countHit } from '../../db/shared/rateLimits.js';
+import type { ApiKeyRecord } from '../../db/keys/apiKeys.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import { currentWindow, type WindowPosition } from '../../src/core/fixedWindow.js';
 import { apiKeyExpired, apiKeyRevoked, AppError, invalidApiKey, rateLimited, unauthorized } from '../../src/core/errors.js';
-import { API_KEY_PATTERN, hashApiKey } from '../../src/keys/keyMaterial.js';
+import { lookUpPresentedKey } from '../../src/keys/credentials.js';
+import { API_KEY_PATTERN } from '../../src/keys/keyMaterial.js';
+import { countWindowHit } from '../../src/requests/rateLimitWindows.js';
 import type { AppContext, AppMiddleware } from '../context.js';
 import { isDependencyUnavailable } from '../../src/core/dependencyErrors.js';
 import type { KeyHitCounter } from '../keyHitCounter.js';
@@ -44,7 +45,7 @@ export function authenticate(deps: { db: Kysely<Database>; clock: Clock; keyHits
  */
 async function countFailure(db: Kysely<Database>, bucket: string, windowStart: Date): Promise<number> {
   try {
-    return await countHit(db, bucket, windowStart);
+    return await countWindowHit(db, bucket, windowStart);
   } catch (err) {
     if (isDependencyUnavailable(err)) return 0;
     throw err;
@@ -66,9 +67,7 @@ async function resolveKey(ctx: AppContext, input: ResolveInput): Promise<void> {
   if (!match) throw unauthorized();
   const presented = match[1]!;
   if (!API_KEY_PATTERN.test(presented)) throw invalidApiKey();
-  // Only digests are compared, by an index lookup: a caller cannot steer a digest's prefix, so the
-  // lookup's timing reveals nothing about stored keys.
-  const lookup = await lookUpCredential(input.db, { hash: hashApiKey(presented), addressBucket: input.bucket, windowStart: input.window.start });
+  const lookup = await lookUpPresentedKey(input.db, presented, { bucket: input.bucket, windowStart: input.window.start });
   const refusal = refusalOf(lookup.credential?.apiKey, input.now);
   if (refusal) {
     // A throttled address's failure is answered 429 and not counted again (the 401 would have been).

@@ -1,11 +1,8 @@
 import type Koa from 'koa';
-import { countHit } from '../../db/shared/rateLimits.js';
-import { currentWindow } from '../../src/core/fixedWindow.js';
-import { rateLimited } from '../../src/core/errors.js';
 import { launchOperation } from '../../src/core/temporal/operation.js';
 import { flowRunOperation } from '../../src/flows/flowRunOperation.js';
 import { toFlowRunBody } from '../../src/flows/flowViews.js';
-import { acceptWebhookRun, FLOW_WEBHOOK_BODY_LIMIT, FLOW_WEBHOOK_CALLS_PER_MINUTE, FLOW_WEBHOOK_PATH, findWebhookFlow } from '../../src/flows/webhookTrigger.js';
+import { acceptWebhookRun, admitWebhookCall, FLOW_WEBHOOK_BODY_LIMIT, FLOW_WEBHOOK_PATH, findWebhookFlow } from '../../src/flows/webhookTrigger.js';
 import type { AppContext, AppDeps, RequestState } from '../context.js';
 import { jsonBody } from '../middleware/jsonBody.js';
 
@@ -24,10 +21,7 @@ export function flowWebhooks(deps: AppDeps): Koa.Middleware<RequestState> {
     // Anything else (another method, a malformed token) is no route of ours: the fallback answers 404 or 405.
     if (token === undefined) return next();
     const target = await findWebhookFlow(deps.db, token);
-    const window = currentWindow(deps.clock.now());
-    if ((await countHit(deps.db, `flow-hook:${target.flow.id}`, window.start)) > FLOW_WEBHOOK_CALLS_PER_MINUTE) {
-      throw rateLimited(window.secondsToReset, `This flow's URL takes ${FLOW_WEBHOOK_CALLS_PER_MINUTE} calls per minute.`);
-    }
+    await admitWebhookCall(deps, target);
     await body(ctx, async () => {});
     const call = { headers: ctx.headers, query: ctx.query, body: ctx.state.body };
     const run = await deps.db.transaction().execute((trx) => acceptWebhookRun(trx, target, call, deps.clock.now()));

@@ -1,12 +1,10 @@
-import { findFlowRun } from '../../db/flows/runs.js';
-import { listFlows } from '../../db/flows/flows.js';
 import { GuildParams } from '../../src/core/contract.js';
-import { flowRunNotFound } from '../../src/core/errors.js';
 import { acceptFlowRun } from '../../src/flows/acceptFlowRun.js';
-import { FlowList, FlowParams, FlowRun, FlowRunParams, FlowRunRequest, MAX_WAIT_SECONDS, type FlowRunBody } from '../../src/flows/contract.js';
+import { FlowList, FlowParams, FlowRun, FlowRunParams, FlowRunRequest, type FlowRunBody } from '../../src/flows/contract.js';
 import { flowRunOperation } from '../../src/flows/flowRunOperation.js';
-import { finishedRunBody, toFlowBody, toFlowRunBody } from '../../src/flows/flowViews.js';
-import { readFlowRun, startAndAwaitFlowRun } from '../../src/flows/readFlowRun.js';
+import { toFlowRunBody } from '../../src/flows/flowViews.js';
+import { readFlowRun, waitOnAcceptedFlowRun } from '../../src/flows/readFlowRun.js';
+import { readFlows } from '../../src/flows/readFlows.js';
 import type { AppDeps } from '../context.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
@@ -14,7 +12,7 @@ const area = 'flows';
 const feature = 'flows';
 
 export function flowsRoutes(deps: AppDeps): RouteDefinition[] {
-  const { db, clock, logger } = deps;
+  const { db, clock } = deps;
   return [
     defineRoute({
       method: 'get',
@@ -27,9 +25,7 @@ export function flowsRoutes(deps: AppDeps): RouteDefinition[] {
       scope: 'flows:read',
       request: { params: GuildParams },
       response: { status: 200, schema: FlowList, description: 'The flows.' },
-      async handle({ caller: { guild } }) {
-        return { items: (await listFlows(db, guild.id)).map(toFlowBody) };
-      },
+      handle: ({ caller: { guild } }) => readFlows(db, guild.id),
     }),
     defineRoute({
       method: 'get',
@@ -45,11 +41,7 @@ export function flowsRoutes(deps: AppDeps): RouteDefinition[] {
       request: { params: FlowRunParams },
       response: { status: 200, schema: FlowRun, description: 'The run.' },
       errors: ['FLOW_RUN_NOT_FOUND'],
-      async handle({ params, caller: { guild } }) {
-        const run = await readFlowRun(deps, guild.id, params.executionId);
-        if (!run) throw flowRunNotFound();
-        return run;
-      },
+      handle: ({ params, caller: { guild } }) => readFlowRun(deps, guild.id, params.executionId),
     }),
     defineRoute({
       method: 'post',
@@ -92,14 +84,12 @@ export function flowsRoutes(deps: AppDeps): RouteDefinition[] {
       async settle(stored, { body, caller }) {
         const accepted = stored as FlowRunBody;
         if (!body.wait) return { status: 202, body: accepted };
-        const run = (await findFlowRun(db, caller.guild.id, accepted.executionId))!;
-        const waitSeconds = body.timeoutSeconds ?? Math.min(run.timeoutSeconds + 5, MAX_WAIT_SECONDS);
-        // The run stands whatever the wait meets (Temporal unreachable meanwhile): the caller polls it.
-        const outcome = await startAndAwaitFlowRun(deps, run, waitSeconds * 1000, caller.apiKey.name).catch((err: unknown) => {
-          logger.warn({ err, executionId: run.executionId }, 'waiting on a flow run failed; answered as running');
-          return undefined;
-        });
-        return outcome ? { status: 200, body: finishedRunBody(run, outcome) } : { status: 202, body: accepted };
+        const finished = await waitOnAcceptedFlowRun(
+          deps,
+          { guildId: caller.guild.id, executionId: accepted.executionId },
+          { timeoutSeconds: body.timeoutSeconds, keyName: caller.apiKey.name },
+        );
+        return finished ? { status: 200, body: finished } : { status: 202, body: accepted };
       },
     }),
   ];

@@ -1,9 +1,5 @@
-import { listDraws } from '../../db/giveaways/draws.js';
-import { countEntries, listEntries } from '../../db/giveaways/entries.js';
-import { findGiveaway } from '../../db/giveaways/giveaways.js';
-import { findGiveawaySettings } from '../../db/giveaways/settings.js';
 import { GuildParams } from '../../src/core/contract.js';
-import { giveawayNotActive, giveawayNotEnded, giveawayNotFound, invalidChannel, invalidRequest, invalidSchedule, rerollRefused } from '../../src/core/errors.js';
+import { invalidRequest } from '../../src/core/errors.js';
 import {
   EntriesQuery,
   Giveaway,
@@ -16,39 +12,26 @@ import {
   GiveawaysQuery,
   GiveawayStartRequest,
 } from '../../src/giveaways/contract.js';
-import { createGiveaway, scheduleOf } from '../../src/giveaways/createGiveaway.js';
+import { checkGiveawayStart, createGiveaway } from '../../src/giveaways/createGiveaway.js';
 import { giveawayOperation } from '../../src/giveaways/giveawayOperation.js';
 import { MAX_DURATION_SECONDS, MIN_DURATION_SECONDS } from '../../src/giveaways/giveawayRules.js';
-import { requestEnd, requestReroll } from '../../src/giveaways/giveawayUpdates.js';
-import { nextPageOf, toEntrantBody, toGiveawayBody } from '../../src/giveaways/giveawayViews.js';
-import { readGiveawayDetail, readGiveawayPage } from '../../src/giveaways/readGiveaways.js';
-import { planReroll } from '../../src/giveaways/rerollRules.js';
+import { endGiveaway, rerollGiveaway } from '../../src/giveaways/giveawayUpdates.js';
+import { toGiveawayBody } from '../../src/giveaways/giveawayViews.js';
+import { readGiveawayDetail, readGiveawayEntries, readGiveawayPage } from '../../src/giveaways/readGiveaways.js';
 import type { AppDeps, Caller } from '../context.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 
 const area = 'giveaways';
 const feature = 'giveaways';
-const POSTABLE_CHANNELS = new Set(['text', 'announcement']);
-/** How far ahead a giveaway may be scheduled (the spec sets no bound; a year keeps timers sane). */
-const MAX_LEAD_MS = 365 * 86_400_000;
 
 const drawActor = (caller: Caller) => ({ apiKeyId: caller.apiKey.id, userId: caller.apiKey.createdBy, requestId: caller.requestId });
 
 export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): RouteDefinition[] {
-  async function drawResult(guildId: string, giveawayId: number, drawNumber: number) {
-    const giveaway = (await readGiveawayDetail(db, guildId, giveawayId))!;
-    return { giveaway, draw: giveaway.draws.find((d) => d.drawNumber === drawNumber)! };
-  }
   /** The host of a key without a creator: the server's owner. */
   async function serverOwner(guildId: string): Promise<string> {
     const guild = await platform.getGuild(guildId);
     if (!guild) throw invalidRequest([{ location: 'body', path: 'hostId', message: 'is required: the key has no creator to default to' }]);
     return guild.ownerId;
-  }
-  async function existing(guildId: string, giveawayId: number) {
-    const g = await findGiveaway(db, guildId, giveawayId);
-    if (!g) throw giveawayNotFound();
-    return g;
   }
 
   return [
@@ -83,24 +66,12 @@ export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): Rou
       request: { params: GuildParams, body: GiveawayStartRequest },
       response: { status: 201, schema: Giveaway, description: 'The giveaway, scheduled.' },
       errors: ['INVALID_CHANNEL', 'INVALID_SCHEDULE', 'IDEMPOTENCY_KEY_REUSED'],
-      async check({ body, caller }) {
-        const now = clock.now();
-        const { startsAt, endsAt } = scheduleOf(body, now);
-        if (startsAt < now) throw invalidSchedule('startsAt must not be in the past.');
-        if (startsAt.getTime() - now.getTime() > MAX_LEAD_MS) throw invalidSchedule('startsAt must be within 365 days from now.');
-        const seconds = (endsAt.getTime() - startsAt.getTime()) / 1000;
-        if (seconds < MIN_DURATION_SECONDS || seconds > MAX_DURATION_SECONDS) {
-          throw invalidSchedule(`endsAt must be ${MIN_DURATION_SECONDS} to ${MAX_DURATION_SECONDS} seconds after the start.`);
-        }
-        const channel = (await platform.listChannels(caller.guild.id)).find((c) => c.id === body.channelId);
-        if (!channel || !POSTABLE_CHANNELS.has(channel.type)) throw invalidChannel();
-      },
+      check: ({ body, caller }) => checkGiveawayStart(platform, caller.guild.id, body, clock.now()),
       async handle({ body, caller, db: trx, launch }) {
         const giveaway = await createGiveaway(trx, {
           guildId: caller.guild.id,
           body,
           defaultHostId: body.hostId ?? caller.apiKey.createdBy ?? (await serverOwner(caller.guild.id)),
-          settings: await findGiveawaySettings(trx, caller.guild.id),
           at: clock.now(),
           actor: { type: 'api_key', apiKeyId: caller.apiKey.id, userId: caller.apiKey.createdBy },
           requestId: caller.requestId,
@@ -121,11 +92,7 @@ export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): Rou
       request: { params: GiveawayParams },
       response: { status: 200, schema: GiveawayDetail, description: 'The giveaway.' },
       errors: ['GIVEAWAY_NOT_FOUND'],
-      async handle({ params, caller }) {
-        const detail = await readGiveawayDetail(db, caller.guild.id, params.giveawayId);
-        if (!detail) throw giveawayNotFound();
-        return detail;
-      },
+      handle: ({ params, caller }) => readGiveawayDetail(db, caller.guild.id, params.giveawayId),
     }),
     defineRoute({
       method: 'get',
@@ -139,12 +106,7 @@ export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): Rou
       request: { params: GiveawayParams, query: EntriesQuery },
       response: { status: 200, schema: GiveawayEntries, description: 'One page of entrants.' },
       errors: ['GIVEAWAY_NOT_FOUND'],
-      async handle({ params, query, caller }) {
-        const g = await existing(caller.guild.id, params.giveawayId);
-        const { entrants } = (await countEntries(db, g.guildId, [g.id])).get(g.id)!;
-        const items = await listEntries(db, g.guildId, g.id, { offset: (query.page - 1) * query.limit, limit: query.limit });
-        return { items: items.map(toEntrantBody), total: entrants, page: query.page, nextPage: nextPageOf(query.page, query.limit, entrants) };
-      },
+      handle: ({ params, query, caller }) => readGiveawayEntries(db, caller.guild.id, params.giveawayId, query),
     }),
     defineRoute({
       method: 'post',
@@ -160,13 +122,7 @@ export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): Rou
       request: { params: GiveawayParams },
       response: { status: 200, schema: GiveawayDrawResult, description: 'The giveaway and its draw.' },
       errors: ['GIVEAWAY_NOT_FOUND', 'GIVEAWAY_NOT_ACTIVE'],
-      async handle({ params, caller }) {
-        const g = await existing(caller.guild.id, params.giveawayId);
-        // An active giveaway already being drawn is let through: the workflow answers with that same draw.
-        if (g.status !== 'active') throw giveawayNotActive(g.status);
-        const { drawNumber } = await requestEnd(temporal, g, drawActor(caller));
-        return drawResult(g.guildId, g.id, drawNumber);
-      },
+      handle: ({ params, caller }) => endGiveaway({ db, temporal }, caller.guild.id, params.giveawayId, drawActor(caller)),
     }),
     defineRoute({
       method: 'post',
@@ -186,16 +142,7 @@ export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): Rou
       request: { params: GiveawayParams, body: GiveawayRerollRequest },
       response: { status: 200, schema: GiveawayDrawResult, description: 'The giveaway and the new draw.' },
       errors: ['GIVEAWAY_NOT_FOUND', 'GIVEAWAY_NOT_ENDED', 'NOT_A_WINNER', 'TOO_MANY_WINNERS', 'IDEMPOTENCY_KEY_REUSED'],
-      async handle({ params, body, caller }) {
-        const g = await existing(caller.guild.id, params.giveawayId);
-        if (g.status !== 'ended') throw giveawayNotEnded(g.status);
-        // Refused here when the winners as they stand say so; the draw resolves the defaults again against its own.
-        const planned = planReroll(g, body);
-        if ('refusal' in planned) throw rerollRefused(planned.refusal.code, planned.refusal.message);
-        const lastDrawNumber = (await listDraws(db, g.guildId, g.id)).length;
-        const { drawNumber } = await requestReroll(temporal, g, lastDrawNumber, { ...body, actor: drawActor(caller) });
-        return drawResult(g.guildId, g.id, drawNumber);
-      },
+      handle: ({ params, body, caller }) => rerollGiveaway({ db, temporal }, caller.guild.id, params.giveawayId, body, drawActor(caller)),
     }),
   ];
 }

@@ -3,8 +3,10 @@ import { findFlowByWebhookToken } from '../../db/flows/flows.js';
 import type { FlowRunRecord } from '../../db/flows/runs.js';
 import { findGuild } from '../../db/guild/guilds.js';
 import type { Database } from '../../db/schema.js';
+import type { Clock } from '../core/clock.js';
 import { featureDisabled, flowNotFound, guildBlocked } from '../core/errors.js';
 import { FEATURE_LABELS } from '../core/features.js';
+import { admitWithinMinuteLimit } from '../requests/rateLimitWindows.js';
 import { acceptFlowRun } from './acceptFlowRun.js';
 import { hashWebhookToken } from './manageFlows.js';
 
@@ -42,6 +44,12 @@ export async function findWebhookFlow(db: Kysely<Database>, token: string) {
   if (guild.blocked) throw guildBlocked();
   if (!guild.features.includes('flows')) throw featureDisabled(FEATURE_LABELS.flows);
   return { flow, guild };
+}
+
+/** Counts a call of the flow's URL in this minute's window; past FLOW_WEBHOOK_CALLS_PER_MINUTE, 429 RATE_LIMITED. */
+export function admitWebhookCall(deps: { db: Kysely<Database>; clock: Clock }, target: { flow: { id: number } }): Promise<void> {
+  const message = `This flow's URL takes ${FLOW_WEBHOOK_CALLS_PER_MINUTE} calls per minute.`;
+  return admitWithinMinuteLimit(deps, `flow-hook:${target.flow.id}`, FLOW_WEBHOOK_CALLS_PER_MINUTE, message);
 }
 
 /** Accepts a run from a webhook URL call in the caller's transaction (quota and checks as POST runs). */

@@ -229,4 +229,6 @@ export const GiveawayDrawResult = z
 export type GiveawayBody = z.infer<typeof Giveaway>;
 export type GiveawayDetailBody = z.infer<typeof GiveawayDetail>;
 export type GiveawayDrawBody = z.infer<typeof GiveawayDraw>;
+export type GiveawayDrawResultBody = z.infer<typeof GiveawayDrawResult>;
+export type GiveawayEntriesBody = z.infer<typeof GiveawayEntries>;
 export type GiveawayStartBody = z.output<typeof GiveawayStartRequest>;

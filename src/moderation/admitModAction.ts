@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { countHit } from '../../db/shared/rateLimits.js';
 import type { Clock } from '../core/clock.js';
-import { memberNotFound, rateLimited } from '../core/errors.js';
-import { currentWindow } from '../core/fixedWindow.js';
+import { memberNotFound } from '../core/errors.js';
 import type { Platform } from '../core/platform.js';
+import { admitWithinMinuteLimit } from '../requests/rateLimitWindows.js';
 import type { ModActionType } from './refusalRules.js';
 
 /** Spec: Limits, moderation write actions. */
@@ -22,9 +21,6 @@ export async function admitModAction(
   request: { guildId: string; userId: string; action: ModActionType; apiKeyId: number },
 ): Promise<void> {
   if (ON_MEMBERS_ONLY.has(request.action) && !(await deps.platform.getMember(request.guildId, request.userId))) throw memberNotFound();
-  const window = currentWindow(deps.clock.now());
-  const actions = await countHit(deps.db, `moderation-actions:${request.apiKeyId}`, window.start);
-  if (actions > MOD_ACTIONS_PER_MINUTE) {
-    throw rateLimited(window.secondsToReset, `At most ${MOD_ACTIONS_PER_MINUTE} moderation actions per minute per key.`);
-  }
+  const message = `At most ${MOD_ACTIONS_PER_MINUTE} moderation actions per minute per key.`;
+  await admitWithinMinuteLimit(deps, `moderation-actions:${request.apiKeyId}`, MOD_ACTIONS_PER_MINUTE, message);
 }

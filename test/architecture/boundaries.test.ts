@@ -103,6 +103,16 @@ describe('dependency-cruiser rules', () => {
       files: { 'api/x.ts': "import '../workflows/y.js';\n", 'workflows/y.ts': empty },
     },
     {
+      rule: 'api-types-from-db',
+      case: 'api/ imports a value from db/',
+      files: { 'api/x.ts': "import { y } from '../db/y.js';\nexport const x = y;\n", 'db/y.ts': 'export const y = 1;\n' },
+    },
+    {
+      rule: 'api-types-from-db',
+      case: 'api/ imports a db/ file for its side effects',
+      files: { 'api/x.ts': "import '../db/y.js';\n", 'db/y.ts': empty },
+    },
+    {
       rule: 'process-is-the-top',
       case: 'api/ imports src/process/',
       also: ['api-not-workers'], // every importer outside src/process/ is also under a rule of its own
@@ -187,8 +197,17 @@ describe('dependency-cruiser rules', () => {
     },
     {
       rule: 'api-not-workers',
-      case: 'api/ imports db/ and an area',
-      files: { 'api/x.ts': "import '../db/y.js';\nimport '../src/levels/z.js';\n", 'db/y.ts': empty, 'src/levels/z.ts': empty },
+      case: 'api/ imports an area and types from db/',
+      files: {
+        'api/x.ts': "import '../src/levels/z.js';\nimport type { Y } from '../db/y.js';\nexport type X = Y;\n",
+        'db/y.ts': 'export type Y = 1;\n',
+        'src/levels/z.ts': empty,
+      },
+    },
+    {
+      rule: 'api-types-from-db',
+      case: 'api/ imports a type from db/',
+      files: { 'api/x.ts': "import type { Y } from '../db/y.js';\nexport type X = Y;\n", 'db/y.ts': 'export type Y = 1;\n' },
     },
     {
       rule: 'process-is-the-top',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findFlowRun } from '../../../db/flows/runs.js';
 import { FEATURES } from '../../../src/core/features.js';
+import { flowRunWorkflowId } from '../../../src/flows/ids.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { bearer } from '../../harness/fixtures.js';
 import { eventually } from '../../harness/eventually.js';
@@ -10,7 +11,7 @@ import { flowsGuild, manualFlow, saveFlow, threeNodeFlow } from './flowFixtures.
 const NOW = new Date('2026-11-24T22:00:00.000Z');
 
 // Runs start on a task queue nobody polls: the HTTP layer is under test here (the workflows in test/workflows).
-const { db, app } = useApiTestBed({ now: NOW, temporal: true });
+const { db, app, gateway } = useApiTestBed({ now: NOW, temporal: true });
 
 const runFlow = (guildId: string, key: string, flowId: number | string, body: unknown, headers: Record<string, string> = {}) =>
   app.http('POST', `/guilds/${guildId}/flows/${flowId}/runs`, { headers: { ...bearer(key), ...headers }, body });
@@ -199,5 +200,17 @@ describe('GET /flows/runs/{executionId}', () => {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: 'FLOW_RUN_NOT_FOUND', message: expect.any(String) });
     }
+  });
+
+  it('a running run whose workflow was terminated reads cancelled with the reason; the record is left running', async () => {
+    const { guild, key } = await flowsGuild(db());
+    const { flow } = await saveFlow(db(), guild, threeNodeFlow());
+    const run = await runFlow(guild.id, key, flow.id, {});
+    await eventually(() => findFlowRun(db(), guild.id, run.body.executionId), (r) => r?.workflowStartedAt !== null);
+    await gateway.client.workflow.getHandle(flowRunWorkflowId(guild.id, run.body.executionId)).terminate('stopped from the Temporal UI');
+    const res = await app.http('GET', `/guilds/${guild.id}/flows/runs/${run.body.executionId}`, { headers: bearer(key) });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...run.body, status: 'cancelled', error: "the run's workflow was terminated" });
+    expect(await findFlowRun(db(), guild.id, run.body.executionId)).toMatchObject({ status: 'running' });
   });
 });
