@@ -1,7 +1,7 @@
 // Import-direction rules, checked by `npm run lint` (part of `npm test`) and pinned by
 // test/architecture/boundaries.test.ts. Paths are relative to the repo root (or to `baseDir`).
 //
-// Layers, bottom to top: db < src/core < the areas in src/ < api, activities, workflows < src/process.
+// Layers, bottom to top: db < src/core < the areas in src/ < api, activities, workflows < process.
 // db owns the words it stores (db/vocabulary.ts: plans, features, scopes); src/core builds on them.
 
 /** Files in src/ that each area keeps pure: its ids/types file, and the error codes. */
@@ -36,23 +36,23 @@ module.exports = {
     {
       name: 'areas-below-api',
       severity: 'error',
-      comment: 'The areas in src/ never import api/, activities/, workflows/ or src/process/.',
-      from: { path: '^src/', pathNot: '^src/(core|process)/' },
-      to: { path: '^(api|activities|workflows|src/process)/' },
+      comment: 'The areas in src/ never import api/, activities/, workflows/ or process/.',
+      from: { path: '^src/', pathNot: '^src/core/' },
+      to: { path: '^(api|activities|workflows|process)/' },
     },
     {
       name: 'activities-not-api',
       severity: 'error',
-      comment: 'activities/ never imports api/, workflows/ or src/process/.',
+      comment: 'activities/ never imports api/, workflows/ or process/.',
       from: { path: '^activities/' },
-      to: { path: '^(api|workflows|src/process)/' },
+      to: { path: '^(api|workflows|process)/' },
     },
     {
       name: 'api-not-workers',
       severity: 'error',
-      comment: 'api/ never imports activities/, workflows/ or src/process/.',
+      comment: 'api/ never imports activities/, workflows/ or process/.',
       from: { path: '^api/' },
-      to: { path: '^(activities|workflows|src/process)/' },
+      to: { path: '^(activities|workflows|process)/' },
     },
     {
       name: 'api-types-from-db',
@@ -66,9 +66,9 @@ module.exports = {
     {
       name: 'process-is-the-top',
       severity: 'error',
-      comment: 'Only src/process/ imports src/process/.',
-      from: { path: '^(src|api|db|activities|workflows)/', pathNot: '^src/process/' },
-      to: { path: '^src/process/' },
+      comment: 'Only process/ imports process/.',
+      from: { path: '^(src|api|db|activities|workflows)/' },
+      to: { path: '^process/' },
     },
     // workflows-deterministic is two rules under one name: a rule's conditions are AND-ed, and
     // "outside the allow-list, or a value import of activities/" is an OR.

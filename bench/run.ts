@@ -120,7 +120,7 @@ try {
     dataset: { members, accountsWithLedger: members },
     results,
   };
-  await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+  await mkdir(new URL('./results', import.meta.url), { recursive: true });
   const file = new URL(`./results/run-${report.recordedAt.replace(/[:.]/g, '-')}.json`, import.meta.url);
   await writeFile(file, JSON.stringify(report, null, 2));
   printTable(results);

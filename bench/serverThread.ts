@@ -6,8 +6,8 @@ import { createLogger } from '../src/core/logger.js';
 import { systemClock } from '../src/core/clock.js';
 import { createLocalPlatform } from '../src/platform/localPlatform.js';
 import { connectWorkerConnection } from '../src/core/temporal/connection.js';
-import { bundleWorkflows, createWorker } from '../src/process/worker.js';
-import { buildApiDeps, createTemporalGateway, openDatabase, startApiServer } from '../src/process/wiring.js';
+import { bundleWorkflows, createWorker } from '../process/worker.js';
+import { buildApiDeps, createTemporalGateway, openDatabase, startApiServer } from '../process/wiring.js';
 import { createBareApp } from './bareApp.js';
 
 export interface ServerThreadData {

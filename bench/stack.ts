@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { migrateToLatest } from '../db/migrate.js';
 import { createDatabase } from '../db/pool.js';
 import type { Config } from '../src/core/config.js';
-import { ensureDatabase, startEmbeddedPostgres, withDatabase } from '../src/process/infra/embeddedPostgres.js';
-import { resolveTemporalBinary } from '../src/process/infra/temporalBinaries.js';
-import { startTemporalDevServer } from '../src/process/infra/temporalDevServer.js';
-import { readTemporalDevSettings } from '../src/process/infra/temporalDevSettings.js';
+import { ensureDatabase, startEmbeddedPostgres, withDatabase } from '../process/infra/embeddedPostgres.js';
+import { resolveTemporalBinary } from '../process/infra/temporalBinaries.js';
+import { startTemporalDevServer } from '../process/infra/temporalDevServer.js';
+import { readTemporalDevSettings } from '../process/infra/temporalDevSettings.js';
 
 const BENCH_DATABASE = 'community_bot_bench';
 const BENCH_PG_PORT = 54339;

@@ -6,7 +6,7 @@ import { OPERATION_GAVE_UP } from '../src/core/errorCodes.js';
 /**
  * The failure type of a step that gave up: a profile listing it among its non-retryable types retries an outage
  * (database, Temporal, platform unreachable) without end and any other failure ten times, after which the worker
- * fails the step with this type (src/process/outageRetries.ts); workflows report it as the operation's error.
+ * fails the step with this type (process/outageRetries.ts); workflows report it as the operation's error.
  */
 export const GIVE_UP_TYPE = OPERATION_GAVE_UP;
 

@@ -1,4 +1,4 @@
-// Every workflow type the worker runs; the bundler starts from this file (see src/process/worker.ts).
+// Every workflow type the worker runs; the bundler starts from this file (see process/worker.ts).
 export { eventFanout } from './eventFanout.js';
 export { purgeExpiredRecords } from './purgeExpiredRecords.js';
 export { xpChange } from './xpChange.js';

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { systemClock } from '../../src/core/clock.js';
 import { PlatformUnavailableError } from '../../src/core/platform.js';
 import { createDiscordPlatform } from '../../src/platform/discord/discordPlatform.js';
-import { addGuild, startFakeDiscord } from '../../src/process/infra/fakeDiscord/index.js';
+import { addGuild, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 
 export interface DiscordEffectsResult {
   scenario: 'discord-effects';

@@ -11,7 +11,7 @@ import { GiveawayStartRequest } from '../../src/giveaways/contract.js';
 import { createGiveaway } from '../../src/giveaways/createGiveaway.js';
 import { giveawayOperation } from '../../src/giveaways/giveawayOperation.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
-import { bundleWorkflows, createWorker } from '../../src/process/worker.js';
+import { bundleWorkflows, createWorker } from '../../process/worker.js';
 import { latencySummary, type LatencySummary } from '../latency.js';
 import { BENCH_GUILD_ID } from '../seed.js';
 import type { ScenarioContext } from './context.js';

@@ -48,7 +48,7 @@ const EnvSchema = z.object({
   MEMBER_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(300),
   /**
    * Local development and tests only: webhook endpoints may use http:// and loopback addresses. Unset, it is
-   * false, except under `npm run dev` and for the admin CLI on the dev database (src/process/dev/localWebhooks.ts);
+   * false, except under `npm run dev` and for the admin CLI on the dev database (process/dev/localWebhooks.ts);
    * true is refused with NODE_ENV=production.
    */
   WEBHOOK_ALLOW_INSECURE_LOCAL: booleanFlag.optional(),
@@ -65,7 +65,7 @@ const EnvSchema = z.object({
   /**
    * After SIGTERM the worker lets running activities finish for the grace time, then cancels them, and gives up
    * at the force time (the SDK's default grace of 0 cancels them at once). Both stay under the 15 s bound of a
-   * stop step (src/process/entrypoints/shutdown.ts).
+   * stop step (process/entrypoints/shutdown.ts).
    */
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(14_000).default(10_000),
   WORKER_SHUTDOWN_FORCE_MS: z.coerce.number().int().min(0).max(14_000).default(13_000),

@@ -1,7 +1,7 @@
 import { PlatformUnavailableError } from './platform.js';
 
 // Connection-level failures of PostgreSQL, Temporal and the platform: the API answers 503 with Retry-After, and
-// activities retry them without end (src/process/outageRetries.ts).
+// activities retry them without end (process/outageRetries.ts).
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE']);
 // PostgreSQL SQLSTATEs for "the server cannot serve now": connection exceptions, shutdown, too many clients.
 const PG_UNAVAILABLE = /^(08|57P0[1-3]|53300)/;

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 // The process's Prometheus series, served at /metrics by the api and by the worker on its own port
-// (src/process/ops). One registry per process; docs/metrics.md lists every series and what to alert on.
+// (process/ops). One registry per process; docs/metrics.md lists every series and what to alert on.
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });

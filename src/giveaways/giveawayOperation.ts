@@ -5,7 +5,7 @@ import type { Operation } from '../core/temporal/operation.js';
 import type { WorkflowOf } from '../core/temporal/workflowRef.js';
 import { giveawayWorkflow, giveawayWorkflowId, REROLL_WINDOW_MS, type GiveawayInput } from './ids.js';
 
-/** The giveaway workflow's function type, from its ref (bound to the workflow itself in src/process/workflowRefs.ts). */
+/** The giveaway workflow's function type, from its ref (bound to the workflow itself in process/workflowRefs.ts). */
 export type GiveawayWorkflow = WorkflowOf<typeof giveawayWorkflow>;
 
 export const giveawayInput = (g: Pick<GiveawayRecord, 'guildId' | 'id' | 'startsAt' | 'endsAt'>): GiveawayInput => ({

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { Database } from '../../db/schema.js';
-import { runAdmin } from '../../src/process/admin/runAdmin.js';
+import { runAdmin } from '../../process/admin/runAdmin.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Platform } from '../../src/core/platform.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';

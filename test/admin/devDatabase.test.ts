@@ -5,8 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/pool.js';
 import { loadConfig } from '../../src/core/config.js';
-import { adminSetup } from '../../src/process/admin/adminSetup.js';
-import { withDatabase } from '../../src/process/infra/embeddedPostgres.js';
+import { adminSetup } from '../../process/admin/adminSetup.js';
+import { withDatabase } from '../../process/infra/embeddedPostgres.js';
 import { createTestGuild, type TestGuild } from '../harness/fixtures.js';
 import { TEMPLATE_DATABASE } from '../harness/template.js';
 
@@ -70,7 +70,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('npm run admin against a dev-
   /** The CLI as a process, with exactly the given settings (nothing inherited that could decide the outcome). */
   function admin(env: Record<string, string>, ...argv: string[]) {
     const { DATABASE_URL, WEBHOOK_ALLOW_INSECURE_LOCAL, TEMPORAL_ADDRESS, NODE_ENV, DEV_POSTGRES_PORT, ...inherited } = process.env;
-    return promisify(execFile)('npx', ['tsx', 'src/process/entrypoints/admin.ts', ...argv], { env: { ...inherited, ...env }, cwd: root }).then(
+    return promisify(execFile)('npx', ['tsx', 'process/entrypoints/admin.ts', ...argv], { env: { ...inherited, ...env }, cwd: root }).then(
       ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
       (err: { code: number; stdout: string; stderr: string }) => err,
     );

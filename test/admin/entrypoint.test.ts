@@ -9,7 +9,7 @@ const database = useTestDatabase();
 const cliLines = (stderr: string) => stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'));
 
 const admin = (...argv: string[]) =>
-  promisify(execFile)('npx', ['tsx', 'src/process/entrypoints/admin.ts', ...argv], { env: { ...process.env, DATABASE_URL: database.url } });
+  promisify(execFile)('npx', ['tsx', 'process/entrypoints/admin.ts', ...argv], { env: { ...process.env, DATABASE_URL: database.url } });
 
 describe('npm run admin', () => {
   it('runs as a process against DATABASE_URL, with exit code 1 when refused', async () => {

@@ -5,7 +5,7 @@ import { findPlatformGuild } from '../../db/platform/local.js';
 import { fixedClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createDiscordPlatform } from '../../src/platform/discord/discordPlatform.js';
-import { addGuild, serverError, startFakeDiscord, type FakeDiscord } from '../../src/process/infra/fakeDiscord/index.js';
+import { addGuild, serverError, startFakeDiscord, type FakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 import { useTestDatabase } from '../harness/database.js';
 import { snowflake } from '../harness/fixtures.js';
 import { cli } from './cli.js';

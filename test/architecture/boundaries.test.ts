@@ -42,7 +42,7 @@ async function brokenRules(files: Tree): Promise<string[]> {
   const dir = await fakeTree(files);
   const options = await extractDepcruiseOptions(join(repo, '.dependency-cruiser.cjs'));
   const tsConfig = join(dir, 'tsconfig.json');
-  const folders = ['src', 'api', 'db', 'activities', 'workflows'].filter((folder) =>
+  const folders = ['process', 'src', 'api', 'db', 'activities', 'workflows'].filter((folder) =>
     Object.keys(files).some((path) => path.startsWith(`${folder}/`)),
   );
   const { output } = await cruise(folders, { ...options, baseDir: dir, tsConfig: { fileName: tsConfig } }, {}, {
@@ -114,9 +114,9 @@ describe('dependency-cruiser rules', () => {
     },
     {
       rule: 'process-is-the-top',
-      case: 'api/ imports src/process/',
-      also: ['api-not-workers'], // every importer outside src/process/ is also under a rule of its own
-      files: { 'api/x.ts': "import '../src/process/wiring.js';\n", 'src/process/wiring.ts': empty },
+      case: 'api/ imports process/',
+      also: ['api-not-workers'], // every importer outside process/ is also under a rule of its own
+      files: { 'api/x.ts': "import '../process/wiring.js';\n", 'process/wiring.ts': empty },
     },
     {
       rule: 'workflows-deterministic',
@@ -211,10 +211,10 @@ describe('dependency-cruiser rules', () => {
     },
     {
       rule: 'process-is-the-top',
-      case: 'src/process/ imports src/process/, workflows/ and api/',
+      case: 'process/ imports process/, workflows/ and api/',
       files: {
-        'src/process/worker.ts': "import './wiring.js';\nimport '../../workflows/index.js';\nimport '../../api/app.js';\n",
-        'src/process/wiring.ts': empty,
+        'process/worker.ts': "import './wiring.js';\nimport '../workflows/index.js';\nimport '../api/app.js';\n",
+        'process/wiring.ts': empty,
         'workflows/index.ts': empty,
         'api/app.ts': empty,
       },

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ActivityDeps } from '../../activities/deps.js';
 import type { AppDeps } from '../../api/context.js';
-import type { AreaModule } from '../../src/process/area.js';
-import { AREAS } from '../../src/process/areas.js';
-import { collectActivities, collectRoutes, collectSchedules } from '../../src/process/registry.js';
-import { WORKFLOW_REFS } from '../../src/process/workflowRefs.js';
+import type { AreaModule } from '../../process/area.js';
+import { AREAS } from '../../process/areas.js';
+import { collectActivities, collectRoutes, collectSchedules } from '../../process/registry.js';
+import { WORKFLOW_REFS } from '../../process/workflowRefs.js';
 import * as workflows from '../../workflows/index.js';
 
 // The area list is the one registry: these checks keep it and the workflow bundle's entry in step.
@@ -22,7 +22,7 @@ describe('the list of areas', () => {
     expect(claimed).toEqual(Object.keys(workflows).sort());
   });
 
-  it('claims the refs that are bound to the workflow functions (src/process/workflowRefs.ts), each under its own name', () => {
+  it('claims the refs that are bound to the workflow functions (process/workflowRefs.ts), each under its own name', () => {
     for (const [name, ref] of Object.entries(WORKFLOW_REFS)) expect(ref.name).toBe(name);
     const claimed = AREAS.flatMap((a) => a.workflows ?? []);
     expect(new Set(claimed)).toEqual(new Set(Object.values(WORKFLOW_REFS)));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { TestApp } from '../harness/testApp.js';
 
 /** The repository root: the linters' configs, node_modules/.bin and docs/ are found from here. */
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface ToolRun {
   code: number;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../db/schema.js';
 import { systemClock } from '../../src/core/clock.js';
-import { DEMO_BOT_ID, DEMO_GUILD_ID, DEMO_OWNER_ID, seedDemoGuild } from '../../src/process/demo/demoGuild.js';
+import { DEMO_BOT_ID, DEMO_GUILD_ID, DEMO_OWNER_ID, seedDemoGuild } from '../../process/demo/demoGuild.js';
 import { FEATURES } from '../../src/core/features.js';
 import { createApiKey } from '../../src/keys/keyManagement.js';
 import { useTestDatabase } from '../harness/database.js';

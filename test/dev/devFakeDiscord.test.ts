@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
-import { DEMO_BOT_ID, DEMO_GUILD_ID, DEMO_OWNER_ID, seedDemoGuild } from '../../src/process/demo/demoGuild.js';
-import { devPlatformChoice, startDevFakeDiscord } from '../../src/process/dev/devFakeDiscord.js';
-import { createPlatform } from '../../src/process/platform.js';
+import { DEMO_BOT_ID, DEMO_GUILD_ID, DEMO_OWNER_ID, seedDemoGuild } from '../../process/demo/demoGuild.js';
+import { devPlatformChoice, startDevFakeDiscord } from '../../process/dev/devFakeDiscord.js';
+import { createPlatform } from '../../process/platform.js';
 import { useTestDatabase } from '../harness/database.js';
 
 // `npm run dev -- --platform fake-discord`: the launcher's pieces, without starting the dev stack (fixed ports).

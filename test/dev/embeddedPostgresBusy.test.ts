@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from '../../src/process/infra/embeddedPostgres.js';
-import { freePort } from '../../src/process/infra/freePort.js';
+import { startEmbeddedPostgres } from '../../process/infra/embeddedPostgres.js';
+import { freePort } from '../../process/infra/freePort.js';
 
 let server: Server | undefined;
 let dataDir: string | undefined;

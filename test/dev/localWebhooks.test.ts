@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
-import { devBanner } from '../../src/process/dev/banner.js';
-import { withLocalWebhooks } from '../../src/process/dev/localWebhooks.js';
+import { devBanner } from '../../process/dev/banner.js';
+import { withLocalWebhooks } from '../../process/dev/localWebhooks.js';
 
 describe('WEBHOOK_ALLOW_INSECURE_LOCAL in the config', () => {
   it('is refused with NODE_ENV=production, with a message that says why', () => {

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
-import { DevPortsTakenError, devPorts, ensureDevPortsFree, portsTakenMessage, takenPorts } from '../../src/process/dev/portCheck.js';
-import { freePort } from '../../src/process/infra/freePort.js';
+import { DevPortsTakenError, devPorts, ensureDevPortsFree, portsTakenMessage, takenPorts } from '../../process/dev/portCheck.js';
+import { freePort } from '../../process/infra/freePort.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const servers: Server[] = [];
@@ -91,7 +91,7 @@ describe('npm run dev while its ports are taken', () => {
       // An external Temporal (nothing listens there): the check must not need the real dev ports to be free.
       TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
     };
-    const failure = await promisify(execFile)('npx', ['tsx', 'src/process/entrypoints/dev.ts'], { env, cwd: root, timeout: 60_000 }).then(
+    const failure = await promisify(execFile)('npx', ['tsx', 'process/entrypoints/dev.ts'], { env, cwd: root, timeout: 60_000 }).then(
       () => undefined,
       (err: { code: number; stdout: string; stderr: string }) => err,
     );

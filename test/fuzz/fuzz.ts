@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const MAX_SECONDS = Number(process.env.FUZZ_MAX_SECONDS ?? 150);
-/** A demo member (src/process/demo/demoGuild.ts), so member paths reach their handlers. */
+/** A demo member (process/demo/demoGuild.ts), so member paths reach their handlers. */
 const DEMO_MEMBER_ID = '1100000000000001000';
 /**
  * What a schema-valid request may still be answered: the member or record may not exist (404), the state

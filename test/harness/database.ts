@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/pool.js';
-import { withDatabase } from '../../src/process/infra/embeddedPostgres.js';
+import { withDatabase } from '../../process/infra/embeddedPostgres.js';
 
 import { TEMPLATE_DATABASE } from './template.js';
 

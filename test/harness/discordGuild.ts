@@ -7,7 +7,7 @@ import type { Platform } from '../../src/core/platform.js';
 import { createGuild } from '../../src/guild/guildManagement.js';
 import { PERMISSION } from '../../src/moderation/refusalRules.js';
 import { createDiscordPlatform } from '../../src/platform/discord/discordPlatform.js';
-import { addGuild, addMember, type FakeDiscord } from '../../src/process/infra/fakeDiscord/index.js';
+import { addGuild, addMember, type FakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 import { createTestKey, snowflake } from './fixtures.js';
 
 const MODERATION = PERMISSION.kickMembers | PERMISSION.banMembers | PERMISSION.moderateMembers;

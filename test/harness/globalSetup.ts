@@ -6,11 +6,11 @@ import pg from 'pg';
 import { createDatabase } from '../../db/pool.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { loadConfig } from '../../src/core/config.js';
-import { startEmbeddedPostgres, withDatabase } from '../../src/process/infra/embeddedPostgres.js';
-import { freePort } from '../../src/process/infra/freePort.js';
-import { resolveTemporalBinary } from '../../src/process/infra/temporalBinaries.js';
-import { startTemporalDevServer } from '../../src/process/infra/temporalDevServer.js';
-import { readTemporalDevSettings } from '../../src/process/infra/temporalDevSettings.js';
+import { startEmbeddedPostgres, withDatabase } from '../../process/infra/embeddedPostgres.js';
+import { freePort } from '../../process/infra/freePort.js';
+import { resolveTemporalBinary } from '../../process/infra/temporalBinaries.js';
+import { startTemporalDevServer } from '../../process/infra/temporalDevServer.js';
+import { readTemporalDevSettings } from '../../process/infra/temporalDevSettings.js';
 
 import { TEMPLATE_DATABASE } from './template.js';
 

@@ -10,7 +10,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
-import { bundleWorkflows, createWorker } from '../../src/process/worker.js';
+import { bundleWorkflows, createWorker } from '../../process/worker.js';
 
 let bundle: Promise<WorkflowBundle> | undefined;
 /** One bundle per test file process: bundling takes seconds. */

@@ -7,8 +7,8 @@ import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
-import { AREAS } from '../../src/process/areas.js';
-import { collectActivities } from '../../src/process/registry.js';
+import { AREAS } from '../../process/areas.js';
+import { collectActivities } from '../../process/registry.js';
 import { useTestDatabase, type TestDatabase } from './database.js';
 import { sharedBundle, testGateway } from './temporal.js';
 

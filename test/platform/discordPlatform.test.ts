@@ -15,7 +15,7 @@ import {
   startFakeDiscord,
   unknownMember,
   type FakeDiscord,
-} from '../../src/process/infra/fakeDiscord/index.js';
+} from '../../process/infra/fakeDiscord/index.js';
 import { snowflake } from '../harness/fixtures.js';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');

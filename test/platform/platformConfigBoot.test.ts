@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 // The api and the worker stop at start on a refused platform setting, with the line that names it and exit code 2.
 
 const start = (entrypoint: string, env: Record<string, string>) =>
-  promisify(execFile)('npx', ['tsx', `src/process/entrypoints/${entrypoint}.ts`], { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env } }).then(
+  promisify(execFile)('npx', ['tsx', `process/entrypoints/${entrypoint}.ts`], { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env } }).then(
     () => ({ code: 0, stderr: '' }),
     (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
   );

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { addLevelReward, saveLevelSettings } from '../../db/levels/members.js';
 import { setTicketLogChannel } from '../../db/tickets/closes.js';
 import { enterGiveaway } from '../../src/giveaways/enterGiveaway.js';
-import { missingPermissions, startFakeDiscord } from '../../src/process/infra/fakeDiscord/index.js';
+import { missingPermissions, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 import { fileTestAppeal } from '../harness/appeals.js';
 import { createDiscordGuild, discordPlatformOn, type DiscordGuild } from '../harness/discordGuild.js';
 import { eventually } from '../harness/eventually.js';

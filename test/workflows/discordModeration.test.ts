@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { saveModerationSettings } from '../../db/moderation/settings.js';
-import { missingPermissions, rateLimited, startFakeDiscord } from '../../src/process/infra/fakeDiscord/index.js';
+import { missingPermissions, rateLimited, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 import { createDiscordGuild, discordPlatformOn, type DiscordGuild } from '../harness/discordGuild.js';
 import { eventually } from '../harness/eventually.js';
 import { bearer } from '../harness/fixtures.js';

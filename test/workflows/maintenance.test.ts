@@ -4,8 +4,8 @@ import { countHit } from '../../db/shared/rateLimits.js';
 import { ensureSchedules } from '../../src/core/temporal/schedules.js';
 import { PURGE_SCHEDULE_ID } from '../../src/keys/schedules.js';
 import { RANKS_SCHEDULE_ID } from '../../src/levels/schedules.js';
-import { AREAS } from '../../src/process/areas.js';
-import { collectSchedules } from '../../src/process/registry.js';
+import { AREAS } from '../../process/areas.js';
+import { collectSchedules } from '../../process/registry.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 import { eventually } from '../harness/eventually.js';
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { freePort } from '../../src/process/infra/freePort.js';
-import { installTemporalMetrics } from '../../src/process/ops/temporalMetrics.js';
+import { freePort } from '../../process/infra/freePort.js';
+import { installTemporalMetrics } from '../../process/ops/temporalMetrics.js';
 import { eventually } from '../harness/eventually.js';
 import { addTestMember, bearer, createTestGuild, createTestKey } from '../harness/fixtures.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';

@@ -3,7 +3,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
-import { createWorker } from '../../src/process/worker.js';
+import { createWorker } from '../../process/worker.js';
 import { webhookBatchWorkflowId } from '../../src/events/ids.js';
 import { eventually } from '../harness/eventually.js';
 import { sharedBundle } from '../harness/temporal.js';

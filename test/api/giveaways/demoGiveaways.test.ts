@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_GUILD_ID, DEMO_OWNER_ID, seedDemoGuild } from '../../../src/process/demo/demoGuild.js';
+import { DEMO_GUILD_ID, DEMO_OWNER_ID, seedDemoGuild } from '../../../process/demo/demoGuild.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { bearer, createTestKey } from '../../harness/fixtures.js';
 

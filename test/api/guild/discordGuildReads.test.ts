@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { serverError, startFakeDiscord } from '../../../src/process/infra/fakeDiscord/index.js';
+import { serverError, startFakeDiscord } from '../../../process/infra/fakeDiscord/index.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { createDiscordGuild, discordPlatformOn } from '../../harness/discordGuild.js';
 import { bearer } from '../../harness/fixtures.js';

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createDatabase } from '../../../db/pool.js';
 import { setPlatformReachable } from '../../../db/platform/local.js';
-import { freePort } from '../../../src/process/infra/freePort.js';
+import { freePort } from '../../../process/infra/freePort.js';
 import { createLocalPlatform } from '../../../src/platform/localPlatform.js';
 import { PlatformUnavailableError, type Platform } from '../../../src/core/platform.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';

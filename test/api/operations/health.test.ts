@@ -6,7 +6,7 @@ import { saveBankSettings } from '../../../db/bank/accounts.js';
 import { createDatabase } from '../../../db/pool.js';
 import { loadConfig } from '../../../src/core/config.js';
 import { createLogger } from '../../../src/core/logger.js';
-import { buildApiDeps, startApiServer, startWorker, type RunningApi } from '../../../src/process/wiring.js';
+import { buildApiDeps, startApiServer, startWorker, type RunningApi } from '../../../process/wiring.js';
 import { useTestDatabase } from '../../harness/database.js';
 import { eventually } from '../../harness/eventually.js';
 import { addTestMember, bearer, createTestGuild, createTestKey } from '../../harness/fixtures.js';

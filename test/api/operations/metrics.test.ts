@@ -7,7 +7,7 @@ import type { DatabaseHandle } from '../../../db/pool.js';
 import { loadConfig } from '../../../src/core/config.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { sendAttempt } from '../../../src/webhooks/sendAttempt.js';
-import { buildApiDeps, openDatabase, startApiServer, type RunningApi } from '../../../src/process/wiring.js';
+import { buildApiDeps, openDatabase, startApiServer, type RunningApi } from '../../../process/wiring.js';
 import { useTestDatabase } from '../../harness/database.js';
 import { addTestMember, bearer, createTestGuild, createTestKey } from '../../harness/fixtures.js';
 import { createHttpClient } from '../../harness/httpClient.js';

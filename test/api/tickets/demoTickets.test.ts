@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createKeyForGuild } from '../../harness/tickets.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
-import { DEMO_GUILD_ID, DEMO_OWNER_ID, seedDemoGuild } from '../../../src/process/demo/demoGuild.js';
+import { DEMO_GUILD_ID, DEMO_OWNER_ID, seedDemoGuild } from '../../../process/demo/demoGuild.js';
 import { bearer } from '../../harness/fixtures.js';
 
 // The demo guild's tickets, as the API shows them.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeDiscord, type FakeDiscord } from '../../../src/process/infra/fakeDiscord/index.js';
+import { startFakeDiscord, type FakeDiscord } from '../../../process/infra/fakeDiscord/index.js';
 import { useTestDatabase } from '../../harness/database.js';
 import { snowflake } from '../../harness/fixtures.js';
 import { discordSubject, localSubject, newWorld, NOW, type Subject, type World } from './subjects.js';

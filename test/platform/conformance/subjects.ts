@@ -8,7 +8,7 @@ import { createLogger } from '../../../src/core/logger.js';
 import type { Platform, PlatformChannelType } from '../../../src/core/platform.js';
 import { createDiscordPlatform } from '../../../src/platform/discord/discordPlatform.js';
 import { createLocalPlatform } from '../../../src/platform/localPlatform.js';
-import { addGuild, type FakeDiscord } from '../../../src/process/infra/fakeDiscord/index.js';
+import { addGuild, type FakeDiscord } from '../../../process/infra/fakeDiscord/index.js';
 import { snowflake } from '../../harness/fixtures.js';
 
 /** A server as both adapters can be seeded with it. */

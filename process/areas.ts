@@ -1,0 +1,143 @@
+import { createAppealsActivities } from '../activities/appeals.js';
+import { createApplicationsActivities } from '../activities/applications.js';
+import { createBankActivities } from '../activities/bank.js';
+import { createKeysActivities } from '../activities/keys.js';
+import { createLevelsActivities } from '../activities/levels.js';
+import { createModerationActivities } from '../activities/moderation.js';
+import { createWebhooksActivities } from '../activities/webhooks.js';
+import { appealsRoutes } from '../api/routes/appeals.js';
+import { applicationsRoutes } from '../api/routes/applications.js';
+import { ticketsRoutes } from '../api/routes/tickets.js';
+import { createTicketsActivities } from '../activities/tickets.js';
+import { ticketCloseOperation } from '../src/tickets/ticketCloseOperation.js';
+import { ticketCloseWorkflow } from '../src/tickets/ids.js';
+import { bankRoutes } from '../api/routes/bank.js';
+import { guildRoutes } from '../api/routes/guild.js';
+import { invitesRoutes } from '../api/routes/invites.js';
+import { createInvitesActivities } from '../activities/invites.js';
+import { inviteMilestonesWorkflow, refreshInviteRanksWorkflow } from '../src/invites/ids.js';
+import { inviteRanksSchedule } from '../src/invites/schedules.js';
+import { milestoneOperation } from '../src/invites/milestoneOperation.js';
+import { levelsRoutes } from '../api/routes/levels.js';
+import { moderationRoutes } from '../api/routes/moderation.js';
+import { appealDecisionOperation } from '../src/appeals/appealDecisionOperation.js';
+import { appealDecisionWorkflow } from '../src/appeals/ids.js';
+import { applicationDecisionOperation } from '../src/applications/applicationDecisionOperation.js';
+import { applicationDecisionWorkflow } from '../src/applications/ids.js';
+import { relayUnstartedBatches } from '../src/events/batchLaunch.js';
+import { eventFanoutWorkflow, webhookBatchWorkflow } from '../src/events/ids.js';
+import { purgeExpiredRecordsWorkflow } from '../src/keys/ids.js';
+import { purgeSchedule } from '../src/keys/schedules.js';
+import { refreshLevelRanksWorkflow, xpChangeWorkflow } from '../src/levels/ids.js';
+import { levelRanksSchedule } from '../src/levels/schedules.js';
+import { xpChangeOperation } from '../src/levels/xpChangeOperation.js';
+import { moderationActionWorkflow } from '../src/moderation/ids.js';
+import { modActionOperation } from '../src/moderation/modActionOperation.js';
+import { relayDeliveryRetries } from '../src/webhooks/deliveryRelay.js';
+import { webhookDeliveryWorkflow } from '../src/webhooks/ids.js';
+import { createEventsActivities } from '../activities/events.js';
+import { shopRoutes } from '../api/routes/shop.js';
+import { createShopActivities } from '../activities/shop.js';
+import { purchaseEffectsWorkflow, purchaseRefundWorkflow } from '../src/shop/ids.js';
+import { purchaseEffectsOperation, purchaseRefundOperation } from '../src/shop/purchaseOperations.js';
+import { flowsRoutes } from '../api/routes/flows.js';
+import { createFlowsActivities } from '../activities/flows.js';
+import { flowRunWorkflow } from '../src/flows/ids.js';
+import { flowRunOperation } from '../src/flows/flowRunOperation.js';
+import { relayFlowEvents } from '../src/flows/eventTrigger.js';
+import { giveawaysRoutes } from '../api/routes/giveaways.js';
+import { createGiveawaysActivities } from '../activities/giveaways.js';
+import { giveawayWorkflow } from '../src/giveaways/ids.js';
+import { giveawayOperation } from '../src/giveaways/giveawayOperation.js';
+import { relayGiveawayCancels } from '../src/giveaways/cancelRelay.js';
+import { relayOf, type AreaModule } from './area.js';
+
+/** The one list of areas: the api mounts their routes, the worker registers the rest. */
+export const AREAS: AreaModule[] = [
+  { name: 'guild', routes: guildRoutes },
+  {
+    name: 'keys',
+    activities: createKeysActivities,
+    schedules: [purgeSchedule],
+    workflows: [purgeExpiredRecordsWorkflow],
+  },
+  { name: 'bank', routes: bankRoutes, activities: createBankActivities },
+  {
+    name: 'levels',
+    routes: levelsRoutes,
+    activities: createLevelsActivities,
+    relays: [relayOf(xpChangeOperation)],
+    schedules: [levelRanksSchedule],
+    workflows: [xpChangeWorkflow, refreshLevelRanksWorkflow],
+  },
+  {
+    name: 'moderation',
+    routes: moderationRoutes,
+    activities: createModerationActivities,
+    relays: [relayOf(modActionOperation)],
+    workflows: [moderationActionWorkflow],
+  },
+  {
+    name: 'appeals',
+    routes: appealsRoutes,
+    activities: createAppealsActivities,
+    relays: [relayOf(appealDecisionOperation)],
+    workflows: [appealDecisionWorkflow],
+  },
+  {
+    name: 'applications',
+    routes: applicationsRoutes,
+    activities: createApplicationsActivities,
+    relays: [relayOf(applicationDecisionOperation)],
+    workflows: [applicationDecisionWorkflow],
+  },
+  {
+    name: 'tickets',
+    routes: ticketsRoutes,
+    activities: createTicketsActivities,
+    relays: [relayOf(ticketCloseOperation)],
+    workflows: [ticketCloseWorkflow],
+  },
+  {
+    name: 'invites',
+    routes: invitesRoutes,
+    activities: createInvitesActivities,
+    relays: [relayOf(milestoneOperation)],
+    schedules: [inviteRanksSchedule],
+    workflows: [inviteMilestonesWorkflow, refreshInviteRanksWorkflow],
+  },
+  {
+    name: 'shop',
+    routes: shopRoutes,
+    activities: createShopActivities,
+    relays: [relayOf(purchaseEffectsOperation), relayOf(purchaseRefundOperation)],
+    workflows: [purchaseEffectsWorkflow, purchaseRefundWorkflow],
+  },
+  {
+    name: 'flows',
+    routes: flowsRoutes,
+    activities: createFlowsActivities,
+    relays: [relayOf(flowRunOperation), relayFlowEvents],
+    workflows: [flowRunWorkflow],
+  },
+  {
+    name: 'giveaways',
+    routes: giveawaysRoutes,
+    activities: createGiveawaysActivities,
+    relays: [relayOf(giveawayOperation), relayGiveawayCancels],
+    workflows: [giveawayWorkflow],
+  },
+  // eventFanout runs only for events whose fan-out started before batches (issue 16); new ones go in batches.
+  {
+    name: 'events',
+    activities: createEventsActivities,
+    relays: [relayUnstartedBatches],
+    workflows: [webhookBatchWorkflow, eventFanoutWorkflow],
+  },
+  {
+    name: 'webhooks',
+    activities: createWebhooksActivities,
+    relays: [relayDeliveryRetries],
+    workflows: [webhookDeliveryWorkflow],
+  },
+];

@@ -1,0 +1,29 @@
+export interface DevBannerInput {
+  baseUrl: string;
+  temporalUiUrl: string | null;
+  temporalAddress: string;
+  guildId: string;
+  apiKey: string;
+  /** Whether webhook endpoints may be http:// and loopback receivers (process/dev/localWebhooks.ts). */
+  localWebhooks: boolean;
+}
+
+/** What `npm run dev` prints once everything runs. */
+export function devBanner(b: DevBannerInput): string {
+  const webhooks = b.localWebhooks
+    ? 'local receivers allowed (http://127.0.0.1:PORT/...; WEBHOOK_ALLOW_INSECURE_LOCAL=false refuses them)'
+    : 'public https:// URLs only (WEBHOOK_ALLOW_INSECURE_LOCAL=false or NODE_ENV=production)';
+  return `
+  Community-Bot API is running.
+    Base URL     ${b.baseUrl}
+    OpenAPI      ${b.baseUrl}/openapi.json
+    Temporal UI  ${b.temporalUiUrl ?? `(external Temporal at ${b.temporalAddress})`}
+    Demo guild   ${b.guildId}
+    API key      ${b.apiKey}   (every scope; also in .dev/credentials.json)
+    Webhooks     ${webhooks}
+
+  Try: curl -H "Authorization: Bearer ${b.apiKey}" ${b.baseUrl}/guilds/${b.guildId}
+${b.localWebhooks ? `  A receiver: npm run admin -- webhook add --guild ${b.guildId} --url http://127.0.0.1:8080/hook --events all\n` : ''}  Bot activity: npm run admin -- simulate --help   (members joining and leaving, XP from messages, appeals)
+  Ctrl-C stops everything.
+`;
+}

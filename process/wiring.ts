@@ -1,0 +1,121 @@
+import { Client, Connection } from '@temporalio/client';
+import type { Kysely } from 'kysely';
+import { createApp } from '../api/app.js';
+import type { AppDeps } from '../api/context.js';
+import { KeyHitCounter } from '../api/keyHitCounter.js';
+import { createDatabase, type DatabaseHandle } from '../db/pool.js';
+import type { Database } from '../db/schema.js';
+import { oldestUnstartedEventAt } from '../db/shared/events.js';
+import { systemClock } from '../src/core/clock.js';
+import { measureFrom, scrape } from '../src/core/metrics.js';
+import type { Config } from '../src/core/config.js';
+import type { Logger } from '../src/core/logger.js';
+
+import { createMemberCache } from '../src/core/memberCache.js';
+import { connectWorkerConnection, temporalConnectionOptions } from '../src/core/temporal/connection.js';
+import type { TemporalGateway } from '../src/core/temporal/gateway.js';
+import { ensureSchedules } from '../src/core/temporal/schedules.js';
+import { runStartRelay } from '../src/core/temporal/startRelay.js';
+import { AREAS } from './areas.js';
+import { activityCancellation, createPlatform } from './platform.js';
+import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
+import { startGracefulServer } from './ops/gracefulServer.js';
+import { opsEndpoints } from './ops/opsEndpoints.js';
+import { databaseCheck, temporalCheck } from './ops/probes.js';
+import { bundleWorkflows, createWorker } from './worker.js';
+
+// The one place that builds the service's dependencies; the entrypoints (api, worker, dev) call it.
+
+/** The pool of a production process (api, worker), which has no embedded fallback. */
+export function openDatabase(config: Config): DatabaseHandle {
+  if (!config.database.url) throw new Error('DATABASE_URL is not set.');
+  const handle = createDatabase(config.database.url, config.database.poolMax);
+  const { pool } = handle;
+  measureFrom({
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: config.database.poolMax }),
+    oldestUnrelayedEvent: () => oldestUnstartedEventAt(handle.db),
+  });
+  return handle;
+}
+
+/** A Temporal client that connects on first use, so the api can start (and answer reads) before Temporal is up. */
+export function createTemporalGateway(config: Config): TemporalGateway {
+  const connection = Connection.lazy(temporalConnectionOptions(config.temporal));
+  return { client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue };
+}
+
+export function buildApiDeps(config: Config, db: Kysely<Database>, temporal: TemporalGateway, logger: Logger): AppDeps {
+  const platform = createPlatform(config, db, logger);
+  return {
+    config,
+    db,
+    platform,
+    memberCache: createMemberCache(platform, systemClock, config.limits.memberCacheSeconds),
+    clock: systemClock,
+    logger,
+    temporal,
+    keyHits: new KeyHitCounter(db, config.limits.rateLimitFlushMs),
+  };
+}
+
+export interface RunningApi {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startApiServer(deps: AppDeps): Promise<RunningApi> {
+  const { host, port } = deps.config.http;
+  const ops = opsEndpoints({ checks: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) }, metrics: scrape });
+  const koa = createApp(deps, collectRoutes(AREAS, deps)).callback();
+  const server = await startGracefulServer({ host, port, drainMs: deps.config.ops.drainMs, ops, handler: koa });
+  return {
+    url: `${server.origin}/api/v1`,
+    close: () => server.close().then(() => deps.keyHits.flush()),
+  };
+}
+
+export interface RunningWorker {
+  /** The worker's own HTTP server (/livez, /readyz), `http://host:port`. */
+  opsOrigin: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The worker process's work: the Temporal worker (workflows bundled once), the start relay for work
+ * whose workflow start was lost, and the service's schedules.
+ */
+export async function startWorker(config: Config, db: Kysely<Database>, temporal: TemporalGateway, logger: Logger): Promise<RunningWorker> {
+  const connection = await connectWorkerConnection(config.temporal);
+  const worker = await createWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    bundle: await bundleWorkflows(),
+    deps: { db, platform: createPlatform(config, db, logger, activityCancellation), clock: systemClock, logger, temporal, webhooks: config.webhooks },
+    maxCachedWorkflows: config.temporal.maxCachedWorkflows,
+    shutdownGraceMs: config.ops.workerShutdownGraceMs,
+    shutdownForceMs: config.ops.workerShutdownForceMs,
+  });
+  await ensureSchedules(temporal, collectSchedules(AREAS));
+  const running = worker.run();
+  const ops = opsEndpoints({
+    checks: { database: databaseCheck(db), temporal: temporalCheck(temporal), worker: async () => worker.getState() === 'RUNNING' },
+    metrics: scrape,
+  });
+  const server = await startGracefulServer({ host: config.http.host, port: config.ops.workerPort, drainMs: 0, ops });
+  const relayStop = new AbortController();
+  const relayDeps = { db, temporal, clock: systemClock };
+  const passes = collectRelays(AREAS).map((pass) => () => pass(relayDeps));
+  const relay = runStartRelay(passes, logger, relayStop.signal);
+  return {
+    opsOrigin: server.origin,
+    async stop() {
+      ops.startDraining();
+      relayStop.abort();
+      // The SDK's runtime also reacts to SIGINT/SIGTERM and may already be draining the worker.
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await Promise.all([running, relay]);
+      await Promise.all([connection.close(), server.close()]);
+    },
+  };
+}

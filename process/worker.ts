@@ -1,0 +1,49 @@
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
+import type { ActivityDeps } from '../activities/deps.js';
+import { platformFailure } from '../activities/platformFailures.js';
+import { AREAS } from './areas.js';
+import { outageRetries } from './outageRetries.js';
+import { collectActivities } from './registry.js';
+
+const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+/** Bundles the workflow code; do it once per process and share the bundle between workers. */
+export function bundleWorkflows(): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: silentBundlerLogger });
+}
+
+export interface WorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  bundle: WorkflowBundle;
+  deps: ActivityDeps;
+  maxCachedWorkflows?: number;
+  /** Running activities may finish for this long after shutdown begins, then are cancelled (SDK default: 0). */
+  shutdownGraceMs?: number;
+  /** Shutdown gives up waiting after this long. */
+  shutdownForceMs?: number;
+}
+
+export function createWorker(options: WorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    workflowBundle: options.bundle,
+    activities: collectActivities(AREAS, options.deps),
+    interceptors: { activity: [() => ({ inbound: { execute: (input, next) => next(input).catch((err: unknown) => Promise.reject(platformFailure(err))) } }), outageRetries] },
+    // A run missing from the cache costs a history fetch and a full replay on its next task: with 500, a
+    // backlog of 2,000 fan-outs and their deliveries ran at 10 deliveries/s, with the SDK's heap-sized
+    // default (about 600 runs per GB, 2,300 here) at 15/s. Still bounded, by the heap.
+    maxCachedWorkflows: options.maxCachedWorkflows,
+    // Only when set: the SDK takes an explicit undefined for a value and refuses it.
+    ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceTime: options.shutdownGraceMs }),
+    ...(options.shutdownForceMs === undefined ? {} : { shutdownForceTime: options.shutdownForceMs }),
+  });
+}
+
+const noop = () => {};
+// The bundler reports its progress at info level on every start; only its problems are worth printing.
+const silentBundlerLogger = { trace: noop, debug: noop, info: noop, log: noop, warn: console.warn, error: console.error };
