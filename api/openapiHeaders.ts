@@ -42,7 +42,8 @@ export function responseHeaders(limits: DocumentSettings['limits']) {
     },
     'Retry-After-Unavailable': {
       description:
-        'Seconds to wait: 5 when a dependency (database, workflow engine, chat platform) cannot be reached; 1 when a request ' +
+        'Seconds to wait: 5 when a dependency (database, workflow engine, chat platform) cannot be reached; 60 when the chat ' +
+        'platform refuses a read the request needs (the bot may lack a permission in the server); 1 when a request ' +
         'with the same Idempotency-Key is still being processed after 15 seconds.',
       schema: integer(1),
     },

@@ -37,17 +37,22 @@ const SCENARIOS = {
   'shop-buy': runShopBuy,
   'webhook-throughput': runWebhookThroughput,
   'temporal-ceiling': runTemporalCeiling,
-  // The Discord adapter against the fake Discord with Discord's limits (no Temporal, no database).
-  'discord-effects': runDiscordEffects,
   // Last: the open giveaways keep the worker busy with their ends for minutes.
   draw: runGiveawaysDraw,
   'giveaways-open': runGiveawaysOpen,
 } as const;
-type ScenarioName = keyof typeof SCENARIOS;
+// Scenarios that need neither PostgreSQL, Temporal nor the api: run first, and alone they start none of them (the
+// stack's fixed PostgreSQL port and its 100,000-member seed are not theirs to wait for).
+const STANDALONE = {
+  // The Discord adapter against the fake Discord with Discord's limits.
+  'discord-effects': runDiscordEffects,
+} as const;
+type ScenarioName = keyof typeof SCENARIOS | keyof typeof STANDALONE;
+type ScenarioResult = Awaited<ReturnType<(typeof SCENARIOS)[keyof typeof SCENARIOS] | (typeof STANDALONE)[keyof typeof STANDALONE]>>;
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: Object.keys(SCENARIOS).join(',') },
+    only: { type: 'string', default: [...Object.keys(STANDALONE), ...Object.keys(SCENARIOS)].join(',') },
     members: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
@@ -58,93 +63,105 @@ const { values } = parseArgs({
   },
 });
 const names = values.only.split(',') as ScenarioName[];
-const unknown = names.filter((n) => !(n in SCENARIOS));
+const unknown = names.filter((n) => !(n in SCENARIOS) && !(n in STANDALONE));
 if (unknown.length > 0) {
-  console.error(`Unknown scenario(s): ${unknown.join(', ')}. Known: ${Object.keys(SCENARIOS).join(', ')}`);
+  console.error(`Unknown scenario(s): ${unknown.join(', ')}. Known: ${[...Object.keys(STANDALONE), ...Object.keys(SCENARIOS)].join(', ')}`);
   process.exit(2);
 }
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => console.log(`[bench] ${line}`);
-const stack = await startBenchStack(loadConfig(), root, log);
-const { db, close } = createDatabase(stack.databaseUrl, 4);
-const threads: Worker[] = [];
-try {
-  const members = Number(values.members);
-  await seedBenchGuild(db, members, log);
-  if (names.includes('leaderboard')) await seedLevelRows(db, log);
-  const taskQueue = `bench-${randomUUID()}`;
-  const startThread = (role: ServerThreadData['role']) => {
-    const thread = new Worker(new URL('./serverThread.boot.mjs', import.meta.url), {
-      workerData: {
-        databaseUrl: stack.databaseUrl,
-        temporalAddress: stack.temporalAddress,
-        temporalNamespace: stack.temporalNamespace,
+const members = Number(values.members);
+const results: ScenarioResult[] = [];
+for (const name of names.filter((n): n is keyof typeof STANDALONE => n in STANDALONE)) {
+  log(`running ${name}...`);
+  results.push(await STANDALONE[name]());
+}
+const onStack = names.filter((n): n is keyof typeof SCENARIOS => n in SCENARIOS);
+if (onStack.length > 0) results.push(...(await runOnStack(onStack)));
+addCeilingRatio(results);
+const report = {
+  recordedAt: new Date().toISOString(),
+  machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
+  dataset: onStack.length > 0 ? { members, accountsWithLedger: members } : null,
+  results,
+};
+await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+const file = new URL(`./results/run-${report.recordedAt.replace(/[:.]/g, '-')}.json`, import.meta.url);
+await writeFile(file, JSON.stringify(report, null, 2));
+printTable(results);
+log(`results written to ${fileURLToPath(file)}`);
+
+/** The scenarios that drive the api and worker: PostgreSQL and Temporal started (or reused), the guild seeded. */
+async function runOnStack(onStack: Array<keyof typeof SCENARIOS>) {
+  const stack = await startBenchStack(loadConfig(), root, log);
+  const { db, close } = createDatabase(stack.databaseUrl, 4);
+  const threads: Worker[] = [];
+  try {
+    await seedBenchGuild(db, members, log);
+    if (onStack.includes('leaderboard')) await seedLevelRows(db, log);
+    const taskQueue = `bench-${randomUUID()}`;
+    const startThread = (role: ServerThreadData['role']) => {
+      const thread = new Worker(new URL('./serverThread.boot.mjs', import.meta.url), {
+        workerData: {
+          databaseUrl: stack.databaseUrl,
+          temporalAddress: stack.temporalAddress,
+          temporalNamespace: stack.temporalNamespace,
+          taskQueue,
+          role,
+        } satisfies ServerThreadData,
+      });
+      threads.push(thread);
+      return new Promise<{ fullPort: number; barePort: number }>((resolve, reject) => {
+        thread.once('message', resolve);
+        thread.once('error', reject);
+      });
+    };
+    const ports = await startThread('api+worker');
+    for (let i = 1; i < Number(values.workers); i++) await startThread('worker');
+    const ctx: ScenarioContext = {
+      db,
+      fullUrl: `http://127.0.0.1:${ports.fullPort}`,
+      bareUrl: `http://127.0.0.1:${ports.barePort}`,
+      apiKey: await createBenchKey(db),
+      members,
+      connections: Number(values.connections),
+      durationSeconds: Number(values.duration),
+      workers: Number(values.workers),
+      giveaways: Number(values.giveaways),
+      temporal: {
+        client: new Client({ connection: Connection.lazy({ address: stack.temporalAddress }), namespace: stack.temporalNamespace }),
         taskQueue,
-        role,
-      } satisfies ServerThreadData,
-    });
-    threads.push(thread);
-    return new Promise<{ fullPort: number; barePort: number }>((resolve, reject) => {
-      thread.once('message', resolve);
-      thread.once('error', reject);
-    });
-  };
-  const ports = await startThread('api+worker');
-  for (let i = 1; i < Number(values.workers); i++) await startThread('worker');
-  const ctx: ScenarioContext = {
-    db,
-    fullUrl: `http://127.0.0.1:${ports.fullPort}`,
-    bareUrl: `http://127.0.0.1:${ports.barePort}`,
-    apiKey: await createBenchKey(db),
-    members,
-    connections: Number(values.connections),
-    durationSeconds: Number(values.duration),
-    workers: Number(values.workers),
-    giveaways: Number(values.giveaways),
-    temporal: {
-      client: new Client({ connection: Connection.lazy({ address: stack.temporalAddress }), namespace: stack.temporalNamespace }),
-      taskQueue,
-    },
-    temporalAddress: stack.temporalAddress,
-  };
-  const results = [];
-  for (const name of names) {
-    log(`running ${name}...`);
-    results.push(await SCENARIOS[name](ctx));
+      },
+      temporalAddress: stack.temporalAddress,
+    };
+    const results = [];
+    for (const name of onStack) {
+      log(`running ${name}...`);
+      results.push(await SCENARIOS[name](ctx));
+    }
+    return results;
+  } finally {
+    await Promise.all(
+      threads.map((thread) => {
+        const exited = new Promise((resolve) => thread.once('exit', resolve));
+        thread.postMessage('stop');
+        return exited;
+      }),
+    );
+    await close();
+    await stack.stop();
   }
-  addCeilingRatio(results);
-  const report = {
-    recordedAt: new Date().toISOString(),
-    machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
-    dataset: { members, accountsWithLedger: members },
-    results,
-  };
-  await mkdir(new URL('./results', import.meta.url), { recursive: true });
-  const file = new URL(`./results/run-${report.recordedAt.replace(/[:.]/g, '-')}.json`, import.meta.url);
-  await writeFile(file, JSON.stringify(report, null, 2));
-  printTable(results);
-  log(`results written to ${fileURLToPath(file)}`);
-} finally {
-  await Promise.all(
-    threads.map((thread) => {
-      const exited = new Promise((resolve) => thread.once('exit', resolve));
-      thread.postMessage('stop');
-      return exited;
-    }),
-  );
-  await close();
-  await stack.stop();
 }
 
 /** webhook-throughput's deliveries/s over temporal-ceiling's empty workflows/s, when both ran. */
-function addCeilingRatio(results: Array<Awaited<ReturnType<(typeof SCENARIOS)[ScenarioName]>>>) {
+function addCeilingRatio(results: ScenarioResult[]) {
   const ceiling = results.find((r) => r.scenario === 'temporal-ceiling');
   const throughput = results.find((r) => r.scenario === 'webhook-throughput');
   if (ceiling && throughput) throughput.ratioToCeiling = throughput.runs.map((run) => Math.round((run.deliveriesPerSecond / ceiling.workflowsPerSecond.empty) * 10) / 10);
 }
 
-function printTable(results: Array<Awaited<ReturnType<(typeof SCENARIOS)[ScenarioName]>>>) {
+function printTable(results: ScenarioResult[]) {
   const rows: string[][] = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'note']];
   for (const r of results) {
     if (r.scenario === 'read') {

@@ -7,7 +7,7 @@ import { createDatabase, type DatabaseHandle } from '../db/pool.js';
 import type { Database } from '../db/schema.js';
 import { oldestUnstartedEventAt } from '../db/shared/events.js';
 import { systemClock } from '../src/core/clock.js';
-import { measureFrom, scrape } from '../src/core/metrics.js';
+import { measureFrom, platformMetrics, scrape } from '../src/core/metrics.js';
 import type { Config } from '../src/core/config.js';
 import type { Logger } from '../src/core/logger.js';
 
@@ -45,7 +45,7 @@ export function createTemporalGateway(config: Config): TemporalGateway {
 }
 
 export function buildApiDeps(config: Config, db: Kysely<Database>, temporal: TemporalGateway, logger: Logger): AppDeps {
-  const platform = createPlatform(config, db, logger);
+  const platform = createPlatform(config, db, logger, { metrics: platformMetrics });
   return {
     config,
     db,
@@ -91,7 +91,7 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     bundle: await bundleWorkflows(),
-    deps: { db, platform: createPlatform(config, db, logger, activityCancellation), clock: systemClock, logger, temporal, webhooks: config.webhooks },
+    deps: { db, platform: createPlatform(config, db, logger, { callSignal: activityCancellation, metrics: platformMetrics }), clock: systemClock, logger, temporal, webhooks: config.webhooks },
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
     shutdownGraceMs: config.ops.workerShutdownGraceMs,
     shutdownForceMs: config.ops.workerShutdownForceMs,

@@ -1,33 +1,44 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
+import { ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, startChild, workflowInfo } from '@temporalio/workflow';
 import type { EventsActivities } from '../activities/events.js';
 import type { WebhooksActivities } from '../activities/webhooks.js';
 import { GUILD_ID, operationAttributes } from '../src/core/temporal/searchAttributes.js';
 import { webhookDeliveryWorkflowId, type EndpointBatchOutcome, type WebhookBatchInput, type WebhookBatchResult } from '../src/webhooks/ids.js';
 import { BATCH_OF_ATTEMPTS, BOOKKEEPING_STEP, DAY_LONG_PLATFORM_EFFECT } from './activityProfiles.js';
+import { refusalCode } from './refusalCode.js';
 import { webhookDelivery } from './webhookDelivery.js';
 
 const { planWebhookBatch } = proxyLocalActivities<WebhooksActivities>(BOOKKEEPING_STEP);
 const { attemptBatchDeliveries } = proxyActivities<WebhooksActivities>(BATCH_OF_ATTEMPTS);
 const { postBankLogs } = proxyActivities<EventsActivities>(DAY_LONG_PLATFORM_EFFECT);
 
+const BANK_LOG_REFUSAL_PATCH = 'webhook-batch-bank-log-refusal';
+
 /**
  * Everything a batch of committed events of one guild sets off: the first attempt of each webhook delivery,
  * one activity per endpoint (a slow receiver holds back only its own), and the bank log lines alongside
  * (a platform outage holds back the post, never the webhooks). A delivery whose first attempt failed goes on
- * in its own run `webhook/<endpoint>/<event>`, with the spec's timers.
+ * in its own run `webhook/<endpoint>/<event>`, with the spec's timers. A bank log the platform refuses for good
+ * (Discord: the bot may not post in the log channel) is the result's `bankLogRefused`, not a failed run; runs from
+ * before the Discord adapter could not get a refusal (the local platform never refuses).
  */
 export async function webhookBatch({ batchId, guildId }: WebhookBatchInput): Promise<WebhookBatchResult> {
   const plan = await planWebhookBatch(batchId);
-  const [outcomes] = await Promise.all([
+  const [outcomes, bankLogRefused] = await Promise.all([
     Promise.all(plan.endpointIds.map((endpointId) => firstAttempts(batchId, guildId, endpointId))),
-    plan.bankLogEvents > 0 ? postBankLogs(batchId) : undefined,
+    plan.bankLogEvents > 0 ? postBankLogs(batchId).then(() => undefined, unlessRefused) : undefined,
   ]);
   return {
     succeeded: outcomes.reduce((n, o) => n + o.succeeded, 0),
     retrying: outcomes.reduce((n, o) => n + o.failed.length, 0),
     cancelled: outcomes.reduce((n, o) => n + o.cancelled, 0),
+    ...(bankLogRefused && { bankLogRefused }),
   };
+}
+
+function unlessRefused(err: unknown) {
+  if (!patched(BANK_LOG_REFUSAL_PATCH)) throw err;
+  return refusalCode(err);
 }
 
 /**

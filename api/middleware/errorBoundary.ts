@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, internalError, serviceUnavailable } from '../../src/core/errors.js';
+import { AppError, internalError, platformRefusedRead, serviceUnavailable } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/logger.js';
-import { isDependencyUnavailable } from '../../src/core/dependencyErrors.js';
+import { isDependencyUnavailable, isPlatformRefusal } from '../../src/core/dependencyErrors.js';
 import type { AppMiddleware } from '../context.js';
 
 /**
  * Mounted first: gives every request an id and is the only place an error becomes a response
- * (`{error, message, ...extra}`). Unexpected errors answer 500 without their message; the log keeps it.
+ * (`{error, message, ...extra}`). A dependency that cannot answer, or a platform that refuses what a request needs, answers
+ * 503 with Retry-After (docs/api-decisions.md); other unexpected errors answer 500 without their message; the log keeps it.
  */
 export function errorBoundary(logger: Logger): AppMiddleware {
   return async (ctx, next) => {
@@ -32,5 +33,6 @@ export function errorBoundary(logger: Logger): AppMiddleware {
 function toAppError(err: unknown, requestId: string): AppError {
   if (err instanceof AppError) return err;
   if (isDependencyUnavailable(err)) return serviceUnavailable();
+  if (isPlatformRefusal(err)) return platformRefusedRead();
   return internalError(requestId);
 }

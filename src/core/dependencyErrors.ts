@@ -1,4 +1,4 @@
-import { PlatformUnavailableError } from './platform.js';
+import { PlatformRefusedError, PlatformUnavailableError } from './platform.js';
 
 // Connection-level failures of PostgreSQL, Temporal and the platform: the API answers 503 with Retry-After, and
 // activities retry them without end (process/outageRetries.ts).
@@ -20,4 +20,15 @@ export function isDependencyUnavailable(err: unknown): boolean {
   if (PG_CONNECTION_LOST.test(e.message)) return true;
   if (err instanceof AggregateError) return err.errors.some(isDependencyUnavailable);
   return e.cause !== undefined && e.cause !== err && isDependencyUnavailable(e.cause);
+}
+
+/**
+ * A refusal of the platform behind an error (a permission the bot lacks, a request it will never accept). Not an
+ * outage: activities never retry it; the API answers it as 503 with a longer Retry-After (api/middleware/errorBoundary.ts).
+ */
+export function isPlatformRefusal(err: unknown): boolean {
+  if (err instanceof PlatformRefusedError) return true;
+  if (err instanceof AggregateError) return err.errors.some(isPlatformRefusal);
+  const cause = err instanceof Error ? (err as Error & { cause?: unknown }).cause : undefined;
+  return cause !== undefined && cause !== err && isPlatformRefusal(cause);
 }

@@ -115,3 +115,15 @@ export const serviceUnavailable = (retryAfterSeconds = 5) =>
     {},
     { 'Retry-After': String(retryAfterSeconds) },
   );
+/**
+ * The chat platform refused a read the request needs (the bot lacks a permission there, or the platform will never
+ * accept the request): nothing the client can change, and an operator must act, so a longer wait than an outage's.
+ */
+export const PLATFORM_REFUSAL_RETRY_AFTER_SECONDS = 60;
+export const platformRefusedRead = () =>
+  new AppError(
+    'SERVICE_UNAVAILABLE',
+    "The chat platform refused a request this answer needs (the bot may lack a permission in the server); retry later with the same Idempotency-Key.",
+    {},
+    { 'Retry-After': String(PLATFORM_REFUSAL_RETRY_AFTER_SECONDS) },
+  );

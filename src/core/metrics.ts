@@ -62,10 +62,31 @@ export function noteDelivered(committedAt: Date, attemptedAt: Date, durationMs: 
 
 export const platformRequests = new Counter({
   name: 'platform_requests_total',
-  help: 'Requests to the chat platform by outcome (ok, rate_limited for its 429s, error).',
-  labelNames: ['outcome'] as const,
+  help: 'HTTP requests to the chat platform by route template, method and outcome (ok, rate_limited, client_error, server_error, no_answer).',
+  labelNames: ['route', 'method', 'outcome'] as const,
   registers: [registry],
 });
+
+export const platformRateLimits = new Counter({
+  name: 'platform_rate_limits_total',
+  help: "429 answers of the chat platform by route template, method and the platform's scope (user, global, shared).",
+  labelNames: ['route', 'method', 'scope'] as const,
+  registers: [registry],
+});
+
+/** How a request to the platform ended: answered 2xx, 429, another 4xx, 5xx, or no answer at all (network, timeout). */
+export type PlatformRequestOutcome = 'ok' | 'rate_limited' | 'client_error' | 'server_error' | 'no_answer';
+
+/** What a platform adapter reports of its requests; the wiring hands it the process's counters. */
+export interface PlatformMetrics {
+  request(route: string, method: string, outcome: PlatformRequestOutcome): void;
+  rateLimited(route: string, method: string, scope: string): void;
+}
+
+export const platformMetrics: PlatformMetrics = {
+  request: (route, method, outcome) => platformRequests.inc({ route, method, outcome }),
+  rateLimited: (route, method, scope) => platformRateLimits.inc({ route, method, scope }),
+};
 
 /** What a process measures on each scrape: its pools and, where it has a database, the outbox. */
 export interface ScrapeSources {

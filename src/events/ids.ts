@@ -1,3 +1,4 @@
+import type { RefusalCode } from '../core/errorCodes.js';
 import type { WorkflowRef } from '../core/temporal/workflowRef.js';
 
 // Pure: the workflows import this file, so it holds ids and types only.
@@ -29,6 +30,8 @@ export interface WebhookBatchResult {
   /** First attempts that failed: each went on in its own `webhook/<endpoint>/<event>` run. */
   retrying: number;
   cancelled: number;
+  /** The code of a bank log post the platform refused for good (its lines are not posted); absent when posted or none. */
+  bankLogRefused?: RefusalCode;
 }
 
 export const webhookBatchWorkflow: WorkflowRef<(input: WebhookBatchInput) => Promise<WebhookBatchResult>> = { name: 'webhookBatch' };

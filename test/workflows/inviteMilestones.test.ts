@@ -58,7 +58,7 @@ describe('invite milestone rewards', () => {
     expect((await postBonus(guild, key, userId, 6)).status).toBe(201);
     const [check] = await checks(guild);
     expect(check).toBeDefined();
-    expect(await result(guild.id, check!.id)).toEqual({ granted: [roles.three, roles.five] });
+    expect(await result(guild.id, check!.id)).toEqual({ granted: [roles.three, roles.five], refused: [] });
     expect((await checks(guild))[0]!.workflow_started_at).not.toBeNull();
     expect(loseAnswerFor.size).toBe(0); // the first attempt failed after the change: the retry found it done
 
@@ -78,14 +78,14 @@ describe('invite milestone rewards', () => {
     const { guild, key, userId, roles } = await milestoneGuild();
     await postBonus(guild, key, userId, 3);
     const [first] = await checks(guild);
-    expect(await result(guild.id, first!.id)).toEqual({ granted: [roles.three] });
+    expect(await result(guild.id, first!.id)).toEqual({ granted: [roles.three], refused: [] });
     await postBonus(guild, key, userId, -3);
     expect((await findPlatformMember(db(), guild.id, userId))!.role_ids).toEqual([roles.three]);
     await postBonus(guild, key, userId, 3);
     expect(await checks(guild)).toHaveLength(1);
     await postBonus(guild, key, userId, 7);
     const [, second] = await checks(guild);
-    expect(await result(guild.id, second!.id)).toEqual({ granted: [roles.five, roles.ten] });
+    expect(await result(guild.id, second!.id)).toEqual({ granted: [roles.five, roles.ten], refused: [] });
     expect(await grants(guild)).toHaveLength(3);
     expect(await roleChanges(guild)).toHaveLength(3);
   });
@@ -108,7 +108,7 @@ describe('invite milestone rewards', () => {
     expect(check).toMatchObject({ user_id: inviter, workflow_started_at: null });
 
     await relayUnstarted({ db: db(), temporal: gateway, clock: systemClock }, milestoneOperation, { graceMs: 0, batch: 10 });
-    expect(await result(guild.id, check!.id)).toEqual({ granted: [roles.three] });
+    expect(await result(guild.id, check!.id)).toEqual({ granted: [roles.three], refused: [] });
     await eventually(
       () => findPlatformMember(db(), guild.id, inviter),
       (m) => m?.role_ids.includes(roles.three) === true,
@@ -120,7 +120,7 @@ describe('invite milestone rewards', () => {
     await db().insertInto('invite_members').values({ guild_id: guild.id, user_id: gone, verified: 2, total: 2, updated_at: new Date() }).execute();
     const orphan = await db().insertInto('invite_milestone_checks').values({ guild_id: guild.id, user_id: gone, created_at: new Date(Date.now() - 1_000) }).returning('id').executeTakeFirstOrThrow();
     await relayUnstarted({ db: db(), temporal: gateway, clock: systemClock }, milestoneOperation, { graceMs: 0, batch: 10 });
-    expect(await result(guild.id, orphan.id)).toEqual({ granted: [] });
+    expect(await result(guild.id, orphan.id)).toEqual({ granted: [], refused: [] });
     expect((await grants(guild)).map((g) => g.user_id)).toEqual([inviter]);
   });
 });

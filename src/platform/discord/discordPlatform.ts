@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { REST, type RequestData, type RouteLike } from '@discordjs/rest';
+import { DiscordAPIError, HTTPError, REST, RateLimitError, type RequestData, type RouteLike } from '@discordjs/rest';
 import {
   Routes,
   type APIBan,
@@ -14,8 +14,10 @@ import {
 } from 'discord-api-types/v10';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
+import type { PlatformMetrics } from '../../core/metrics.js';
 import { PlatformConfigurationError, PlatformRefusedError, type Platform, type PlatformMember } from '../../core/platform.js';
 import { DISCORD, UNAUTHORIZED_MESSAGE, discordCode, translateDiscordError } from './discordErrors.js';
+import { countRequests, routeTemplate } from './discordMetrics.js';
 import { toChannel, toGuild, toMember, toRole } from './discordShapes.js';
 import { createTtlCache } from './ttlCache.js';
 
@@ -35,6 +37,8 @@ export interface DiscordPlatformOptions {
   callDeadlineMs?: number;
   /** The caller's own cancellation (the worker passes the running activity's), so a cancelled step stops waiting at once. */
   callSignal?: () => AbortSignal | undefined;
+  /** Where every request and every 429 is counted (the process's Prometheus counters; none in tools and most tests). */
+  metrics?: PlatformMetrics;
 }
 
 /** Discord's cap on a timeout (https://discord.com/developers/docs/resources/guild#modify-guild-member). */
@@ -57,6 +61,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
   const rest = new REST({ api: options.apiUrl, version: '10', retries: 0, timeout: 15_000, rejectOnRateLimit: (limit) => limit.retryAfter > maxWait }).setToken(
     options.token,
   );
+  if (options.metrics) countRequests(rest, options.metrics);
   rest.on('rateLimited', (info) => logger.debug({ route: info.route, global: info.global, retryAfterMs: info.retryAfter }, 'discord rate limit'));
 
   const members = createTtlCache<PlatformMember | undefined>(clock, options.memberCacheMs ?? 300_000);
@@ -74,6 +79,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       return (await rest[method](route, { ...data, signal })) as T;
     } catch (err) {
       const failure = translateDiscordError(err, what);
+      if (options.metrics && sentWithoutAnswer(err)) options.metrics.request(routeTemplate(route), method.toUpperCase(), 'no_answer');
       if (failure instanceof PlatformConfigurationError && !unauthorized) {
         unauthorized = true;
         logger.fatal({ what }, UNAUTHORIZED_MESSAGE);
@@ -235,4 +241,13 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       return true;
     },
   };
+}
+
+/**
+ * A request that went out and got no HTTP answer (refused connection, reset, DNS). Answered ones are counted by
+ * their response; an abort or timeout is not counted, as the call may have been waiting in a rate-limit queue.
+ */
+function sentWithoutAnswer(err: unknown): boolean {
+  if (!(err instanceof Error) || err instanceof DiscordAPIError || err instanceof HTTPError || err instanceof RateLimitError) return false;
+  return err.name !== 'AbortError' && err.name !== 'TimeoutError';
 }

@@ -158,7 +158,7 @@ describe('OpenAPI document', () => {
     expect(headers['X-RateLimit-Reset']!.description).toMatch(/seconds until the current window ends/i);
     expect(headers['X-RateLimit-Reset']!.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 60 });
     expect(headers['Retry-After-RateLimited']!.description).toMatch(/seconds/i);
-    expect(headers['Retry-After-Unavailable']!.description).toMatch(/5 when .* 1 when/);
+    expect(headers['Retry-After-Unavailable']!.description).toMatch(/5 when .* 60 when .* refuses .* 1 when/);
     expect(doc.info.description).toContain(`${free} requests per window on Free, ${pro} on Pro`);
   });
 
