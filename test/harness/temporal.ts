@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
@@ -7,9 +8,13 @@ import type { ActivityDeps } from '../../activities/deps.js';
 import type { Database } from '../../db/schema.js';
 import type { Platform } from '../../src/core/platform.js';
 import { systemClock } from '../../src/core/clock.js';
+import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
+import { resolveTemporalBinary } from '../../process/infra/temporalBinaries.js';
+import { startTemporalDevServer, type RunningTemporal } from '../../process/infra/temporalDevServer.js';
+import { readTemporalDevSettings } from '../../process/infra/temporalDevSettings.js';
 import { bundleWorkflows, createWorker } from '../../process/worker.js';
 
 let bundle: Promise<WorkflowBundle> | undefined;
@@ -85,4 +90,23 @@ export async function startStoppableWorker(db: Kysely<Database>, gateway: Tempor
       await connection.close();
     },
   };
+}
+
+/**
+ * A Temporal dev server of the calling test file's own, for a test that starts a worker the way the worker process
+ * does: that worker creates the maintenance schedules, whose ids are global on a server, so on the run's shared
+ * server they would point another file's schedule test at this file's task queue.
+ */
+export function useOwnTemporalServer(): { address: string; namespace: string } {
+  const server = { address: '', namespace: '' };
+  let running: RunningTemporal | undefined;
+  beforeAll(async () => {
+    const config = loadConfig({ ...process.env, NODE_ENV: 'test' });
+    const cliPath = await resolveTemporalBinary('temporal', config.temporal, () => {});
+    const settings = await readTemporalDevSettings(fileURLToPath(new URL('../../temporal-dev.yml', import.meta.url)));
+    running = await startTemporalDevServer(settings, { cliPath, mode: 'test' });
+    Object.assign(server, { address: running.address, namespace: running.namespace });
+  });
+  afterAll(() => running?.stop());
+  return server;
 }

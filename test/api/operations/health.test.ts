@@ -1,7 +1,8 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveBankSettings } from '../../../db/bank/accounts.js';
 import { createDatabase } from '../../../db/pool.js';
 import { loadConfig } from '../../../src/core/config.js';
@@ -11,7 +12,7 @@ import { useTestDatabase } from '../../harness/database.js';
 import { eventually } from '../../harness/eventually.js';
 import { addTestMember, bearer, createTestGuild, createTestKey } from '../../harness/fixtures.js';
 import { startTcpProxy } from '../../harness/tcpProxy.js';
-import { testGateway } from '../../harness/temporal.js';
+import { testGateway, useOwnTemporalServer } from '../../harness/temporal.js';
 
 const database = useTestDatabase();
 const gateway = testGateway();
@@ -135,13 +136,12 @@ describe('api shutdown', () => {
 });
 
 describe('worker probes', () => {
+  const temporal = useOwnTemporalServer();
+
   it('/readyz on the worker port says the database, Temporal and the polling worker are ok, /metrics answers; stop closes it', async () => {
-    const workerConfig = config({
-      TEMPORAL_ADDRESS: inject('temporalAddress'),
-      TEMPORAL_NAMESPACE: inject('temporalNamespace'),
-      TEMPORAL_TASK_QUEUE: `ops-test-${randomUUID()}`,
-    });
-    const worker = await startWorker(workerConfig, database.db, { client: gateway.client, taskQueue: workerConfig.temporal.taskQueue }, logger);
+    const workerConfig = config({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: temporal.namespace, TEMPORAL_TASK_QUEUE: `ops-test-${randomUUID()}` });
+    const client = new Client({ connection: await Connection.connect({ address: temporal.address }), namespace: temporal.namespace });
+    const worker = await startWorker(workerConfig, database.db, { client, taskQueue: workerConfig.temporal.taskQueue }, logger);
     let stopped = false;
     try {
       const ready = await get(`${worker.opsOrigin}/readyz`);
@@ -157,6 +157,7 @@ describe('worker probes', () => {
       await expect(get(`${worker.opsOrigin}/livez`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     } finally {
       if (!stopped) await worker.stop();
+      await client.connection.close();
     }
   });
 });
