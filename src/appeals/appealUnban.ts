@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { AppealRecord } from '../../db/appeals/appeals.js';
-import { findGuild } from '../../db/guild/guilds.js';
 import { findApiKey } from '../../db/keys/apiKeys.js';
 import { findCaseByOperation, listActiveCaseNumbers, resolveCase } from '../../db/moderation/cases.js';
 import type { Database } from '../../db/schema.js';
 import type { Platform } from '../core/platform.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
+import { isFeatureEnabled } from '../guild/featureEnabled.js';
 import { recordCase } from '../moderation/recordCase.js';
 
 /** What lifting an approved appeal's ban comes to: whether there is a ban to lift, and the unban case. */
@@ -35,8 +35,7 @@ export async function prepareAppealUnban(
   const recorded = await findCaseByOperation(db, operationId);
   if (recorded) return { lift: true, caseNumber: recorded.number, events: [] };
   if (!(await platform.getBan(guildId, appeal.userId))) return { lift: false, caseNumber: null, events: [] };
-  const guild = await findGuild(db, guildId);
-  if (!guild?.features.includes('moderation')) return { lift: true, caseNumber: null, events: [] };
+  if (!(await isFeatureEnabled(db, guildId, 'moderation'))) return { lift: true, caseNumber: null, events: [] };
   const key = appeal.decidedWithApiKeyId === null ? undefined : await findApiKey(db, guildId, appeal.decidedWithApiKeyId);
   const moderatorId = key?.createdBy ?? (await platform.getGuild(guildId))!.botUserId;
   const at = u.at();
