@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { createFlowsActivities } from '../../activities/flows.js';
 import { createLevelsActivities } from '../../activities/levels.js';
+import { createModerationActivities } from '../../activities/moderation.js';
+import { findModAction, insertModAction } from '../../db/moderation/actions.js';
 import { systemClock } from '../../src/core/clock.js';
 import type { Feature } from '../../src/core/features.js';
 import { createLogger } from '../../src/core/logger.js';
@@ -80,5 +83,18 @@ describe('flow bank and XP nodes fail on a disabled feature or a target that is 
     const run = createFlowsActivities(activityDeps()).flowXpChange(ref(guild.id), { userId: human, action: 'add', unit: 'xp', amount: 5 });
     expect(await failureOf(run)).toEqual({ type: FLOW_NODE_FAILED, message: 'FEATURE_DISABLED: the levels feature is disabled on this server', nonRetryable: true });
     expect(await database.db.selectFrom('level_members').selectAll().where('guild_id', '=', guild.id).execute()).toEqual([]);
+  });
+});
+
+describe('beginModAction refuses an action when Moderation went off since it was accepted', () => {
+  it('FEATURE_DISABLED, never retried; the action is running and nothing about its target is recorded', async () => {
+    const { guild, human } = await guildWithMembers([]);
+    const actionId = randomUUID();
+    const request = { reason: null, evidence: [], durationSeconds: null, deleteMessageSeconds: 0 };
+    await insertModAction(database.db, { actionId, guildId: guild.id, userId: human, action: 'warn', apiKeyId: null, source: 'api', request, requestedAt: new Date(0) });
+    const begin = createModerationActivities(activityDeps()).beginModAction(actionId);
+    expect(await failureOf(begin)).toEqual({ type: 'FEATURE_DISABLED', message: 'The Moderation feature is disabled.', nonRetryable: true });
+    expect(await findModAction(database.db, actionId)).toMatchObject({ status: 'running', caseNumber: null, targetMember: null });
+    expect(await database.db.selectFrom('moderation_cases').selectAll().where('guild_id', '=', guild.id).execute()).toEqual([]);
   });
 });
