@@ -1,11 +1,9 @@
-import { findApiKey } from '../db/keys/apiKeys.js';
 import { findAppeal, finishAppealDecision, type FailedAppealAction } from '../db/appeals/appeals.js';
 import { findAppealSettings } from '../db/appeals/settings.js';
 import { findGuild } from '../db/guild/guilds.js';
-import { findCaseByOperation, listActiveCaseNumbers, resolveCase } from '../db/moderation/cases.js';
 import { appealDirectMessage } from '../src/appeals/appealMessages.js';
+import { prepareAppealUnban } from '../src/appeals/appealUnban.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
-import { recordCase } from '../src/moderation/recordCase.js';
 import type { ActivityDeps } from './deps.js';
 import { refuse } from './refusal.js';
 
@@ -22,53 +20,16 @@ export function createAppealsActivities(deps: ActivityDeps) {
 
   return {
     /**
-     * Lifts the appellant's ban, recording an unban case first when Moderation is on (the case's operation
-     * id makes a retry find it, so a retry after the unban still ends with exactly one case). Returns the
-     * case number, or null when there was no ban to lift or Moderation is off.
+     * Lifts the appellant's ban, recording an unban case first when Moderation is on (prepareAppealUnban).
+     * Returns the case number, or null when there was no ban to lift or Moderation is off.
      */
     async unbanAppellant(guildId: string, number: number): Promise<number | null> {
       const appeal = await loadAppeal(guildId, number);
-      const operationId = `appeal/${guildId}/${number}`;
-      const recorded = await findCaseByOperation(db, operationId);
-      if (!recorded && !(await platform.getBan(guildId, appeal.userId))) return null;
-      let caseNumber = recorded?.number ?? null;
-      const guild = await findGuild(db, guildId);
-      if (!recorded && guild?.features.includes('moderation')) {
-        const key = appeal.decidedWithApiKeyId === null ? undefined : await findApiKey(db, guildId, appeal.decidedWithApiKeyId);
-        const moderatorId = key?.createdBy ?? (await platform.getGuild(guildId))!.botUserId;
-        const at = clock.now();
-        const { number: created, event } = await db.transaction().execute(async (trx) => {
-          const result = await recordCase(
-            trx,
-            {
-              guildId,
-              action: 'unban',
-              userId: appeal.userId,
-              userTag: appeal.userTag,
-              moderatorId,
-              reason: `Ban appeal #${number} approved${appeal.reason ? `: ${appeal.reason}` : ''}`,
-              durationSeconds: null,
-              evidence: [],
-              source: 'api',
-              active: false,
-              expiresAt: null,
-              dmStatus: null,
-              apiKey: key ? { id: key.id, name: key.name } : null,
-              operationId,
-              createdAt: at,
-            },
-            key ? { type: 'api_key', apiKeyId: key.id, userId: key.createdBy } : { type: 'system' },
-          );
-          for (const tempban of await listActiveCaseNumbers(trx, guildId, appeal.userId, ['tempban'])) {
-            await resolveCase(trx, { guildId, caseNumber: tempban, how: 'revoked', actorId: moderatorId, data: { byCase: result.number }, at });
-          }
-          return result;
-        });
-        caseNumber = created;
-        if (event) await startFanoutsOrLeaveToRelay(deps, [event]);
-      }
+      const unban = await prepareAppealUnban(db, platform, { appeal, at: () => clock.now() });
+      if (!unban.lift) return null;
+      await startFanoutsOrLeaveToRelay(deps, unban.events);
       await platform.unban(guildId, appeal.userId, `Ban appeal #${number} approved`);
-      return caseNumber;
+      return unban.caseNumber;
     },
 
     /** A single-use invite for the appellant, created once per appeal. */

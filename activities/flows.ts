@@ -1,6 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { finishFlowRun } from '../db/flows/runs.js';
-import { findGuild } from '../db/guild/guilds.js';
 import { AppError } from '../src/core/errors.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
 import { applyFlowBankChange, type FlowEffectRef } from '../src/flows/applyFlowBankChange.js';
@@ -10,6 +9,8 @@ import { ExpressionError, resolveTemplate } from '../src/flows/expressions.js';
 import { FlowHttpError, HTTP_TIMEOUT_MS, sendFlowRequest } from '../src/flows/httpRequest.js';
 import { FLOW_NODE_FAILED, type FlowRunOutcome } from '../src/flows/ids.js';
 import type { Feature } from '../src/core/features.js';
+import { findHumanMember } from '../src/core/members.js';
+import { isFeatureEnabled } from '../src/guild/featureEnabled.js';
 import { createGuardedDispatcher } from '../src/webhooks/guardedDispatcher.js';
 import type { z } from 'zod';
 import type { ActivityDeps } from './deps.js';
@@ -36,14 +37,14 @@ export function createFlowsActivities(deps: ActivityDeps) {
   const dispatcher = createGuardedDispatcher({ allowLoopback: deps.webhooks.allowInsecureLocal, connectTimeoutMs: HTTP_TIMEOUT_MS });
 
   async function requireFeature(guildId: string, feature: Feature, code: string) {
-    const guild = await findGuild(db, guildId);
-    if (!guild?.features.includes(feature)) throw nodeFailed(`${code}: the ${feature} feature is disabled on this server`);
+    if (!(await isFeatureEnabled(db, guildId, feature))) throw nodeFailed(`${code}: the ${feature} feature is disabled on this server`);
   }
 
   async function requireHuman(guildId: string, userId: string) {
-    const member = await platform.getMember(guildId, userId);
-    if (!member) throw nodeFailed(`MEMBER_NOT_FOUND: ${userId} is not a member of this server`);
-    if (member.bot) throw nodeFailed(`BOT_ACCOUNT: ${userId} is a bot account`);
+    const target = await findHumanMember(platform, guildId, userId);
+    if ('refusal' in target) {
+      throw nodeFailed(target.refusal === 'MEMBER_NOT_FOUND' ? `MEMBER_NOT_FOUND: ${userId} is not a member of this server` : `BOT_ACCOUNT: ${userId} is a bot account`);
+    }
   }
 
   return {

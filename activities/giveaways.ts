@@ -1,11 +1,12 @@
-import { finishAction, queueActions, type GiveawayActionType } from '../db/giveaways/actions.js';
+import { finishAction, type GiveawayActionType } from '../db/giveaways/actions.js';
 import { findDraw } from '../db/giveaways/draws.js';
-import { findGiveaway, lockGiveaway, updateGiveaway } from '../db/giveaways/giveaways.js';
+import { findGiveaway } from '../db/giveaways/giveaways.js';
 import { findGuild } from '../db/guild/guilds.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
+import { recordGiveawayPosted } from '../src/giveaways/activateGiveaway.js';
 import { runDraw } from '../src/giveaways/drawGiveaway.js';
 import { RerollRefusal } from '../src/giveaways/giveawayRefusal.js';
-import { activeGiveawayMessage, closedGiveawayMessage, drawAnnouncement, giveawayMessageUrl, winnerDirectMessage } from '../src/giveaways/giveawayMessages.js';
+import { activeGiveawayMessage, closedGiveawayMessage, drawAnnouncement, winnerDirectMessage } from '../src/giveaways/giveawayMessages.js';
 import type { DrawActor, DrawOutcome, RerollRequest } from '../src/giveaways/ids.js';
 import type { ActivityDeps } from './deps.js';
 import { refuse } from './refusal.js';
@@ -34,19 +35,7 @@ export function createGiveawaysActivities(deps: ActivityDeps) {
       if (g.status === 'cancelled') return 'cancelled';
       if (g.status !== 'scheduled') return 'active';
       const messageId = await platform.postMessage(guildId, g.channelId, activeGiveawayMessage(g), `giveaway-message/${guildId}/${giveawayId}`);
-      const at = clock.now();
-      return db.transaction().execute(async (trx) => {
-        const current = (await lockGiveaway(trx, guildId, giveawayId, 'update'))!;
-        const message = { messageId, messageUrl: giveawayMessageUrl(guildId, g.channelId, messageId) };
-        // Cancelled while the message went up: keep its link, so the cancel can still be shown in it.
-        if (current.status === 'cancelled') await updateGiveaway(trx, guildId, giveawayId, message);
-        if (current.status !== 'scheduled') return current.status === 'cancelled' ? 'cancelled' : 'active';
-        await updateGiveaway(trx, guildId, giveawayId, { status: 'active', ...message });
-        const post = { guildId, giveawayId, type: 'post' as const, drawNumber: null };
-        await queueActions(trx, [post], at);
-        await finishAction(trx, post, { error: null }, at);
-        return 'active' as const;
-      });
+      return db.transaction().execute((trx) => recordGiveawayPosted(trx, { guildId, giveawayId, channelId: g.channelId, messageId, at: clock.now() }));
     },
 
     /** The draw at the end (draw 1): entries closed, winners drawn and stored, `giveaways.ended`. */

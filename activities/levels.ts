@@ -1,14 +1,20 @@
-import { findGuild } from '../db/guild/guilds.js';
 import { dropRankSnapshot, listLargeLevelGuilds, listSnapshotGuilds, refreshRankSnapshot } from '../db/levels/ranks.js';
 import { finishXpChange, markXpChangeProcessing, type XpChangeResult } from '../db/levels/xpChanges.js';
 import { applyPendingXpChange } from '../src/levels/applyPendingXpChange.js';
 import { announceLevelUp, syncRewardRoles } from '../src/levels/levelUpEffects.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
 import { RANK_SNAPSHOT_THRESHOLD } from '../src/levels/leaderboard.js';
+import { findHumanMember, type HumanMemberRefusal } from '../src/core/members.js';
 import type { ActivityDeps } from './deps.js';
+import { requireFeature } from './featureCheck.js';
 import { refuse } from './refusal.js';
 
 export type LevelsActivities = ReturnType<typeof createLevelsActivities>;
+
+const TARGET_REFUSALS: Record<HumanMemberRefusal, string> = {
+  MEMBER_NOT_FOUND: 'The user is no longer a member.',
+  BOT_ACCOUNT: 'The target is a bot account.',
+};
 
 export function createLevelsActivities(deps: ActivityDeps) {
   const { db, platform, clock } = deps;
@@ -16,11 +22,9 @@ export function createLevelsActivities(deps: ActivityDeps) {
     /** Marks the change processing, refusing it if its target or feature went away since it was accepted. */
     async beginXpChange(changeId: string, guildId: string, userId: string): Promise<void> {
       await markXpChangeProcessing(db, changeId);
-      const guild = await findGuild(db, guildId);
-      if (!guild?.features.includes('levels')) throw refuse('FEATURE_DISABLED', 'The Levels feature is disabled.');
-      const member = await platform.getMember(guildId, userId);
-      if (!member) throw refuse('MEMBER_NOT_FOUND', 'The user is no longer a member.');
-      if (member.bot) throw refuse('BOT_ACCOUNT', 'The target is a bot account.');
+      await requireFeature(db, guildId, 'levels');
+      const target = await findHumanMember(platform, guildId, userId);
+      if ('refusal' in target) throw refuse(target.refusal, TARGET_REFUSALS[target.refusal]);
     },
 
     /** Applies the change in one transaction (see applyPendingXpChange), then starts its event's fan-out. */

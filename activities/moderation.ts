@@ -9,6 +9,7 @@ import { moderationDirectMessage } from '../src/moderation/directMessage.js';
 import { readModerationSituation } from '../src/moderation/moderationSituation.js';
 import { recordActionCase, caseActionOf } from '../src/moderation/recordActionCase.js';
 import type { ActivityDeps } from './deps.js';
+import { requireFeature } from './featureCheck.js';
 import { refuse } from './refusal.js';
 
 export type ModerationActivities = ReturnType<typeof createModerationActivities>;
@@ -33,8 +34,7 @@ export function createModerationActivities(deps: ActivityDeps) {
     async beginModAction(actionId: string): Promise<ModActionPlan> {
       await markModActionRunning(db, actionId);
       const action = await loadAction(actionId);
-      const guild = await findGuild(db, action.guildId);
-      if (!guild?.features.includes('moderation')) throw refuse('FEATURE_DISABLED', 'The Moderation feature is disabled.');
+      await requireFeature(db, action.guildId, 'moderation');
       let moderatorId: string | null = null;
       if (action.source === 'api') {
         const key = action.apiKeyId === null ? undefined : await findApiKey(db, action.guildId, action.apiKeyId);
