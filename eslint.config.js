@@ -1,6 +1,6 @@
 // ESLint lints only workflow code: what dependency-cruiser cannot see inside a file (floating promises,
 // Node globals, I/O imports) breaks Temporal's deterministic replay. Pinned by
-// test/architecture/boundaries.test.ts.
+// test/architecture/workflowLint.test.ts.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 

@@ -1,41 +1,13 @@
-// The import-direction rules (.dependency-cruiser.cjs) and the workflow lint (eslint.config.js), each run
-// with the repo's own config against a small fake tree in a temp directory: one violation that must be
-// reported, and one allowed case that must report nothing.
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// The import-direction rules (.dependency-cruiser.cjs), each run with the repo's own config against a small fake
+// tree in a temp directory: one violation that must be reported, and one allowed case that must report nothing.
+import { join } from 'node:path';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
-import { ESLint } from 'eslint';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { repo, useFakeTrees, type Tree } from './fakeTree.js';
 
-const repo = fileURLToPath(new URL('../..', import.meta.url));
-type Tree = Record<string, string>;
-
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'boundaries-'));
-});
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-/** A fake project: the given files, a tsconfig extending the repo's, and the repo's packages. */
-async function fakeTree(files: Tree): Promise<string> {
-  const dir = await mkdtemp(join(root, 'tree-'));
-  const all: Tree = {
-    'tsconfig.json': JSON.stringify({ extends: join(repo, 'tsconfig.json'), include: ['**/*.ts'] }),
-    ...files,
-  };
-  for (const [path, text] of Object.entries(all)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-  await symlink(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  return dir;
-}
+const fakeTree = useFakeTrees();
 
 /** Runs dependency-cruiser as `npm run lint` does, from the fake tree's root; the names of the broken rules. */
 async function brokenRules(files: Tree): Promise<string[]> {
@@ -259,50 +231,5 @@ describe('dependency-cruiser rules', () => {
     },
   ])('$rule: allows $case', async ({ files }) => {
     expect(await brokenRules(files)).toEqual([]);
-  });
-});
-
-describe('workflow lint', () => {
-  it.each<{ name: string; code: string; expected: string[]; others?: Tree }>([
-    {
-      name: 'a node builtin and a floating promise',
-      code: [
-        "import { readFileSync } from 'node:fs';",
-        "import { sleep } from '@temporalio/workflow';",
-        'export async function wf(): Promise<string> {',
-        '  sleep(1000);',
-        "  return readFileSync('x', 'utf8');",
-        '}',
-      ].join('\n'),
-      expected: ['@typescript-eslint/no-floating-promises', 'no-restricted-imports'],
-    },
-    {
-      name: 'timers and the environment',
-      code: 'export function wf(): void {\n  setTimeout(() => {}, 1);\n  console.log(process.env);\n}\n',
-      expected: ['no-restricted-globals', 'no-restricted-globals'],
-    },
-    {
-      name: 'an inline type qualifier, which still loads the module',
-      code: "import { type Activities } from '../activities/index.js';\nexport type A = Activities;\n",
-      others: { 'activities/index.ts': 'export type Activities = object;\n' },
-      expected: ['@typescript-eslint/no-import-type-side-effects'],
-    },
-    {
-      name: 'a clean workflow',
-      code: [
-        "import { sleep } from '@temporalio/workflow';",
-        'export async function wf(): Promise<void> {',
-        '  await sleep(1000);',
-        '}',
-      ].join('\n'),
-      expected: [],
-    },
-  ])('$name: $expected', async ({ code, expected, others = {} }) => {
-    const dir = await fakeTree({ ...others, 'workflows/wf.ts': `${code}\n` });
-    const eslint = new ESLint({ cwd: dir, overrideConfigFile: join(repo, 'eslint.config.js') });
-    const [result] = await eslint.lintFiles(['workflows/wf.ts']);
-    expect(result?.filePath).toBe(join(dir, 'workflows/wf.ts'));
-    expect(result?.messages.map((message) => message.ruleId).sort()).toEqual(expected);
-    expect(result?.messages.every((message) => message.severity === 2)).toBe(true);
   });
 });
