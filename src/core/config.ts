@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   TEMPORAL_TLS: booleanFlag.default(false),
   TEMPORAL_TLS_CERT_PATH: z.string().optional(),
   TEMPORAL_TLS_KEY_PATH: z.string().optional(),
+  /** PEM of the CA that signed the frontend's certificate, for a cluster with a private CA; unset: the system's roots. */
+  TEMPORAL_TLS_CA_PATH: z.string().optional(),
   TEMPORAL_API_KEY: z.string().optional(),
   /** Open runs a worker keeps in memory; unset: the SDK's default, about 600 per GB of heap. */
   TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
@@ -72,6 +74,11 @@ const EnvSchema = z.object({
   /** The Temporal SDK's own Prometheus listener of the worker (on HOST); unset: not served. */
   TEMPORAL_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 }).superRefine((e, ctx) => {
+  // Half a client certificate would silently connect without one, and mutual TLS would fail far from the cause.
+  if (Boolean(e.TEMPORAL_TLS_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_KEY_PATH)) {
+    const missing = e.TEMPORAL_TLS_CERT_PATH ? 'TEMPORAL_TLS_KEY_PATH' : 'TEMPORAL_TLS_CERT_PATH';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set too: mutual TLS needs both the client certificate and its key' });
+  }
   if (e.PLATFORM === 'discord') {
     // A bot token is three dot-separated base64url parts; the message never repeats what was given.
     if (!e.DISCORD_TOKEN) ctx.addIssue({ code: 'custom', path: ['DISCORD_TOKEN'], message: 'must be set with PLATFORM=discord (the bot token from the Developer Portal)' });
@@ -102,6 +109,7 @@ export type Config = Readonly<{
     tls: boolean;
     tlsCertPath?: string;
     tlsKeyPath?: string;
+    tlsCaPath?: string;
     apiKey?: string;
     maxCachedWorkflows?: number;
     cliPath?: string;
@@ -156,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tls: e.TEMPORAL_TLS,
       tlsCertPath: e.TEMPORAL_TLS_CERT_PATH,
       tlsKeyPath: e.TEMPORAL_TLS_KEY_PATH,
+      tlsCaPath: e.TEMPORAL_TLS_CA_PATH,
       apiKey: e.TEMPORAL_API_KEY,
       maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
       cliPath: e.TEMPORAL_CLI_PATH,

@@ -5,14 +5,16 @@ import type { Config } from '../config.js';
 
 type TemporalConfig = Config['temporal'];
 
-/** Address, TLS (server-verified, or mutual with a client certificate) and API key, for every connection. */
+/**
+ * Address, TLS (server-verified, against a private CA, or mutual with a client certificate) and API key, for every
+ * connection. An API key alone turns TLS on: the SDK does so when no TLS option is given (Temporal Cloud).
+ */
 export function temporalConnectionOptions(config: TemporalConfig) {
   if (!config.address) throw new Error('TEMPORAL_ADDRESS is not set.');
-  const clientCert =
-    config.tlsCertPath && config.tlsKeyPath
-      ? { clientCertPair: { crt: readFileSync(config.tlsCertPath), key: readFileSync(config.tlsKeyPath) } }
-      : undefined;
-  const tls = clientCert ?? (config.tls ? true : undefined);
+  const clientCertPair =
+    config.tlsCertPath && config.tlsKeyPath ? { crt: readFileSync(config.tlsCertPath), key: readFileSync(config.tlsKeyPath) } : undefined;
+  const serverRootCACertificate = config.tlsCaPath ? readFileSync(config.tlsCaPath) : undefined;
+  const tls = clientCertPair || serverRootCACertificate ? { clientCertPair, serverRootCACertificate } : config.tls ? true : undefined;
   return { address: config.address, tls, apiKey: config.apiKey };
 }
 
