@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { PlatformConfigurationError, PlatformRefusedError } from '../src/core/platform.js';
 
 /**
@@ -12,3 +13,8 @@ export function platformFailure(err: unknown): unknown {
   }
   return err;
 }
+
+/** The worker's activity interceptor that applies platformFailure to every activity's failure. */
+export const platformFailures: ActivityInterceptorsFactory = () => ({
+  inbound: { execute: (input, next) => next(input).catch((err: unknown) => Promise.reject(platformFailure(err))) },
+});

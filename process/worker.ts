@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import type { ActivityDeps } from '../activities/deps.js';
-import { platformFailure } from '../activities/platformFailures.js';
+import { platformFailures } from '../activities/platformFailures.js';
 import { AREAS } from './areas.js';
 import { outageRetries } from './outageRetries.js';
 import { collectActivities } from './registry.js';
@@ -33,7 +33,9 @@ export function createWorker(options: WorkerOptions): Promise<Worker> {
     taskQueue: options.taskQueue,
     workflowBundle: options.bundle,
     activities: collectActivities(AREAS, options.deps),
-    interceptors: { activity: [() => ({ inbound: { execute: (input, next) => next(input).catch((err: unknown) => Promise.reject(platformFailure(err))) } }), outageRetries] },
+    // The first is the outermost: platformFailures makes a refusal non-retryable before outageRetries sees it, so a
+    // refusal is never counted as a failure to give up on (even on a tenth attempt after an outage).
+    interceptors: { activity: [outageRetries, platformFailures] },
     // A run missing from the cache costs a history fetch and a full replay on its next task: with 500, a
     // backlog of 2,000 fan-outs and their deliveries ran at 10 deliveries/s, with the SDK's heap-sized
     // default (about 600 runs per GB, 2,300 here) at 15/s. Still bounded, by the heap.
