@@ -81,8 +81,13 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     });
   });
 
-  let endSession: (err: BotStartError) => void = () => undefined;
-  const fatal = new Promise<BotStartError>((resolve) => (endSession = resolve));
+  let ended = false;
+  let resolveFatal: (err: BotStartError) => void = () => undefined;
+  const fatal = new Promise<BotStartError>((resolve) => (resolveFatal = resolve));
+  const endSession = (err: BotStartError) => {
+    ended = true;
+    resolveFatal(err);
+  };
   manager.on(WebSocketShardEvents.Closed, (code, shardId) => {
     deps.logger.info({ code, shardId }, 'gateway connection closed');
     // The library leaves a shard idle after these codes: without an exit the process would look alive and do nothing.
@@ -93,7 +98,10 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
   manager.on(WebSocketShardEvents.Resumed, (shardId) => deps.logger.info({ shardId }, 'gateway session resumed'));
   manager.on(WebSocketShardEvents.Error, (err, shardId) => deps.logger.warn({ err, shardId }, 'gateway error'));
 
-  await manager.connect();
+  // A session Discord ended for good rejects the connect as well: `fatal` carries the one line to print.
+  await manager.connect().catch((err: unknown) => {
+    if (!ended) throw err;
+  });
   return {
     events,
     fatal,
