@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { REST } from '@discordjs/rest';
+import { DiscordAPIError, REST } from '@discordjs/rest';
 import { WebSocketManager, WebSocketShardEvents, type SessionInfo } from '@discordjs/ws';
 import { GatewayCloseCodes, GatewayIntentBits } from 'discord-api-types/v10';
 import type { Config } from '../../src/core/config.js';
@@ -21,7 +21,9 @@ export const BOT_INTENTS =
 export const DISALLOWED_INTENTS_MESSAGE =
   'Discord refused the intents (close code 4014): enable the Server Members and Message Content privileged intents for this bot in the Developer Portal (Bot page), then restart.';
 
-/** The bot cannot run with this config (not PLATFORM=discord), or Discord ended it for good (4014, 4004). */
+export const BOT_UNAUTHORIZED_MESSAGE = 'Discord refused the bot token (401 Unauthorized): set DISCORD_TOKEN to the bot token from the Developer Portal and restart.';
+
+/** The bot cannot run with this config (not PLATFORM=discord), or Discord ended it for good (4014). */
 export class BotStartError extends Error {
   override name = 'BotStartError';
 }
@@ -36,7 +38,7 @@ export function discordPlatformOf(config: Config): Extract<Config['platform'], {
 export interface RunningBot {
   /** 'handled' (event name, sequence number) after each dispatch's handling, in order. */
   events: EventEmitter;
-  /** Settles when Discord ends the session for good (4014, 4004) with the one line to print. */
+  /** Settles when Discord ends the session for good (4014) with the one line to print. */
   fatal: Promise<BotStartError>;
   stop(): Promise<void>;
 }
@@ -92,7 +94,6 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     deps.logger.info({ code, shardId }, 'gateway connection closed');
     // The library leaves a shard idle after these codes: without an exit the process would look alive and do nothing.
     if (code === GatewayCloseCodes.DisallowedIntents) endSession(new BotStartError(DISALLOWED_INTENTS_MESSAGE));
-    if (code === GatewayCloseCodes.AuthenticationFailed) endSession(new BotStartError('Discord refused the bot token (close code 4004): set DISCORD_TOKEN to the bot token from the Developer Portal and restart.'));
   });
   manager.on(WebSocketShardEvents.Ready, (data, shardId) => deps.logger.info({ shardId, sessionId: data.session_id }, 'gateway ready'));
   manager.on(WebSocketShardEvents.Resumed, (shardId) => deps.logger.info({ shardId }, 'gateway session resumed'));
@@ -100,7 +101,10 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
 
   // A session Discord ended for good rejects the connect as well: `fatal` carries the one line to print.
   await manager.connect().catch((err: unknown) => {
-    if (!ended) throw err;
+    if (ended) return;
+    // GET /gateway/bot comes first: a wrong token is refused there, before any gateway connection.
+    if (err instanceof DiscordAPIError && err.status === 401) throw new BotStartError(BOT_UNAUTHORIZED_MESSAGE);
+    throw err;
   });
   return {
     events,

@@ -18,7 +18,7 @@ runUntilSignal(async (defer) => {
   defer(database.close);
   const bot = await startBot(config, { db: database.db, clock: systemClock, logger });
   defer(bot.stop);
-  // Discord ended the session for good (4014, 4004): the library would leave the shard idle, so say why and end.
+  // Discord ended the session for good (4014): the library would leave the shard idle, so say why and end.
   void bot.fatal.then(async (err) => {
     process.stderr.write(`error: ${err.message}\n`);
     await bot.stop().catch(() => undefined);

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOT_INTENTS, DISALLOWED_INTENTS_MESSAGE } from '../../process/bot/startBot.js';
+import { BOT_INTENTS, BOT_UNAUTHORIZED_MESSAGE, DISALLOWED_INTENTS_MESSAGE } from '../../process/bot/startBot.js';
 import { attachFakeGateway, startFakeDiscord, type FakeDiscord, type FakeGateway } from '../../process/infra/fakeDiscord/index.js';
 import { useTestDatabase } from '../harness/database.js';
 
@@ -38,5 +38,13 @@ describe('npm run bot', () => {
     expect(res.code).toBe(1);
     expect(ownLines(res.stderr)).toEqual([`error: ${DISALLOWED_INTENTS_MESSAGE}`]);
     expect(gateway.identifies).toEqual([{ token: fake.token, intents: BOT_INTENTS, shard: [0, 1] }]);
+  });
+
+  it('ends with exit code 1 and one clear line when Discord refuses the token, before opening the gateway', async () => {
+    const connections = gateway.identifies.length;
+    const res = await bot({ PLATFORM: 'discord', DISCORD_TOKEN: 'd3Jvbmc.dG9rZW4.Zm9yLXRoZS1mYWtl', DISCORD_API_URL: fake.apiUrl });
+    expect(res.code).toBe(1);
+    expect(ownLines(res.stderr)).toEqual([BOT_UNAUTHORIZED_MESSAGE]);
+    expect(gateway.identifies).toHaveLength(connections);
   });
 });
