@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_INTENTS, BOT_UNAUTHORIZED_MESSAGE, DISALLOWED_INTENTS_MESSAGE } from '../../process/bot/startBot.js';
@@ -46,5 +47,27 @@ describe('npm run bot', () => {
     expect(res.code).toBe(1);
     expect(ownLines(res.stderr)).toEqual([BOT_UNAUTHORIZED_MESSAGE]);
     expect(gateway.identifies).toHaveLength(connections);
+  });
+});
+
+describe('npm run bot, stopped', () => {
+  it('connects, then on SIGTERM closes the gateway connection and exits 0', async () => {
+    const ok = await startFakeDiscord();
+    const okGateway = attachFakeGateway(ok);
+    try {
+      const ready = once(okGateway.events, 'ready');
+      const child = spawn('node_modules/.bin/tsx', ['process/entrypoints/bot.ts'], {
+        env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent', PLATFORM: 'discord', DISCORD_TOKEN: ok.token, DISCORD_API_URL: ok.apiUrl },
+      });
+      const exited = once(child, 'exit');
+      await ready;
+      const closed = once(okGateway.events, 'closed');
+      child.kill('SIGTERM');
+      expect(await exited).toEqual([0, null]);
+      await closed;
+      expect(okGateway.connected()).toBe(false);
+    } finally {
+      await ok.close();
+    }
   });
 });
