@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPlatformMember } from '../../db/platform/local.js';
+import { banPlatformUser } from '../../db/platform/moderation.js';
 import { BOT_INTENTS } from '../../process/bot/startBot.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
@@ -77,6 +78,17 @@ describe('GUILD_MEMBER_ADD', () => {
     expect(await database.db.selectFrom('events').select('id').where('guild_id', '=', unknownGuild).execute()).toEqual([]);
     await bed.dispatch('GUILD_MEMBER_ADD', memberAdd(guild.id, next));
     expect(await findPlatformMember(database.db, guild.id, next)).toBeDefined();
+  });
+});
+
+describe('GUILD_MEMBER_ADD of a banned user', () => {
+  it('records no member, audit row or event', async () => {
+    const user = snowflake();
+    await banPlatformUser(database.db, { guildId: guild.id, userId: user, reason: 'spam' });
+    await bed.dispatch('GUILD_MEMBER_ADD', memberAdd(guild.id, user));
+    expect(await findPlatformMember(database.db, guild.id, user)).toBeUndefined();
+    expect(await auditOf('members.join', user)).toEqual([]);
+    expect((await eventsOf('members.joined')).filter((e) => (e.data as { userId: string }).userId === user)).toEqual([]);
   });
 });
 
