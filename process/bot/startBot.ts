@@ -92,7 +92,7 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
   };
   manager.on(WebSocketShardEvents.Closed, (code, shardId) => {
     deps.logger.info({ code, shardId }, 'gateway connection closed');
-    // The library leaves a shard idle after these codes: without an exit the process would look alive and do nothing.
+    // The library leaves the shard idle after 4014: without an exit the process would look alive and do nothing.
     if (code === GatewayCloseCodes.DisallowedIntents) endSession(new BotStartError(DISALLOWED_INTENTS_MESSAGE));
   });
   manager.on(WebSocketShardEvents.Ready, (data, shardId) => deps.logger.info({ shardId, sessionId: data.session_id }, 'gateway ready'));
