@@ -184,3 +184,14 @@ export async function countRanked(db: Kysely<Database>, guildId: string): Promis
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Marks a message as counted for XP; false when it already was (the same message delivered again). */
+export async function claimCountedMessage(trx: Kysely<Database>, guildId: string, messageId: string, at: Date): Promise<boolean> {
+  const row = await trx
+    .insertInto('level_counted_messages')
+    .values({ guild_id: guildId, message_id: messageId, counted_at: at })
+    .onConflict((oc) => oc.columns(['guild_id', 'message_id']).doNothing())
+    .returning('message_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -25,6 +25,12 @@ export interface LevelMembersTable {
   last_xp_at: Date | null;
 }
 
+export interface LevelCountedMessagesTable {
+  guild_id: string;
+  message_id: string;
+  counted_at: Date;
+}
+
 export interface XpChangesTable {
   change_id: string;
   guild_id: string;

@@ -2,3 +2,4 @@ export * from './faults.js';
 export * from './server.js';
 export * from './state.js';
 export type { FakeHandler, FakeRequest } from './routes.js';
+export * from './gateway.js';

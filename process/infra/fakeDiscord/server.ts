@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { matches, type FakeAnswer, type Fault } from './faults.js';
 import { createRateLimiter, type FakeRateLimits } from './rateLimits.js';
 import { DISCORD_ROUTES, type FakeHandler, type FakeRoute } from './routes.js';
@@ -38,6 +39,8 @@ export interface FakeDiscord {
   fail(fault: Fault): void;
   /** Adds an endpoint (the OAuth2 and gateway fakes build on this one). */
   route(method: string, pattern: string, handler: FakeHandler): void;
+  /** The listening server, for fakes served on the same port (the gateway's WebSocket upgrades). */
+  httpServer: Server;
   close(): Promise<void>;
 }
 
@@ -109,6 +112,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
   });
+  // Upgraded connections (the gateway's WebSockets) leave the server's bookkeeping: close() must end them itself.
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+  });
   const { port } = server.address() as AddressInfo;
   return {
     apiUrl: `http://${options.host ?? '127.0.0.1'}:${port}/api`,
@@ -117,10 +126,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     requests,
     fail: (fault) => faults.push({ ...fault, left: fault.times ?? 1 }),
     route,
+    httpServer: server,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        for (const socket of upgraded) socket.destroy();
       }),
   };
 }

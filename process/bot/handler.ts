@@ -1,0 +1,17 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../../src/core/clock.js';
+import type { Logger } from '../../src/core/logger.js';
+
+export interface BotDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * One gateway event's handling: it reads Discord's payload (the only place a Discord type is seen) and calls the
+ * use case the matching `simulate` command calls. It must be idempotent by Discord's ids: a resumed session or a
+ * repeated dispatch may deliver the same event again.
+ */
+export type DispatchHandler = (data: unknown, deps: BotDeps) => Promise<void>;

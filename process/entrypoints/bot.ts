@@ -1,0 +1,29 @@
+import { systemClock } from '../../src/core/clock.js';
+import { createLogger } from '../../src/core/logger.js';
+import { discordPlatformOf, startBot } from '../bot/startBot.js';
+import { openDatabase } from '../wiring.js';
+import { loadConfigOrExit } from './bootConfig.js';
+import { runUntilSignal } from './shutdown.js';
+
+const config = loadConfigOrExit();
+try {
+  discordPlatformOf(config);
+} catch (err) {
+  process.stderr.write(`error: ${(err as Error).message}\n`);
+  process.exit(2);
+}
+const logger = createLogger(config.logLevel, 'bot');
+runUntilSignal(async (defer) => {
+  const database = openDatabase(config);
+  defer(database.close);
+  const bot = await startBot(config, { db: database.db, clock: systemClock, logger });
+  defer(bot.stop);
+  // Discord ended the session for good (4014): the library would leave the shard idle, so say why and end.
+  void bot.fatal.then(async (err) => {
+    process.stderr.write(`error: ${err.message}\n`);
+    await bot.stop().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    process.exit(1);
+  });
+  logger.info('bot connected to the gateway');
+}, (line) => logger.info(line));

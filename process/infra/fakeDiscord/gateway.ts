@@ -1,0 +1,147 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GatewayCloseCodes, GatewayOpcodes } from 'discord-api-types/v10';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { FakeDiscord } from './server.js';
+
+// A fake of Discord's gateway v10 on the HTTP fake's port: @discordjs/ws takes the gateway's address from
+// `GET /gateway/bot` only (TOOLCHAIN.md pitfall 13), so the HTTP fake answers it with this server's ws:// URL
+// and READY's resume_gateway_url points back here too.
+
+export interface FakeGatewayOptions {
+  heartbeatIntervalMs?: number;
+  /** Intents the application may not use (privileged ones not enabled): an IDENTIFY asking for one is closed with 4014. */
+  disallowedIntents?: number;
+  shards?: number;
+}
+
+export interface GatewayIdentify {
+  token: string;
+  intents: number;
+  shard?: [number, number];
+}
+
+interface Session {
+  id: string;
+  seq: number;
+  /** Every dispatch sent in this session, for RESUME's replay. */
+  sent: Array<{ s: number; t: string; d: unknown }>;
+  socket: WebSocket | null;
+}
+
+export interface FakeGateway {
+  /** `ws://host:port`, what `GET /gateway/bot` answers. */
+  url: string;
+  identifies: GatewayIdentify[];
+  resumes: Array<{ sessionId: string; seq: number | null }>;
+  /** 'identify', 'ready', 'resume', 'heartbeat', 'connection' and 'closed' (by the client), as they happen. */
+  events: EventEmitter;
+  /** Sends a dispatch on the latest session (kept for replay while it is disconnected); returns its sequence number. */
+  dispatch(t: string, d: unknown): number;
+  /** Asks the client to reconnect and resume (opcode 7). */
+  reconnect(): void;
+  /** Closes the current connection with a close code (4000 resumable, 4014 disallowed intents, ...). */
+  closeWith(code: number, reason?: string): void;
+  /** Drops the current connection without a close frame (a network cut). */
+  drop(): void;
+  connected(): boolean;
+}
+
+/** Serves the gateway on the fake's HTTP server and answers `GET /gateway/bot` with its address. */
+export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions = {}): FakeGateway {
+  const address = fake.apiUrl.replace(/^http/, 'ws').replace(/\/api$/, '');
+  const wss = new WebSocketServer({ noServer: true });
+  const events = new EventEmitter();
+  const identifies: GatewayIdentify[] = [];
+  const resumes: FakeGateway['resumes'] = [];
+  let latest: Session | null = null;
+  let sessions = 0;
+
+  fake.route('GET', '/gateway/bot', () => ({
+    status: 200,
+    body: { url: address, shards: options.shards ?? 1, session_start_limit: { total: 1000, remaining: 1000, reset_after: 86_400_000, max_concurrency: 1 } },
+  }));
+  fake.httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
+  });
+  fake.httpServer.on('close', () => wss.close());
+
+  const send = (ws: WebSocket, payload: { op: number; d: unknown; s?: number | null; t?: string | null }) =>
+    ws.send(JSON.stringify({ s: null, t: null, ...payload }));
+
+  function sendDispatch(session: Session, t: string, d: unknown): number {
+    session.seq += 1;
+    const entry = { s: session.seq, t, d };
+    session.sent.push(entry);
+    if (session.socket) send(session.socket, { op: GatewayOpcodes.Dispatch, ...entry });
+    return entry.s;
+  }
+
+  function onConnection(ws: WebSocket) {
+    events.emit('connection');
+    send(ws, { op: GatewayOpcodes.Hello, d: { heartbeat_interval: options.heartbeatIntervalMs ?? 41_250 } });
+    ws.on('close', (code) => {
+      if (latest?.socket === ws) latest.socket = null;
+      events.emit('closed', code);
+    });
+    ws.on('message', (raw) => {
+      const payload = JSON.parse(String(raw)) as { op: number; d: Record<string, unknown> | number | null };
+      if (payload.op === GatewayOpcodes.Heartbeat) {
+        send(ws, { op: GatewayOpcodes.HeartbeatAck, d: null });
+        events.emit('heartbeat', payload.d);
+      } else if (payload.op === GatewayOpcodes.Identify) identify(ws, payload.d as Record<string, unknown>);
+      else if (payload.op === GatewayOpcodes.Resume) resume(ws, payload.d as Record<string, unknown>);
+    });
+  }
+
+  function identify(ws: WebSocket, d: Record<string, unknown>) {
+    const request: GatewayIdentify = { token: String(d.token), intents: Number(d.intents), shard: d.shard as [number, number] | undefined };
+    identifies.push(request);
+    events.emit('identify', request);
+    if (request.token !== fake.token) return ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
+    if ((request.intents & (options.disallowedIntents ?? 0)) !== 0) return ws.close(GatewayCloseCodes.DisallowedIntents, 'Disallowed intent(s).');
+    sessions += 1;
+    if (latest?.socket && latest.socket !== ws) latest.socket.close(4000);
+    latest = { id: `fake-session-${sessions}`, seq: 0, sent: [], socket: ws };
+    const bot = fake.state.bot;
+    sendDispatch(latest, 'READY', {
+      v: 10,
+      user: { id: bot.id, username: bot.username, discriminator: '0', global_name: null, avatar: null, bot: true },
+      guilds: [...fake.state.guilds.keys()].map((id) => ({ id, unavailable: true })),
+      session_id: latest.id,
+      resume_gateway_url: address,
+      shard: request.shard,
+      application: { id: bot.id, flags: 0 },
+    });
+    events.emit('ready', latest.id);
+  }
+
+  function resume(ws: WebSocket, d: Record<string, unknown>) {
+    const sessionId = String(d.session_id);
+    const seq = typeof d.seq === 'number' ? d.seq : null;
+    resumes.push({ sessionId, seq });
+    events.emit('resume', { sessionId, seq });
+    // An unknown session is refused with INVALID_SESSION (not resumable), as Discord does.
+    if (!latest || latest.id !== sessionId || String(d.token) !== fake.token) return send(ws, { op: GatewayOpcodes.InvalidSession, d: false });
+    latest.socket = ws;
+    for (const entry of latest.sent.filter((e) => e.s > (seq ?? 0))) send(ws, { op: GatewayOpcodes.Dispatch, ...entry });
+    sendDispatch(latest, 'RESUMED', {});
+  }
+
+  const current = () => latest?.socket ?? null;
+  return {
+    url: address,
+    identifies,
+    resumes,
+    events,
+    dispatch(t, d) {
+      if (!latest) throw new Error('No gateway session: nothing has identified yet.');
+      return sendDispatch(latest, t, d);
+    },
+    reconnect: () => void (current() && send(current()!, { op: GatewayOpcodes.Reconnect, d: null })),
+    closeWith: (code, reason) => current()?.close(code, reason),
+    drop: () => current()?.terminate(),
+    connected: () => current() !== null,
+  };
+}

@@ -1,0 +1,52 @@
+import { once } from 'node:events';
+import { fixedClock } from '../../src/core/clock.js';
+import { loadConfig } from '../../src/core/config.js';
+import { createLogger } from '../../src/core/logger.js';
+import { startBot, type BotOptions, type RunningBot } from '../../process/bot/startBot.js';
+import { attachFakeGateway, startFakeDiscord, type FakeDiscord, type FakeGateway, type FakeGatewayOptions } from '../../process/infra/fakeDiscord/index.js';
+import type { TestDatabase } from '../harness/database.js';
+
+export interface BotBed {
+  fake: FakeDiscord;
+  gateway: FakeGateway;
+  bot: RunningBot;
+  clock: ReturnType<typeof fixedClock>;
+  /** Sends a dispatch from the fake gateway and resolves once the bot has handled it. */
+  dispatch(t: string, d: unknown): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The real bot code (startBot) against the fake gateway and HTTP API, writing to the test's database. */
+export async function startBotBed(database: TestDatabase, now: Date, gatewayOptions: FakeGatewayOptions = {}, botOptions: BotOptions = {}): Promise<BotBed> {
+  const fake = await startFakeDiscord();
+  const gateway = attachFakeGateway(fake, gatewayOptions);
+  const clock = fixedClock(now);
+  const ready = once(gateway.events, 'ready');
+  const config = loadConfig({ PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl });
+  const bot = await startBot(config, { db: database.db, clock, logger: createLogger('silent', 'bot-test') }, botOptions);
+  await ready;
+  const handled = (seq: number) =>
+    new Promise<void>((resolve) => {
+      const on = (_t: string, s: number) => {
+        if (s < seq) return;
+        bot.events.off('handled', on);
+        resolve();
+      };
+      bot.events.on('handled', on);
+    });
+  return {
+    fake,
+    gateway,
+    bot,
+    clock,
+    async dispatch(t, d) {
+      const seq = gateway.dispatch(t, d);
+      await handled(seq);
+      return seq;
+    },
+    async close() {
+      await bot.stop();
+      await fake.close();
+    },
+  };
+}
