@@ -85,13 +85,15 @@ describe('api shutdown', () => {
     const path = `${origin}/api/v1/guilds/${guild.id}/bank/members/${userId}/transactions`;
     const body = JSON.stringify({ type: 'add', amount: 5 });
     const headers = { ...bearer(key), 'Content-Type': 'application/json' };
-    // A keep-alive client, whose connection the server would otherwise keep open after the answer.
-    const agent = new Agent({ keepAlive: true });
-    expect((await get(path, { method: 'POST', headers, body, agent })).status).toBe(201);
+    // The account's row, to be locked below.
+    expect((await get(path, { method: 'POST', headers, body })).status).toBe(201);
     const locker = new pg.Client({ connectionString: database.url });
     await locker.connect();
     await locker.query('begin');
     await locker.query('select 1 from bank_accounts where guild_id = $1 and user_id = $2 for update', [guild.id, userId]);
+    // A keep-alive client, whose connection the server would otherwise keep open after the answer. Its socket is new:
+    // an idle one reused from an earlier request may be closed by the server's keep-alive timeout as it is reused.
+    const agent = new Agent({ keepAlive: true });
     const answer = get(path, { method: 'POST', headers, body, agent });
     answer.catch(() => {});
     const release = async () => {
