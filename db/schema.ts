@@ -9,7 +9,7 @@ import type { AppealSettingsTable, AppealsTable, AppealMessagesTable } from './a
 import type { ApplicationFormsTable, ApplicationSubmissionsTable, ApplicationVotesTable } from './applications/tables.js';
 import type { TicketSettingsTable, TicketsTable, TicketMessagesTable } from './tickets/tables.js';
 import type { FlowsTable, FlowRunsTable, FlowRunQuotasTable, FlowEffectsTable, FlowEventCursorsTable } from './flows/tables.js';
-import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSeasonMembersTable, InviteMilestonesTable, InviteMilestoneGrantsTable, InviteMilestoneChecksTable, InviteRankSnapshotsTable, InviteRankSnapshotStateTable, InviteScoreCountsTable, InviteSeasonScoreCountsTable, InviteRankDirtyTable } from './invites/tables.js';
+import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSeasonMembersTable, InviteMilestonesTable, InviteMilestoneGrantsTable, InviteMilestoneChecksTable, InviteRankSnapshotsTable, InviteRankSnapshotStateTable, InviteScoreCountsTable, InviteSeasonScoreCountsTable, InviteRankDirtyTable, InviteSnapshotsTable } from './invites/tables.js';
 import type { GiveawaySettingsTable, GiveawaysTable, GiveawayEntriesTable, GiveawayDrawsTable, GiveawayActionsTable } from './giveaways/tables.js';
 import type { ShopStoresTable, ShopCategoriesTable, ShopItemsTable, ShopPurchasesTable } from './shop/tables.js';
 
@@ -86,6 +86,7 @@ export interface Database {
   invite_score_counts: InviteScoreCountsTable;
   invite_season_score_counts: InviteSeasonScoreCountsTable;
   invite_rank_dirty: InviteRankDirtyTable;
+  invite_snapshots: InviteSnapshotsTable;
   giveaway_settings: GiveawaySettingsTable;
   giveaways: GiveawaysTable;
   giveaway_entries: GiveawayEntriesTable;

@@ -2,11 +2,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Logger } from '../../src/core/logger.js';
+import type { Platform } from '../../src/core/platform.js';
 
 export interface BotDeps {
   db: Kysely<Database>;
   clock: Clock;
   logger: Logger;
+  /** The Discord adapter: the reads a handler needs beyond the payload (the server's invites, the bot's user). */
+  platform: Platform;
 }
 
 /**

@@ -50,6 +50,17 @@ export interface PlatformMember {
   timedOutUntil: Date | null;
 }
 
+/** An invite link of the server with how often it was used: what invite attribution compares. */
+export interface PlatformInvite {
+  code: string;
+  /** Null for invites without one (the server's vanity URL, some integrations). */
+  inviterId: string | null;
+  channelId: string | null;
+  uses: number;
+  /** 0 = unlimited. */
+  maxUses: number;
+}
+
 export type DirectMessageStatus = 'sent' | 'failed';
 
 export interface Platform {
@@ -85,6 +96,8 @@ export interface Platform {
   timeout(guildId: string, userId: string, until: Date | null, reason: string | null): Promise<boolean>;
   /** A DM from the bot, sent once per idempotency key; 'failed' when the user does not accept it. */
   sendDirectMessage(guildId: string, userId: string, content: string, idempotencyKey: string): Promise<DirectMessageStatus>;
+  /** The server's invites with their use counts (on Discord the bot needs Manage Server). */
+  listInvites(guildId: string): Promise<PlatformInvite[]>;
   /** An invite link to the channel, created once per idempotency key. */
   createInvite(guildId: string, channelId: string, maxUses: number, idempotencyKey: string): Promise<string>;
   /**

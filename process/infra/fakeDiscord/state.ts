@@ -19,6 +19,8 @@ export interface FakeInvite {
   channelId: string;
   guildId: string;
   maxUses: number;
+  uses: number;
+  inviterId: string | null;
 }
 
 export interface FakeDiscordState {

@@ -4,6 +4,7 @@ import {
   Routes,
   type APIBan,
   type APIChannel,
+  type APIExtendedInvite,
   type APIGuild,
   type APIGuildMember,
   type APIInvite,
@@ -18,7 +19,7 @@ import type { PlatformMetrics } from '../../core/metrics.js';
 import { PlatformConfigurationError, PlatformRefusedError, type Platform, type PlatformMember } from '../../core/platform.js';
 import { DISCORD, UNAUTHORIZED_MESSAGE, discordCode, translateDiscordError } from './discordErrors.js';
 import { countRequests, routeTemplate } from './discordMetrics.js';
-import { toChannel, toGuild, toMember, toRole } from './discordShapes.js';
+import { toChannel, toGuild, toInvite, toMember, toRole } from './discordShapes.js';
 import { createTtlCache } from './ttlCache.js';
 
 export interface DiscordPlatformOptions {
@@ -214,6 +215,11 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
         await postWithNonce(channel.id, content, idempotencyKey);
         return 'sent' as const;
       });
+    },
+    async listInvites(guildId) {
+      // Never cached: attribution compares the counts as they are now.
+      const invites = await call<APIExtendedInvite[]>('listing invites', 'get', Routes.guildInvites(guildId));
+      return invites.map(toInvite);
     },
     async createInvite(_guildId, channelId, maxUses, idempotencyKey) {
       // Discord has no idempotency for invites: a retry in this process reuses the first code; a retry elsewhere
