@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { GuildsTable, ApiKeysTable, AuditLogTable, RateLimitCountersTable, IdempotencyRecordsTable, EventsTable } from './shared/tables.js';
-import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable, PlatformClosedChannelsTable } from './platform/tables.js';
+import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable, PlatformClosedChannelsTable, HandledInteractionsTable } from './platform/tables.js';
 import type { BankSettingsTable, BankAccountsTable, BankLedgerTable } from './bank/tables.js';
 import type { LevelSettingsTable, LevelRewardsTable, LevelMembersTable, LevelCountedMessagesTable, XpChangesTable, LevelRankSnapshotsTable, LevelRankSnapshotStateTable } from './levels/tables.js';
 import type { WebhookEndpointsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './webhooks/tables.js';
@@ -59,6 +59,7 @@ export interface Database {
   platform_direct_messages: PlatformDirectMessagesTable;
   platform_invites: PlatformInvitesTable;
   platform_closed_channels: PlatformClosedChannelsTable;
+  handled_interactions: HandledInteractionsTable;
   moderation_settings: ModerationSettingsTable;
   moderation_escalations: ModerationEscalationsTable;
   record_counters: RecordCountersTable;

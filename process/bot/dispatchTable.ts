@@ -4,6 +4,7 @@ import { guildCreate } from './handlers/guildCreate.js';
 import { guildMemberAdd } from './handlers/guildMemberAdd.js';
 import { guildMemberRemove } from './handlers/guildMemberRemove.js';
 import { guildRoleDelete, guildRoleModify } from './handlers/guildRoles.js';
+import { interactionCreate } from './handlers/interactionCreate.js';
 import { inviteCreate, inviteDelete } from './handlers/invites.js';
 import { messageCreate } from './handlers/messageCreate.js';
 
@@ -21,4 +22,5 @@ export const DISPATCH_TABLE: Readonly<Record<string, DispatchHandler>> = {
   GUILD_MEMBER_ADD: guildMemberAdd,
   GUILD_MEMBER_REMOVE: guildMemberRemove,
   MESSAGE_CREATE: messageCreate,
+  INTERACTION_CREATE: interactionCreate,
 };
