@@ -6,6 +6,7 @@ import {
   type APIModalSubmitInteraction,
 } from 'discord-api-types/v10';
 import { isInteractionHandled } from '../../../db/platform/interactions.js';
+import { parseAppealFormDialog, parseAppealOpenButton } from '../../../src/appeals/appealForm.js';
 import { parseApplicationApplyButton, parseApplicationFormDialog } from '../../../src/applications/applicationButtons.js';
 import { parseGiveawayEnterButton } from '../../../src/giveaways/giveawayButtons.js';
 import type { InteractionRef } from '../../../src/platform/discord/interactionReplies.js';
@@ -13,6 +14,7 @@ import { toMember } from '../../../src/platform/discord/discordShapes.js';
 import { parseTicketPanelButton } from '../../../src/tickets/panelButtons.js';
 import type { BotDeps, DispatchHandler } from '../handler.js';
 import { answerInteraction } from '../interactions/answerInteraction.js';
+import { fileFromForm, showAppealForm } from '../interactions/appealForm.js';
 import { showApplicationForm, submitFromForm } from '../interactions/applicationForm.js';
 import { enterFromButton, type ButtonPress } from '../interactions/giveawayEnter.js';
 import { openFromPanel } from '../interactions/ticketPanel.js';
@@ -48,19 +50,29 @@ function dialogValues(i: APIModalSubmitInteraction): Map<string, string> {
 }
 
 /**
- * INTERACTION_CREATE: a button pressed or a dialog submitted in a server, acknowledged within Discord's 3 s and
- * answered (to the member alone) from the outcome of the use case its `simulate` command calls. An interaction
+ * INTERACTION_CREATE: a button pressed or a dialog submitted, acknowledged within Discord's 3 s and answered (to the
+ * member alone) from the outcome of the use case its `simulate` command calls. Appeals come from anywhere (a banned
+ * user is outside the server, so their custom_id names it); everything else from inside a server. An interaction
  * already acted on (a replayed dispatch) is neither acted on nor answered again.
  */
 export const interactionCreate: DispatchHandler = async (data, deps) => {
   const d = data as APIInteraction;
-  const isButton = d.type === InteractionType.MessageComponent;
-  if ((!isButton && d.type !== InteractionType.ModalSubmit) || !d.guild_id || !d.member) return;
+  if (d.type !== InteractionType.MessageComponent && d.type !== InteractionType.ModalSubmit) return;
   if (await isInteractionHandled(deps.db, d.id)) return;
-  const i = d as InServer<APIMessageComponentInteraction | APIModalSubmitInteraction>;
+  const i = d as APIMessageComponentInteraction | APIModalSubmitInteraction;
   const ref = { id: i.id, token: i.token, applicationId: i.application_id };
-  const press: ButtonPress = { interactionId: i.id, guildId: i.guild_id, userId: i.member.user.id, member: toMember(i.guild_id, i.member) };
-  if (i.type === InteractionType.MessageComponent) return pressButton(deps, ref, press, i.data.custom_id);
+  const userId = i.member?.user.id ?? i.user?.id;
+  if (!userId) return;
+  const isButton = i.type === InteractionType.MessageComponent;
+  const appealGuild = isButton ? parseAppealOpenButton(i.data.custom_id) : parseAppealFormDialog(i.data.custom_id);
+  if (appealGuild !== undefined) {
+    if (isButton) return showAppealForm(deps, ref, appealGuild);
+    return answerInteraction(deps, ref, () => fileFromForm(deps, { interactionId: i.id, guildId: appealGuild, userId, values: dialogValues(i) }));
+  }
+  if (!i.guild_id || !i.member) return answerInteraction(deps, ref, async () => UNKNOWN_BUTTON_ANSWER);
+  const inServer = i as InServer<typeof i>;
+  const press: ButtonPress = { interactionId: i.id, guildId: inServer.guild_id, userId, member: toMember(inServer.guild_id, inServer.member) };
+  if (isButton) return pressButton(deps, ref, press, i.data.custom_id);
   const formId = parseApplicationFormDialog(i.data.custom_id);
   const work = formId === undefined ? async () => UNKNOWN_BUTTON_ANSWER : () => submitFromForm(deps, { ...press, values: dialogValues(i) }, formId);
   await answerInteraction(deps, ref, work);
