@@ -3,6 +3,8 @@
 
 const ENTER = /^giveaway:enter:(\d{1,10})$/;
 
+export const GIVEAWAY_ENTER_LABEL = 'Enter';
+
 export const giveawayEnterButtonId = (giveawayId: number) => `giveaway:enter:${giveawayId}`;
 
 /** The giveaway an entry button belongs to, undefined for any other custom_id. */
