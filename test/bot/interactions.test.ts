@@ -4,10 +4,12 @@ import { GiveawayStartRequest } from '../../src/giveaways/contract.js';
 import { createGiveaway } from '../../src/giveaways/createGiveaway.js';
 import { giveawayEnterButtonId } from '../../src/giveaways/giveawayButtons.js';
 import { ticketPanelButtonId } from '../../src/tickets/panelButtons.js';
+import { ANSWER_WITHIN_MS } from '../../process/bot/botDeps.js';
 import { FAILED_ANSWER } from '../../process/bot/interactions/answerInteraction.js';
 import { UNKNOWN_BUTTON_ANSWER } from '../../process/bot/handlers/interactionCreate.js';
 import type { FakeInteractionAnswer } from '../../process/infra/fakeDiscord/index.js';
 import { useTestDatabase } from '../harness/database.js';
+import { eventually } from '../harness/eventually.js';
 import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { userIdAged } from '../api/giveaways/giveawayBed.js';
 import { startBotBed, type BotBed } from './botHarness.js';
@@ -150,6 +152,31 @@ describe('answered directly (the work done within the answer budget)', () => {
     expect(answersTo(bed, second.token).map((a) => (a.body as { data: { content: string } }).data.content)).toEqual([
       `You already have ticket #${opened!.ticketNo} open from this panel.`,
     ]);
+  });
+
+  it('defers at the answer budget when the work is held up, within 3 s, then edits the answer in once the work is done', async () => {
+    const giveawayId = await activeGiveaway();
+    const user = userIdAged(NOW, 400);
+    const payload = press(giveawayEnterButtonId(giveawayId), user);
+    let dispatchedAt = 0;
+    let handled: Promise<number> | undefined;
+    // The entry waits on the giveaway's row, locked here until the bot has deferred its answer.
+    await database.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('giveaways').select('id').where('guild_id', '=', guild.id).where('id', '=', giveawayId).forUpdate().execute();
+      dispatchedAt = Date.now();
+      handled = bed.dispatch('INTERACTION_CREATE', payload);
+      await eventually(async () => answersTo(bed, payload.token).length, (n) => n > 0);
+    });
+    await handled;
+
+    const answers = answersTo(bed, payload.token);
+    expect(answers.map((a) => [a.kind, a.body])).toEqual([
+      ['callback', { type: 5, data: { flags: EPHEMERAL } }],
+      ['edit', { content: 'You entered the giveaway with 1 entry. Good luck!', allowed_mentions: { parse: [] } }],
+    ]);
+    ackWithinLimit(answers[0], dispatchedAt);
+    expect(answers[0]!.at - dispatchedAt).toBeGreaterThanOrEqual(ANSWER_WITHIN_MS);
+    expect(await entriesOf(giveawayId)).toEqual([{ user_id: user, tickets: 1 }]);
   });
 
   it('answers a button it does not know (an old message) instead of leaving the press to fail', async () => {
