@@ -5,6 +5,7 @@ import { findGuild } from '../db/guild/guilds.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
 import { recordGiveawayPosted } from '../src/giveaways/activateGiveaway.js';
 import { runDraw } from '../src/giveaways/drawGiveaway.js';
+import { GIVEAWAY_ENTER_LABEL, giveawayEnterButtonId } from '../src/giveaways/giveawayButtons.js';
 import { RerollRefusal } from '../src/giveaways/giveawayRefusal.js';
 import { activeGiveawayMessage, closedGiveawayMessage, drawAnnouncement, winnerDirectMessage } from '../src/giveaways/giveawayMessages.js';
 import type { DrawActor, DrawOutcome, RerollRequest } from '../src/giveaways/ids.js';
@@ -34,7 +35,9 @@ export function createGiveawaysActivities(deps: ActivityDeps) {
       const g = await load(guildId, giveawayId);
       if (g.status === 'cancelled') return 'cancelled';
       if (g.status !== 'scheduled') return 'active';
-      const messageId = await platform.postMessage(guildId, g.channelId, activeGiveawayMessage(g), `giveaway-message/${guildId}/${giveawayId}`);
+      const messageId = await platform.postMessage(guildId, g.channelId, activeGiveawayMessage(g), `giveaway-message/${guildId}/${giveawayId}`, {
+        buttons: [{ id: giveawayEnterButtonId(giveawayId), label: GIVEAWAY_ENTER_LABEL }],
+      });
       return db.transaction().execute((trx) => recordGiveawayPosted(trx, { guildId, giveawayId, channelId: g.channelId, messageId, at: clock.now() }));
     },
 
@@ -64,7 +67,8 @@ export function createGiveawaysActivities(deps: ActivityDeps) {
     async editGiveawayMessage(guildId: string, giveawayId: number, drawNumber: number | null): Promise<void> {
       const g = await load(guildId, giveawayId);
       if (g.messageId === null) return;
-      if (!(await platform.editMessage(guildId, g.channelId, g.messageId, closedGiveawayMessage(g)))) {
+      // The ended or cancelled message takes no more entries: its button goes.
+      if (!(await platform.editMessage(guildId, g.channelId, g.messageId, closedGiveawayMessage(g), { buttons: [] }))) {
         throw refuse('MESSAGE_NOT_FOUND', `The message of giveaway ${giveawayId} is gone.`);
       }
       if (drawNumber !== null) await done(guildId, giveawayId, 'edit', drawNumber, null);

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { GuildsTable, ApiKeysTable, AuditLogTable, RateLimitCountersTable, IdempotencyRecordsTable, EventsTable } from './shared/tables.js';
-import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable, PlatformClosedChannelsTable } from './platform/tables.js';
+import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable, PlatformClosedChannelsTable, HandledInteractionsTable } from './platform/tables.js';
 import type { BankSettingsTable, BankAccountsTable, BankLedgerTable } from './bank/tables.js';
 import type { LevelSettingsTable, LevelRewardsTable, LevelMembersTable, LevelCountedMessagesTable, XpChangesTable, LevelRankSnapshotsTable, LevelRankSnapshotStateTable } from './levels/tables.js';
 import type { WebhookEndpointsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './webhooks/tables.js';
@@ -9,7 +9,7 @@ import type { AppealSettingsTable, AppealsTable, AppealMessagesTable } from './a
 import type { ApplicationFormsTable, ApplicationSubmissionsTable, ApplicationVotesTable } from './applications/tables.js';
 import type { TicketSettingsTable, TicketsTable, TicketMessagesTable } from './tickets/tables.js';
 import type { FlowsTable, FlowRunsTable, FlowRunQuotasTable, FlowEffectsTable, FlowEventCursorsTable } from './flows/tables.js';
-import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSeasonMembersTable, InviteMilestonesTable, InviteMilestoneGrantsTable, InviteMilestoneChecksTable, InviteRankSnapshotsTable, InviteRankSnapshotStateTable, InviteScoreCountsTable, InviteSeasonScoreCountsTable, InviteRankDirtyTable } from './invites/tables.js';
+import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSeasonMembersTable, InviteMilestonesTable, InviteMilestoneGrantsTable, InviteMilestoneChecksTable, InviteRankSnapshotsTable, InviteRankSnapshotStateTable, InviteScoreCountsTable, InviteSeasonScoreCountsTable, InviteRankDirtyTable, InviteSnapshotsTable } from './invites/tables.js';
 import type { GiveawaySettingsTable, GiveawaysTable, GiveawayEntriesTable, GiveawayDrawsTable, GiveawayActionsTable } from './giveaways/tables.js';
 import type { ShopStoresTable, ShopCategoriesTable, ShopItemsTable, ShopPurchasesTable } from './shop/tables.js';
 
@@ -59,6 +59,7 @@ export interface Database {
   platform_direct_messages: PlatformDirectMessagesTable;
   platform_invites: PlatformInvitesTable;
   platform_closed_channels: PlatformClosedChannelsTable;
+  handled_interactions: HandledInteractionsTable;
   moderation_settings: ModerationSettingsTable;
   moderation_escalations: ModerationEscalationsTable;
   record_counters: RecordCountersTable;
@@ -86,6 +87,7 @@ export interface Database {
   invite_score_counts: InviteScoreCountsTable;
   invite_season_score_counts: InviteSeasonScoreCountsTable;
   invite_rank_dirty: InviteRankDirtyTable;
+  invite_snapshots: InviteSnapshotsTable;
   giveaway_settings: GiveawaySettingsTable;
   giveaways: GiveawaysTable;
   giveaway_entries: GiveawayEntriesTable;

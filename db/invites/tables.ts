@@ -101,3 +101,17 @@ export interface InviteSeasonScoreCountsTable {
 export interface InviteRankDirtyTable {
   guild_id: string;
 }
+
+/** The bot's last view of a server's invites and their use counts, which joins are compared with. */
+export interface InviteSnapshotsTable {
+  guild_id: string;
+  code: string;
+  inviter_id: string | null;
+  channel_id: string | null;
+  uses: number;
+  /** 0 = unlimited. */
+  max_uses: number;
+  /** Discord deleted it (INVITE_DELETE): kept until the next join has been compared with it. */
+  deleted_at: Date | null;
+  updated_at: Date;
+}

@@ -127,6 +127,9 @@ export async function createPlatformInvite(
   return row.code;
 }
 
+export const listPlatformInvites = (db: Db, guildId: string) =>
+  db.selectFrom('platform_invites').select(['code', 'channel_id', 'uses', 'max_uses']).where('guild_id', '=', guildId).orderBy('code').execute();
+
 export async function setPlatformAcceptsDms(db: Db, guildId: string, userId: string, accepts: boolean): Promise<void> {
   await db.updateTable('platform_members').set({ accepts_dms: accepts }).where('guild_id', '=', guildId).where('user_id', '=', userId).execute();
 }

@@ -112,3 +112,9 @@ export interface PlatformClosedChannelsTable {
   idempotency_key: string;
   created_at: CreatedAt;
 }
+
+export interface HandledInteractionsTable {
+  interaction_id: string;
+  guild_id: string | null;
+  handled_at: Date;
+}

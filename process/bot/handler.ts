@@ -2,11 +2,22 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Logger } from '../../src/core/logger.js';
+import type { Platform } from '../../src/core/platform.js';
+import type { InteractionReplies } from '../../src/platform/discord/interactionReplies.js';
 
 export interface BotDeps {
   db: Kysely<Database>;
   clock: Clock;
   logger: Logger;
+  /** The Discord adapter: the reads a handler needs beyond the payload (the server's invites, the bot's user). */
+  platform: Platform;
+  /** Answers to button presses and forms (Discord's interaction endpoints). */
+  replies: InteractionReplies;
+  /**
+   * How long an interaction's work may take before the bot defers its answer (Discord wants the callback within
+   * 3 s of the press); 0 always defers first.
+   */
+  answerWithinMs: number;
 }
 
 /**

@@ -50,6 +50,28 @@ export interface PlatformMember {
   timedOutUntil: Date | null;
 }
 
+/** A button under a message: pressing it reaches the bot as an interaction carrying `id` (its custom_id). */
+export interface PlatformButton {
+  id: string;
+  label: string;
+}
+
+export interface MessageOptions {
+  /** Buttons under the message; on an edit, [] takes them away and undefined leaves them as they are. */
+  buttons?: PlatformButton[];
+}
+
+/** An invite link of the server with how often it was used: what invite attribution compares. */
+export interface PlatformInvite {
+  code: string;
+  /** Null for invites without one (the server's vanity URL, some integrations). */
+  inviterId: string | null;
+  channelId: string | null;
+  uses: number;
+  /** 0 = unlimited. */
+  maxUses: number;
+}
+
 export type DirectMessageStatus = 'sent' | 'failed';
 
 export interface Platform {
@@ -65,12 +87,12 @@ export interface Platform {
    * Posts a text message. The idempotency key makes a retried call a no-op that returns the first
    * message's id, so an activity retried after a lost answer never posts twice.
    */
-  postMessage(guildId: string, channelId: string, content: string, idempotencyKey: string): Promise<string>;
+  postMessage(guildId: string, channelId: string, content: string, idempotencyKey: string, options?: MessageOptions): Promise<string>;
   /**
    * Replaces the content of a message the bot posted. Editing is idempotent by nature (the same content
    * twice is one edit); false when the message is gone, so the caller can record the effect as failed.
    */
-  editMessage(guildId: string, channelId: string, messageId: string, content: string): Promise<boolean>;
+  editMessage(guildId: string, channelId: string, messageId: string, content: string, options?: MessageOptions): Promise<boolean>;
   /** Gives or takes a role; doing what is already done is a no-op. Returns whether the member changed. */
   changeRole(guildId: string, userId: string, roleId: string, action: 'add' | 'remove', reason: string | null): Promise<boolean>;
 
@@ -85,6 +107,8 @@ export interface Platform {
   timeout(guildId: string, userId: string, until: Date | null, reason: string | null): Promise<boolean>;
   /** A DM from the bot, sent once per idempotency key; 'failed' when the user does not accept it. */
   sendDirectMessage(guildId: string, userId: string, content: string, idempotencyKey: string): Promise<DirectMessageStatus>;
+  /** The server's invites with their use counts (on Discord the bot needs Manage Server). */
+  listInvites(guildId: string): Promise<PlatformInvite[]>;
   /** An invite link to the channel, created once per idempotency key. */
   createInvite(guildId: string, channelId: string, maxUses: number, idempotencyKey: string): Promise<string>;
   /**

@@ -18,17 +18,20 @@ export interface CreateGuildInput extends GuildRecord {
  * role, its owner and the bot as members.
  */
 export async function createGuild(db: Kysely<Database>, input: CreateGuildInput): Promise<GuildRecord> {
+  return db.transaction().execute((trx) => registerGuild(trx, input));
+}
+
+/** `createGuild` in the caller's transaction (the bot registers a server it is added to with its other rows). */
+export async function registerGuild(trx: Kysely<Database>, input: CreateGuildInput): Promise<GuildRecord> {
   const { ownerId, botUserId, actor, ...record } = input;
-  return db.transaction().execute(async (trx) => {
-    if (await findGuild(trx, record.id)) throw new GuildManagementError('GUILD_EXISTS', `Guild ${record.id} already exists.`);
-    const guild = await insertGuild(trx, record);
-    await upsertPlatformGuild(trx, { guildId: guild.id, name: guild.name, icon: guild.icon, ownerId, botUserId });
-    await upsertPlatformRoles(trx, guild.id, [{ roleId: guild.id, name: '@everyone', position: 0 }]);
-    await upsertPlatformMember(trx, { guildId: guild.id, userId: ownerId, username: 'owner', bot: false, roleIds: [] });
-    await upsertPlatformMember(trx, { guildId: guild.id, userId: botUserId, username: 'community-bot', bot: true, roleIds: [] });
-    await writeAudit(trx, { guildId: guild.id, actor, action: 'guild.create', target: { type: 'guild', id: guild.id }, data: record });
-    return guild;
-  });
+  if (await findGuild(trx, record.id)) throw new GuildManagementError('GUILD_EXISTS', `Guild ${record.id} already exists.`);
+  const guild = await insertGuild(trx, record);
+  await upsertPlatformGuild(trx, { guildId: guild.id, name: guild.name, icon: guild.icon, ownerId, botUserId });
+  await upsertPlatformRoles(trx, guild.id, [{ roleId: guild.id, name: '@everyone', position: 0 }]);
+  await upsertPlatformMember(trx, { guildId: guild.id, userId: ownerId, username: 'owner', bot: false, roleIds: [] });
+  await upsertPlatformMember(trx, { guildId: guild.id, userId: botUserId, username: 'community-bot', bot: true, roleIds: [] });
+  await writeAudit(trx, { guildId: guild.id, actor, action: 'guild.create', target: { type: 'guild', id: guild.id }, data: record });
+  return guild;
 }
 
 export async function changeGuild(

@@ -22,6 +22,8 @@ export interface MemberJoin {
   actor: AuditActor;
   /** A user who is already a member: `update` replaces their username, bot flag and roles (no join); `refuse` is ALREADY_MEMBER. */
   ifMember: 'update' | 'refuse';
+  /** How the bot attributed the join (invite attribution), kept in the audit row; absent for operators' joins. */
+  attribution?: string;
 }
 
 /**
@@ -39,7 +41,14 @@ export async function joinMember(trx: Kysely<Database>, j: MemberJoin): Promise<
       actor: j.actor,
       action,
       target: { type: 'member', id: j.userId },
-      data: { username: j.username, bot: j.bot, roleIds: j.roleIds, inviterId: j.inviterId, inviteCode: j.inviteCode },
+      data: {
+        username: j.username,
+        bot: j.bot,
+        roleIds: j.roleIds,
+        inviterId: j.inviterId,
+        inviteCode: j.inviteCode,
+        ...(j.attribution === undefined ? {} : { attribution: j.attribution }),
+      },
     });
 
   if (!(await insertPlatformMemberIfNew(trx, member))) {

@@ -13,6 +13,7 @@ import {
   createPlatformInvite,
   findPlatformBan,
   kickPlatformMember,
+  listPlatformInvites,
   sendPlatformDirectMessage,
   setPlatformTimeout,
   unbanPlatformUser,
@@ -126,6 +127,17 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
     async sendDirectMessage(guildId, userId, content, idempotencyKey) {
       await requireReachable(guildId);
       return sendPlatformDirectMessage(db, { guildId, userId, content, idempotencyKey });
+    },
+    async listInvites(guildId) {
+      const guild = await requireReachable(guildId);
+      // The local platform's invites are the bot's own (appeal approvals).
+      return (await listPlatformInvites(db, guildId)).map((i) => ({
+        code: i.code,
+        inviterId: guild?.bot_user_id ?? null,
+        channelId: i.channel_id,
+        uses: i.uses,
+        maxUses: i.max_uses,
+      }));
     },
     async createInvite(guildId, channelId, maxUses, idempotencyKey) {
       await requireReachable(guildId);

@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import { fixedClock } from '../../src/core/clock.js';
 import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
+import { createBotDeps } from '../../process/bot/botDeps.js';
+import type { BotDeps } from '../../process/bot/handler.js';
 import { startBot, type BotOptions, type RunningBot } from '../../process/bot/startBot.js';
 import { attachFakeGateway, startFakeDiscord, type FakeDiscord, type FakeGateway, type FakeGatewayOptions } from '../../process/infra/fakeDiscord/index.js';
 import type { TestDatabase } from '../harness/database.js';
@@ -17,13 +19,20 @@ export interface BotBed {
 }
 
 /** The real bot code (startBot) against the fake gateway and HTTP API, writing to the test's database. */
-export async function startBotBed(database: TestDatabase, now: Date, gatewayOptions: FakeGatewayOptions = {}, botOptions: BotOptions = {}): Promise<BotBed> {
+export async function startBotBed(
+  database: TestDatabase,
+  now: Date,
+  gatewayOptions: FakeGatewayOptions = {},
+  botOptions: BotOptions = {},
+  depOverrides: Partial<BotDeps> = {},
+): Promise<BotBed> {
   const fake = await startFakeDiscord();
   const gateway = attachFakeGateway(fake, gatewayOptions);
   const clock = fixedClock(now);
   const ready = once(gateway.events, 'ready');
   const config = loadConfig({ PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl });
-  const bot = await startBot(config, { db: database.db, clock, logger: createLogger('silent', 'bot-test') }, botOptions);
+  const logger = createLogger('silent', 'bot-test');
+  const bot = await startBot(config, createBotDeps(config, database.db, clock, logger, depOverrides), botOptions);
   await ready;
   const handled = (seq: number) =>
     new Promise<void>((resolve) => {

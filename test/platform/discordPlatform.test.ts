@@ -88,6 +88,14 @@ describe('Discord adapter: requests', () => {
     expect(nonceOf('level-up/2')).not.toBe(nonceOf('level-up/1'));
   });
 
+  it('buttons travel as one action row of components; an edit with none takes them away, an edit without the option leaves them', async () => {
+    const { platform, guildId, general, requests } = setup();
+    const id = await platform.postMessage(guildId, general, 'Giveaway', 'giveaway/1', { buttons: [{ id: 'giveaway:enter:1', label: 'Enter' }] });
+    await platform.editMessage(guildId, general, id, 'Ended', { buttons: [] });
+    await platform.editMessage(guildId, general, id, 'Ended again');
+    expect(requests().map((r) => r.body?.components)).toEqual([[{ type: 1, components: [{ type: 2, style: 1, custom_id: 'giveaway:enter:1', label: 'Enter' }] }], [], undefined]);
+  });
+
   it('a timeout past 28 days is refused before any request', async () => {
     const { platform, guildId, alice, requests } = setup();
     const err = await platform.timeout(guildId, alice, new Date(NOW.getTime() + 28 * 86_400_000 + 1000), 'x').catch((e: unknown) => e);

@@ -1,6 +1,6 @@
 import { ChannelType, type APIChannel, type APIGuildMember, type APIMessage } from 'discord-api-types/v10';
 import { discordError, type FakeAnswer } from './faults.js';
-import type { FakeDiscordState, FakeGuild } from './state.js';
+import type { FakeDiscordState, FakeGuild, FakeInvite } from './state.js';
 
 export interface FakeRequest {
   params: Record<string, string>;
@@ -74,6 +74,23 @@ function postMessage(state: FakeDiscordState, req: FakeRequest): FakeAnswer {
   } as APIMessage;
   state.messages.set(message.id, message);
   return json(message);
+}
+
+/** An invite as `GET /guilds/{guild.id}/invites` shows it, with its use count. */
+function inviteOf(state: FakeDiscordState, g: FakeGuild, i: FakeInvite) {
+  const inviter = i.inviterId === null ? undefined : state.users.get(i.inviterId);
+  return {
+    type: 0,
+    code: i.code,
+    guild: { id: g.id, name: g.name, icon: g.icon },
+    channel: { id: i.channelId, type: ChannelType.GuildText, name: (g.channels.get(i.channelId) as { name?: string } | undefined)?.name ?? '' },
+    ...(inviter ? { inviter } : {}),
+    uses: i.uses,
+    max_uses: i.maxUses,
+    max_age: 0,
+    temporary: false,
+    created_at: '2026-01-01T00:00:00.000Z',
+  };
 }
 
 function member(guild: FakeGuild, req: FakeRequest): APIGuildMember | undefined {
@@ -200,9 +217,14 @@ export const DISCORD_ROUTES: FakeRoute[] = [
       if (!found?.guild) return unknown.channel();
       const code = Buffer.from(state.nextId()).toString('base64url').slice(-10);
       const maxUses = Number(req.body?.max_uses ?? 0);
-      state.invites.set(code, { code, channelId: found.channel.id, guildId: found.guild.id, maxUses });
+      state.invites.set(code, { code, channelId: found.channel.id, guildId: found.guild.id, maxUses, uses: 0, inviterId: state.bot.id });
       return json({ code, max_uses: maxUses, channel: { id: found.channel.id }, guild: { id: found.guild.id } });
     },
+  },
+  {
+    method: 'GET',
+    pattern: '/guilds/:guild/invites',
+    handler: withGuild((state, g) => json([...state.invites.values()].filter((i) => i.guildId === g.id).map((i) => inviteOf(state, g, i)))),
   },
   {
     method: 'GET',

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { matches, type FakeAnswer, type Fault } from './faults.js';
 import { createRateLimiter, type FakeRateLimits } from './rateLimits.js';
+import { INTERACTION_ROUTES, TOKENLESS_PATHS } from './interactionRoutes.js';
 import { DISCORD_ROUTES, type FakeHandler, type FakeRoute } from './routes.js';
 import { createFakeState, type FakeDiscordState, type FakeGuildSeed } from './state.js';
 
@@ -61,7 +62,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'));
     routes.push({ method, pattern, handler, regex: new RegExp(`^${source}$`), names });
   }
-  for (const r of DISCORD_ROUTES) route(r.method, r.pattern, r.handler);
+  for (const r of [...DISCORD_ROUTES, ...INTERACTION_ROUTES]) route(r.method, r.pattern, r.handler);
 
   async function answer(req: IncomingMessage, body: Record<string, unknown> | null, path: string, query: URLSearchParams): Promise<FakeAnswer & { drop?: boolean; hold?: boolean }> {
     const method = req.method ?? 'GET';
@@ -76,7 +77,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
 
   function normalAnswer(req: IncomingMessage, body: Record<string, unknown> | null, path: string, query: URLSearchParams): FakeAnswer {
     const method = req.method ?? 'GET';
-    if (req.headers.authorization !== `Bot ${token}`) return { status: 401, body: { message: '401: Unauthorized', code: 0 } };
+    if (!TOKENLESS_PATHS.test(path) && req.headers.authorization !== `Bot ${token}`) return { status: 401, body: { message: '401: Unauthorized', code: 0 } };
     const found = routes.filter((r) => r.method === method).map((r) => ({ r, m: r.regex.exec(path) })).find((x) => x.m);
     if (!found) return { status: 404, body: { message: '404: Not Found', code: 0 } };
     const params = Object.fromEntries(found.r.names.map((n, i) => [n, found.m![i + 1]!]));

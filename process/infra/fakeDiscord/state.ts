@@ -19,6 +19,8 @@ export interface FakeInvite {
   channelId: string;
   guildId: string;
   maxUses: number;
+  uses: number;
+  inviterId: string | null;
 }
 
 export interface FakeDiscordState {
@@ -33,7 +35,19 @@ export interface FakeDiscordState {
   /** DM channel id by recipient. */
   dmChannels: Map<string, string>;
   invites: Map<string, FakeInvite>;
+  /** Every answer to an interaction (callbacks and edits of the original response), in order, with when it arrived. */
+  interactionAnswers: FakeInteractionAnswer[];
   nextId(): string;
+}
+
+export interface FakeInteractionAnswer {
+  kind: 'callback' | 'edit';
+  /** The interaction's id (callbacks) or the application's (edits). */
+  id: string;
+  token: string;
+  body: Record<string, unknown> | null;
+  /** Date.now() when the fake received it: the same clock a test reads when it dispatches the interaction. */
+  at: number;
 }
 
 export interface FakeMemberSeed {
@@ -72,6 +86,7 @@ export function createFakeState(bot: { id: string; username: string }, seeds: Fa
     messages: new Map(),
     dmChannels: new Map(),
     invites: new Map(),
+    interactionAnswers: [],
     nextId: () => String(idBase + (counter += 1n)),
   };
   state.users.set(bot.id, state.bot);

@@ -4,6 +4,7 @@ import {
   Routes,
   type APIBan,
   type APIChannel,
+  type APIExtendedInvite,
   type APIGuild,
   type APIGuildMember,
   type APIInvite,
@@ -15,10 +16,10 @@ import {
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { PlatformMetrics } from '../../core/metrics.js';
-import { PlatformConfigurationError, PlatformRefusedError, type Platform, type PlatformMember } from '../../core/platform.js';
+import { PlatformConfigurationError, PlatformRefusedError, type MessageOptions, type Platform, type PlatformMember } from '../../core/platform.js';
 import { DISCORD, UNAUTHORIZED_MESSAGE, discordCode, translateDiscordError } from './discordErrors.js';
 import { countRequests, routeTemplate } from './discordMetrics.js';
-import { toChannel, toGuild, toMember, toRole } from './discordShapes.js';
+import { toChannel, toGuild, toInvite, toMember, toRole } from './discordShapes.js';
 import { createTtlCache } from './ttlCache.js';
 
 export interface DiscordPlatformOptions {
@@ -109,9 +110,9 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
     return m && toMember(guildId, m);
   }
 
-  async function postWithNonce(channelId: string, content: string, idempotencyKey: string): Promise<APIMessage> {
+  async function postWithNonce(channelId: string, content: string, idempotencyKey: string, options: MessageOptions = {}): Promise<APIMessage> {
     return call<APIMessage>('posting a message', 'post', Routes.channelMessages(channelId), {
-      body: { content, nonce: nonceOf(idempotencyKey), enforce_nonce: true, allowed_mentions: { parse: ['users'] } },
+      body: { content, nonce: nonceOf(idempotencyKey), enforce_nonce: true, allowed_mentions: { parse: ['users'] }, ...componentsOf(options) },
     });
   }
 
@@ -150,12 +151,12 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
     },
     getMember: (guildId, userId) => members.get(memberKey(guildId, userId), () => freshMember(guildId, userId)),
 
-    async postMessage(_guildId, channelId, content, idempotencyKey) {
-      return (await postWithNonce(channelId, content, idempotencyKey)).id;
+    async postMessage(_guildId, channelId, content, idempotencyKey, options) {
+      return (await postWithNonce(channelId, content, idempotencyKey, options)).id;
     },
-    async editMessage(_guildId, channelId, messageId, content) {
+    async editMessage(_guildId, channelId, messageId, content, options = {}) {
       const edited = await unless([DISCORD.UnknownMessage, DISCORD.UnknownChannel], undefined, () =>
-        call<APIMessage>('editing a message', 'patch', Routes.channelMessage(channelId, messageId), { body: { content } }),
+        call<APIMessage>('editing a message', 'patch', Routes.channelMessage(channelId, messageId), { body: { content, ...componentsOf(options) } }),
       );
       return edited !== undefined;
     },
@@ -215,6 +216,11 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
         return 'sent' as const;
       });
     },
+    async listInvites(guildId) {
+      // Never cached: attribution compares the counts as they are now.
+      const invites = await call<APIExtendedInvite[]>('listing invites', 'get', Routes.guildInvites(guildId));
+      return invites.map(toInvite);
+    },
     async createInvite(_guildId, channelId, maxUses, idempotencyKey) {
       // Discord has no idempotency for invites: a retry in this process reuses the first code; a retry elsewhere
       // makes a second single-use invite, which costs nothing but an unused link.
@@ -241,6 +247,13 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       return true;
     },
   };
+}
+
+/** Buttons as Discord's components: one action row of primary buttons (at most 5); none given, no field at all. */
+function componentsOf(options: MessageOptions): { components?: unknown[] } {
+  if (options.buttons === undefined) return {};
+  if (options.buttons.length === 0) return { components: [] };
+  return { components: [{ type: 1, components: options.buttons.slice(0, 5).map((b) => ({ type: 2, style: 1, custom_id: b.id, label: b.label.slice(0, 80) })) }] };
 }
 
 /**

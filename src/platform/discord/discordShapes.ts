@@ -1,5 +1,5 @@
-import { ChannelType, type APIChannel, type APIGuild, type APIGuildMember, type APIRole } from 'discord-api-types/v10';
-import type { PlatformChannel, PlatformChannelType, PlatformGuild, PlatformMember, PlatformRole } from '../../core/platform.js';
+import { ChannelType, type APIChannel, type APIExtendedInvite, type APIGuild, type APIGuildMember, type APIRole } from 'discord-api-types/v10';
+import type { PlatformChannel, PlatformChannelType, PlatformGuild, PlatformInvite, PlatformMember, PlatformRole } from '../../core/platform.js';
 
 // Discord's payloads to the port's shapes; nothing of discord-api-types leaves this folder.
 
@@ -68,4 +68,8 @@ export function toMember(guildId: string, m: APIGuildMember): PlatformMember {
     joinedAt: m.joined_at ? new Date(m.joined_at) : null,
     timedOutUntil: m.communication_disabled_until ? new Date(m.communication_disabled_until) : null,
   };
+}
+
+export function toInvite(i: APIExtendedInvite): PlatformInvite {
+  return { code: i.code, inviterId: i.inviter?.id ?? null, channelId: i.channel?.id ?? null, uses: i.uses, maxUses: i.max_uses };
 }

@@ -124,6 +124,13 @@ describe.each(SUBJECTS)('Platform port: %s adapter', (_, makeSubject, botId) => 
     expect(await s.platform.createInvite(w.guildId, general, 1, `conf-invite/${w.guildId}`)).toBe(url);
   });
 
+  it("lists the server's invites with their inviter, channel and use counts", async () => {
+    const { s, w, general } = await seeded();
+    expect(await s.platform.listInvites(w.guildId)).toEqual([]);
+    const url = await s.platform.createInvite(w.guildId, general, 1, `conf-list-invites/${w.guildId}`);
+    expect(await s.platform.listInvites(w.guildId)).toEqual([{ code: url.split('/').pop(), inviterId: w.botUserId, channelId: general, uses: 0, maxUses: 1 }]);
+  });
+
   it('closes a ticket thread and a ticket channel once', async () => {
     const { s, w, general, thread } = await seeded();
     expect(await s.platform.closeTicketChannel(w.guildId, thread, { thread: true }, `conf-close/${thread}`)).toBe(true);

@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../../src/core/clock.js';
+import type { Config } from '../../src/core/config.js';
+import type { Logger } from '../../src/core/logger.js';
+import { createInteractionReplies } from '../../src/platform/discord/interactionReplies.js';
+import { createPlatform } from '../platform.js';
+import { discordPlatformOf } from './startBot.js';
+import type { BotDeps } from './handler.js';
+
+/** Half of Discord's 3 s: the rest is left for the callback's own trip and a busy dispatch queue. */
+export const ANSWER_WITHIN_MS = 1_500;
+
+/** What the bot's handlers use, built from the config (PLATFORM=discord) once per bot process. */
+export function createBotDeps(config: Config, db: Kysely<Database>, clock: Clock, logger: Logger, overrides: Partial<BotDeps> = {}): BotDeps {
+  const p = discordPlatformOf(config);
+  return {
+    db,
+    clock,
+    logger,
+    platform: createPlatform(config, db, logger),
+    replies: createInteractionReplies({ apiUrl: p.apiUrl, token: p.token }),
+    answerWithinMs: ANSWER_WITHIN_MS,
+    ...overrides,
+  };
+}
