@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+
+export interface ConsoleSessionRecord {
+  userId: string;
+  userName: string;
+  /** The servers Discord listed as manageable at sign-in; null for the local platform's sign-in. */
+  guildIds: string[] | null;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+export async function insertSession(db: Kysely<Database>, tokenHash: Buffer, s: ConsoleSessionRecord): Promise<void> {
+  await db
+    .insertInto('console_sessions')
+    .values({
+      token_hash: tokenHash,
+      user_id: s.userId,
+      user_name: s.userName,
+      guild_ids: s.guildIds,
+      created_at: s.createdAt,
+      last_seen_at: s.lastSeenAt,
+      expires_at: s.expiresAt,
+    })
+    .execute();
+}
+
+export async function findSession(db: Kysely<Database>, tokenHash: Buffer): Promise<ConsoleSessionRecord | undefined> {
+  const row = await db.selectFrom('console_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  return (
+    row && {
+      userId: row.user_id,
+      userName: row.user_name,
+      guildIds: row.guild_ids,
+      createdAt: row.created_at,
+      lastSeenAt: row.last_seen_at,
+      expiresAt: row.expires_at,
+    }
+  );
+}
+
+export async function touchSession(db: Kysely<Database>, tokenHash: Buffer, at: Date): Promise<void> {
+  await db.updateTable('console_sessions').set({ last_seen_at: at }).where('token_hash', '=', tokenHash).execute();
+}
+
+export async function deleteSession(db: Kysely<Database>, tokenHash: Buffer): Promise<void> {
+  await db.deleteFrom('console_sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+export async function insertPendingSignIn(db: Kysely<Database>, stateHash: Buffer, codeVerifier: string, at: Date): Promise<void> {
+  await db.insertInto('console_sign_ins').values({ state_hash: stateHash, code_verifier: codeVerifier, created_at: at }).execute();
+}
+
+/** Takes a pending sign-in once: a replayed callback finds nothing. */
+export async function takePendingSignIn(db: Kysely<Database>, stateHash: Buffer): Promise<{ codeVerifier: string; createdAt: Date } | undefined> {
+  const row = await db.deleteFrom('console_sign_ins').where('state_hash', '=', stateHash).returning(['code_verifier', 'created_at']).executeTakeFirst();
+  return row && { codeVerifier: row.code_verifier, createdAt: row.created_at };
+}
+
+/** Local platform only: the servers the bot is in where the user is a member (candidates for the manager rule). */
+export async function localGuildsOfMember(db: Kysely<Database>, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('platform_members as m')
+    .innerJoin('guilds as g', 'g.id', 'm.guild_id')
+    .select('g.id')
+    .where('m.user_id', '=', userId)
+    .orderBy('g.id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Local platform only: people the development sign-in offers (humans, by name). */
+export async function listLocalPeople(db: Kysely<Database>, limit: number): Promise<Array<{ userId: string; name: string }>> {
+  const rows = await db
+    .selectFrom('platform_members')
+    .select(['user_id', db.fn.max('username').as('username')])
+    .where('bot', '=', false)
+    .groupBy('user_id')
+    .orderBy('user_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ userId: r.user_id, name: r.username ?? r.user_id }));
+}
+
+/** Local platform only: the person with this id, when they are a human member of some server. */
+export async function findLocalPerson(db: Kysely<Database>, userId: string): Promise<{ userId: string; name: string } | undefined> {
+  const row = await db.selectFrom('platform_members').select(['user_id', 'username']).where('user_id', '=', userId).where('bot', '=', false).limit(1).executeTakeFirst();
+  return row && { userId: row.user_id, name: row.username };
+}
