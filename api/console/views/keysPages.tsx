@@ -63,6 +63,9 @@ export function KeysPage(props: {
   const { guild } = props;
   return (
     <Layout title="API keys" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'keys' }}>
+      {props.keys.length === 0 ? (
+        <p data-empty="keys">No API key yet.</p>
+      ) : (
       <div class="scroll">
         <table>
           <caption>API keys of {guild.name}</caption>
@@ -110,7 +113,7 @@ export function KeysPage(props: {
           </tbody>
         </table>
       </div>
-      {props.keys.length === 0 && <p data-empty="keys">No API key yet.</p>}
+      )}
       <CreateKeyForm guild={guild} viewer={props.viewer} scopes={props.scopes} expiryDays={props.expiryDays} />
     </Layout>
   );
