@@ -6,7 +6,9 @@ import type { AppDeps, RequestState } from '../context.js';
 import { assetRoutes } from './assets.js';
 import { consoleErrors } from './consoleErrors.js';
 import type { ConsoleState } from './consoleState.js';
+import { deliveryRoutes } from './routes/deliveryRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
+import { webhookRoutes } from './routes/webhookRoutes.js';
 import { signInRoutes } from './routes/signInRoutes.js';
 import { securityHeaders } from './securityHeaders.js';
 import { guardWrites, loadSession, requireSession } from './sessionGuards.js';
@@ -25,6 +27,8 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   signInRoutes(router, deps);
   router.use('/servers', requireSession);
   keyRoutes(router, deps);
+  webhookRoutes(router, deps);
+  deliveryRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([
