@@ -7,6 +7,7 @@ import { assetRoutes } from './assets.js';
 import { consoleErrors } from './consoleErrors.js';
 import type { ConsoleState } from './consoleState.js';
 import { deliveryRoutes } from './routes/deliveryRoutes.js';
+import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
 import { webhookRoutes } from './routes/webhookRoutes.js';
 import { signInRoutes } from './routes/signInRoutes.js';
@@ -25,6 +26,7 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   const router = new Router<ConsoleState>({ prefix: CONSOLE_PREFIX });
   assetRoutes(router);
   signInRoutes(router, deps);
+  discordSignInRoutes(router, deps);
   router.use('/servers', requireSession);
   keyRoutes(router, deps);
   webhookRoutes(router, deps);

@@ -3,3 +3,4 @@ export * from './server.js';
 export * from './state.js';
 export type { FakeHandler, FakeRequest } from './routes.js';
 export * from './gateway.js';
+export * from './oauth.js';
