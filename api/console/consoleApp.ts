@@ -6,6 +6,7 @@ import type { AppDeps, RequestState } from '../context.js';
 import { assetRoutes } from './assets.js';
 import { consoleErrors } from './consoleErrors.js';
 import type { ConsoleState } from './consoleState.js';
+import { auditRoutes } from './routes/auditRoutes.js';
 import { deliveryRoutes } from './routes/deliveryRoutes.js';
 import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
@@ -31,6 +32,7 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   keyRoutes(router, deps);
   webhookRoutes(router, deps);
   deliveryRoutes(router, deps);
+  auditRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([

@@ -49,6 +49,13 @@ describe('API keys in a real browser', () => {
     const refused = await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) });
     expect(refused.status).toBe(401);
     expect(refused.body.error).toBe('API_KEY_REVOKED');
+
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByLabel('Who').selectOption('console_user');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => page.locator('tr[data-actor-type="console_user"] code').allTextContents()).toEqual(['api_key.revoke', expect.any(String), 'api_key.create', expect.any(String)]);
+    await expectAccessible(page);
+    await screenshot(page, 'audit');
   });
 
   it('refuses a form whose CSRF token was removed with 403, and a member without Manage Server sees no server', async () => {
