@@ -88,3 +88,10 @@ export async function findLocalPerson(db: Kysely<Database>, userId: string): Pro
   const row = await db.selectFrom('platform_members').select(['user_id', 'username']).where('user_id', '=', userId).where('bot', '=', false).limit(1).executeTakeFirst();
   return row && { userId: row.user_id, name: row.username };
 }
+
+/** Sessions past their absolute expiry (an idle one ends there at the latest) and sign-ins abandoned an hour ago. */
+export async function purgeEndedSessions(db: Kysely<Database>, now: Date): Promise<number> {
+  const sessions = await db.deleteFrom('console_sessions').where('expires_at', '<=', now).executeTakeFirst();
+  await db.deleteFrom('console_sign_ins').where('created_at', '<=', new Date(now.getTime() - 3_600_000)).execute();
+  return Number(sessions.numDeletedRows);
+}
