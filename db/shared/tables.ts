@@ -27,6 +27,8 @@ export interface ApiKeysTable {
   created_at: CreatedAt;
   expires_at: Date | null;
   revoked_at: Date | null;
+  /** The start of the last rate-limit window the key was counted in, folded in by the hourly purge. */
+  last_used_at: Date | null;
 }
 
 export interface AuditLogTable {

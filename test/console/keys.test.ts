@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { upsertPlatformMember, upsertPlatformRoles } from '../../db/platform/local.js';
+import { createKeysActivities } from '../../activities/keys.js';
+import { fixedClock } from '../../src/core/clock.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { addTestMember, bearer, createTestKey, snowflake } from '../harness/fixtures.js';
 import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
@@ -80,6 +82,27 @@ describe('the API keys page', () => {
     const again = await client.post(`/console/servers/${guild.id}/keys/${key.id}/revoke`);
     expect(again.status).toBe(409);
     expect(errorCodeOf(again)).toBe('KEY_ALREADY_REVOKED');
+  });
+});
+
+describe('a key\'s last use', () => {
+  it('shows the minute of its last call, which the hourly purge keeps when it deletes the rate-limit window', async () => {
+    const { guild, client } = await signedInManager();
+    const key = await createTestKey(database.db, guild, { name: 'used' });
+    const unused = await createTestKey(database.db, guild, { name: 'unused' });
+    expect((await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key.key) })).status).toBe(200);
+    await app.deps.keyHits.flush();
+    const [window] = await database.db.selectFrom('rate_limit_counters').select('window_start').where('bucket', '=', `key:${key.id}`).execute();
+    const lastUsed = (html: string, id: number) => new RegExp(`data-key-id="${id}".*?data-last-used[^>]*>(.*?)</td>`, 's').exec(html)?.[1];
+    const before = await client.get(`/console/servers/${guild.id}/keys`);
+    expect(lastUsed(before.text, key.id)).toContain(`datetime="${window!.window_start.toISOString()}"`);
+    expect(lastUsed(before.text, unused.id)).toBe('never');
+
+    const purge = createKeysActivities({ db: database.db, clock: fixedClock(new Date(window!.window_start.getTime() + 3 * 60_000)) } as never);
+    await purge.purgeExpiredRecords();
+    expect(await database.db.selectFrom('rate_limit_counters').select('bucket').where('bucket', '=', `key:${key.id}`).execute()).toEqual([]);
+    const after = await client.get(`/console/servers/${guild.id}/keys`);
+    expect(lastUsed(after.text, key.id)).toContain(`datetime="${window!.window_start.toISOString()}"`);
   });
 });
 

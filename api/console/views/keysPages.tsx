@@ -1,4 +1,5 @@
 import type { ApiKeyRecord } from '../../../db/keys/apiKeys.js';
+import type { KeyView } from '../../../src/keys/readKeys.js';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import { CsrfField, isoTime, Layout, type Viewer } from './layout.js';
 
@@ -55,7 +56,7 @@ function CreateKeyForm(props: { guild: GuildRecord; viewer: Viewer; scopes: read
 export function KeysPage(props: {
   viewer: Viewer;
   guild: GuildRecord;
-  keys: ApiKeyRecord[];
+  keys: KeyView[];
   now: Date;
   scopes: readonly string[];
   expiryDays: readonly number[];
@@ -77,6 +78,7 @@ export function KeysPage(props: {
               <th scope="col">Created by</th>
               <th scope="col">Created</th>
               <th scope="col">Expires</th>
+              <th scope="col">Last used</th>
               <th scope="col">State</th>
               <th scope="col">
                 <span class="visually-hidden">Actions</span>
@@ -96,6 +98,7 @@ export function KeysPage(props: {
                   <td>{k.createdBy ?? '—'}</td>
                   <td>{isoTime(k.createdAt)}</td>
                   <td>{k.expiresAt ? isoTime(k.expiresAt) : 'never'}</td>
+                  <td data-last-used>{k.lastUsedAt ? isoTime(k.lastUsedAt) : 'never'}</td>
                   <td data-state={state}>
                     {state}
                     {k.revokedAt && <> {isoTime(k.revokedAt)}</>}
