@@ -45,6 +45,8 @@ describe('API keys in a real browser', () => {
     await page.getByRole('button', { name: 'Revoke the key' }).click();
     await page.waitForURL(`${app.baseUrl}/console/servers/${guild.id}/keys`);
     await expect.poll(() => page.locator('td[data-state="revoked"]').count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'keys-list');
 
     const refused = await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key) });
     expect(refused.status).toBe(401);
