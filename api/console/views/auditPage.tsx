@@ -49,7 +49,7 @@ export function AuditPage(props: {
         {props.entries.length === 0 ? (
           <p data-empty="audit">No entry matches.</p>
         ) : (
-          <div class="scroll">
+          <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
             <table>
               <caption>Audit log of {guild.name}, newest first</caption>
               <thead>

@@ -17,7 +17,7 @@ function DeliveryTable(props: { guild: GuildRecord; deliveries: DeliverySummary[
       {props.deliveries.length === 0 ? (
         <p data-empty="deliveries">No delivery matches.</p>
       ) : (
-        <div class="scroll">
+        <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
           <table>
             <caption>Deliveries, newest first</caption>
             <thead>
@@ -152,7 +152,7 @@ export function DeliveryPage(props: { viewer: Viewer; guild: GuildRecord; delive
       {d.attemptLog.length === 0 ? (
         <p data-empty="attempts">No attempt yet.</p>
       ) : (
-        <div class="scroll">
+        <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
           <table>
             <caption>Every attempt, first to last</caption>
             <thead>

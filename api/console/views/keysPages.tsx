@@ -67,7 +67,7 @@ export function KeysPage(props: {
       {props.keys.length === 0 ? (
         <p data-empty="keys">No API key yet.</p>
       ) : (
-      <div class="scroll">
+      <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
         <table>
           <caption>API keys of {guild.name}</caption>
           <thead>

@@ -65,7 +65,7 @@ export function WebhooksPage(props: { viewer: Viewer; guild: GuildRecord; endpoi
       {props.endpoints.length === 0 ? (
         <p data-empty="endpoints">No webhook endpoint yet.</p>
       ) : (
-        <div class="scroll">
+        <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
           <table>
             <caption>Webhook endpoints of {guild.name}</caption>
             <thead>

@@ -5,7 +5,7 @@ import { expectAccessible, screenshot, useBrowser } from './browser.js';
 const bed = useDiscordConsole();
 const browser = useBrowser();
 
-describe('Discord sign-in in a real browser', () => {
+describe('Discord sign-in in a real browser', { timeout: 120_000 }, () => {
   it('goes to Discord (the fake), comes back signed in, and lists the server the user manages', async () => {
     const guild = await bed.guild();
     bed.oauth.signInAs(guild.adminId);

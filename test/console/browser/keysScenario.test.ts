@@ -7,7 +7,7 @@ import { expectAccessible, screenshot, signInLocally, useBrowser } from './brows
 const { database, app } = useApiTestBed();
 const browser = useBrowser();
 
-describe('API keys in a real browser', () => {
+describe('API keys in a real browser', { timeout: 120_000 }, () => {
   it('signs in, creates a key, calls the REST API with it, revokes it, and the next call is refused 401', async () => {
     const guild = await managedGuild(database.db, 'Browser Guild');
     const { page } = await browser.open();
@@ -19,6 +19,10 @@ describe('API keys in a real browser', () => {
     await signInLocally(page, app.baseUrl, guild.managerId);
     await expectAccessible(page);
     await screenshot(page, 'servers');
+    // Keyboard first: the first Tab lands on the skip link, drawn with a visible focus ring.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
     await page.getByRole('link', { name: 'Browser Guild' }).click();
     await page.waitForURL(`${app.baseUrl}/console/servers/${guild.id}/keys`);
 
@@ -58,6 +62,19 @@ describe('API keys in a real browser', () => {
     await expect.poll(() => page.locator('tr[data-actor-type="console_user"] code').allTextContents()).toEqual(['api_key.revoke', expect.any(String), 'api_key.create', expect.any(String)]);
     await expectAccessible(page);
     await screenshot(page, 'audit');
+  });
+
+  it('is readable on a phone: no horizontal scrolling of the page, and still accessible', async () => {
+    const guild = await managedGuild(database.db, 'Phone Guild');
+    const { page } = await browser.open();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signInLocally(page, app.baseUrl, guild.managerId);
+    for (const path of ['keys', 'webhooks', 'audit']) {
+      await page.goto(`${app.baseUrl}/console/servers/${guild.id}/${path}`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectAccessible(page);
+      await screenshot(page, `phone-${path}`);
+    }
   });
 
   it('refuses a form whose CSRF token was removed with 403, and a member without Manage Server sees no server', async () => {

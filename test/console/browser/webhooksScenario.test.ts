@@ -12,7 +12,7 @@ const browser = useBrowser();
 
 const deliveryOf = (eventId: string) => database.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).executeTakeFirst();
 
-describe('webhooks in a real browser', () => {
+describe('webhooks in a real browser', { timeout: 120_000 }, () => {
   it('adds an endpoint at a local receiver, sends a test event that arrives signed, and shows the delivery with its attempt', async () => {
     const guild = await managedGuild(database.db, 'Hooks Guild');
     const receiver = await startReceiver([200]);
