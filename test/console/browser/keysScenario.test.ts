@@ -10,7 +10,8 @@ const browser = useBrowser();
 describe('API keys in a real browser', { timeout: 120_000 }, () => {
   it('signs in, creates a key, calls the REST API with it, revokes it, and the next call is refused 401', async () => {
     const guild = await managedGuild(database.db, 'Browser Guild');
-    const { page } = await browser.open();
+    const { page, context } = await browser.open();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
     await page.goto(`${app.baseUrl}/console`);
     await expect.poll(() => page.url()).toBe(`${app.baseUrl}/console/sign-in`);
     await expectAccessible(page);
@@ -36,6 +37,9 @@ describe('API keys in a real browser', { timeout: 120_000 }, () => {
     const field = page.getByLabel('Your new API key');
     const key = await field.inputValue();
     expect(key).toMatch(/\S{20,}/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Copied to the clipboard.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await expectAccessible(page);
     await screenshot(page, 'key-created');
 
