@@ -7,6 +7,9 @@ import { afterAll, beforeAll, expect } from 'vitest';
 /** Debian's chromium (`.ci/run` installs it); `npx playwright install` cannot download on these machines. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Script errors and CSP violations each page met (a page must run with no inline script or style). */
+const pageProblems = new WeakMap<Page, string[]>();
+
 /** Screenshots of every page a scenario visits: test artifacts, gitignored. */
 export const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/console/', import.meta.url));
 
@@ -27,7 +30,14 @@ export function useBrowser(): BrowserBed {
     bed.open = async () => {
       const context = await bed.browser.newContext({ viewport: { width: 1100, height: 800 } });
       contexts.push(context);
-      return { context, page: await context.newPage() };
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+      page.on('console', (m) => {
+        if (/Content Security Policy/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
+      });
+      pageProblems.set(page, problems);
+      return { context, page };
     };
   });
   afterAll(async () => {
@@ -42,8 +52,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
 }
 
-/** axe-core on the page as it is: no serious or critical violation (WCAG 2.1 A and AA rules). */
+/** axe-core on the page as it is: no serious or critical violation (WCAG 2.1 A and AA rules); no script error or CSP violation so far. */
 export async function expectAccessible(page: Page): Promise<void> {
+  expect(pageProblems.get(page) ?? []).toEqual([]);
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
