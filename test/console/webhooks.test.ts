@@ -101,6 +101,21 @@ describe('the webhook endpoints page', () => {
     expect(await consoleAudit(b.id)).toEqual([]);
   });
 
+  it('shows an endpoint disabled for failing with the time its failures began, and one still failing while enabled', async () => {
+    const { guild, client } = await signedInManager();
+    const since = new Date('2026-02-03T04:05:06.000Z');
+    const off = await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/off', events: [], secret: 'whsec_1' });
+    const flaky = await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/flaky', events: [], secret: 'whsec_2' });
+    await database.db.updateTable('webhook_endpoints').set({ enabled: false, disabled_reason: 'failing', failing_since: since }).where('id', '=', off.id).execute();
+    await database.db.updateTable('webhook_endpoints').set({ failing_since: since }).where('id', '=', flaky.id).execute();
+    const page = (await client.get(`/console/servers/${guild.id}/webhooks`)).text;
+    const stateOf = (id: number) => new RegExp(`data-endpoint-id="${id}".*?(<span data-state=.*?</span>)`, 's').exec(page)?.[1];
+    expect(stateOf(off.id)).toContain('data-state="disabled-failing"');
+    expect(stateOf(off.id)).toContain(`datetime="${since.toISOString()}"`);
+    expect(stateOf(flaky.id)).toContain('data-state="enabled"');
+    expect(stateOf(flaky.id)).toContain('failing since');
+  });
+
   it('refuses a webhook action without the CSRF token 403, the endpoint unchanged', async () => {
     const { guild, client } = await signedInManager();
     const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/c', events: [], secret: 'whsec_c' });
