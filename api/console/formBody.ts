@@ -3,9 +3,8 @@ import { ConsoleRefusal } from '../../src/console/errors.js';
 
 const LIMIT_BYTES = 16_384;
 
-/** A console form (application/x-www-form-urlencoded, at most 16 KiB), repeated fields kept in order. */
+/** A console form's body (application/x-www-form-urlencoded, at most 16 KiB), repeated fields kept in order. */
 export async function readForm(ctx: Koa.Context): Promise<URLSearchParams> {
-  if (!ctx.is('application/x-www-form-urlencoded')) throw new ConsoleRefusal('INVALID_INPUT', 'Send the form as application/x-www-form-urlencoded.');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {

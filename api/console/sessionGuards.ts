@@ -38,7 +38,8 @@ export function guardWrites(): Koa.Middleware<ConsoleState> {
     if ((origin && origin !== `${ctx.protocol}://${ctx.host}`) || ctx.get('Sec-Fetch-Site') === 'cross-site') {
       throw new ConsoleRefusal('CROSS_ORIGIN_REQUEST', 'The console accepts forms from its own pages only.');
     }
-    ctx.state.form = await readForm(ctx);
+    // Only a form can carry `_csrf`; any other body leaves the header as the one place for the token.
+    ctx.state.form = ctx.is('application/x-www-form-urlencoded') ? await readForm(ctx) : new URLSearchParams();
     const session = ctx.state.session;
     if (session) {
       const sent = ctx.get('X-CSRF-Token') || ctx.state.form.get('_csrf') || '';

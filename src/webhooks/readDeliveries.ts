@@ -6,6 +6,7 @@ import { MAX_ATTEMPTS, webhookDeliveryWorkflowId } from './ids.js';
 
 export type { DeliveryDetail, DeliverySummary };
 
+// RETRY_DELAYS (./ids.ts, the spec's schedule) in milliseconds.
 const DELAY_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 86_400_000] as const;
 
 export const readDeliveryPage = listDeliveryPage;
