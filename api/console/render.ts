@@ -13,5 +13,4 @@ export function sendPage(ctx: Koa.Context, page: VNode, status = 200): void {
 export function seeOther(ctx: Koa.Context, location: string): void {
   ctx.status = 303;
   ctx.redirect(location);
-  ctx.status = 303;
 }

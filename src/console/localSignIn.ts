@@ -1,4 +1,4 @@
-import { findLocalPerson, listLocalPeople } from '../../db/console/sessions.js';
+import { findLocalPerson, listLocalPeople } from '../../db/console/localPeople.js';
 import { SNOWFLAKE_PATTERN } from '../core/snowflake.js';
 import { ConsoleRefusal } from './errors.js';
 import { startSession, type SessionPolicy } from './sessions.js';

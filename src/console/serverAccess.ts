@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { localGuildsOfMember } from '../../db/console/sessions.js';
+import { localGuildsOfMember } from '../../db/console/localPeople.js';
 import { findGuild, type GuildRecord } from '../../db/guild/guilds.js';
 import type { Database } from '../../db/schema.js';
 import type { MemberCache } from '../core/memberCache.js';
