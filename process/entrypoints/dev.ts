@@ -65,6 +65,7 @@ runUntilSignal(async (defer) => {
       console: {
         url: `${baseUrl.replace(/\/api\/v1\/?$/, '')}/console`,
         localManager: config.platform.kind === 'local' ? { userId: DEMO_OWNER_ID, name: 'demo-owner' } : null,
+        fakeDiscordSignIn: platformChoice === 'fake-discord',
       },
     }),
   );
