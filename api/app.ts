@@ -5,6 +5,7 @@ import { errorBoundary } from './middleware/errorBoundary.js';
 import { requestMetrics } from './middleware/requestMetrics.js';
 import { routeFallback } from './middleware/fallback.js';
 import { flowWebhooks } from './routes/flowWebhooks.js';
+import { consoleApp } from './console/consoleApp.js';
 import { originGuard } from './middleware/originGuard.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { mountRoutes } from './mountRoutes.js';
@@ -33,6 +34,8 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[]): Koa<Request
 
   app.use(requestMetrics());
   app.use(errorBoundary(deps.logger));
+  // HTML pages with their own error pages, sessions and CSRF checks, outside the API's JSON contract.
+  app.use(consoleApp(deps));
   app.use(routeFallback());
   app.use(flowWebhooks(deps));
   app.use(publicRouter.routes());

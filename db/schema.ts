@@ -11,6 +11,7 @@ import type { TicketSettingsTable, TicketsTable, TicketMessagesTable } from './t
 import type { FlowsTable, FlowRunsTable, FlowRunQuotasTable, FlowEffectsTable, FlowEventCursorsTable } from './flows/tables.js';
 import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSeasonMembersTable, InviteMilestonesTable, InviteMilestoneGrantsTable, InviteMilestoneChecksTable, InviteRankSnapshotsTable, InviteRankSnapshotStateTable, InviteScoreCountsTable, InviteSeasonScoreCountsTable, InviteRankDirtyTable, InviteSnapshotsTable } from './invites/tables.js';
 import type { GiveawaySettingsTable, GiveawaysTable, GiveawayEntriesTable, GiveawayDrawsTable, GiveawayActionsTable } from './giveaways/tables.js';
+import type { ConsoleSessionsTable, ConsoleSignInsTable } from './console/tables.js';
 import type { ShopStoresTable, ShopCategoriesTable, ShopItemsTable, ShopPurchasesTable } from './shop/tables.js';
 
 // Row types of every table, one file per area; the Database interface below is what Kysely sees.
@@ -27,8 +28,11 @@ export type * from './invites/tables.js';
 export type * from './giveaways/tables.js';
 export type * from './flows/tables.js';
 export type * from './shop/tables.js';
+export type * from './console/tables.js';
 
 export interface Database {
+  console_sessions: ConsoleSessionsTable;
+  console_sign_ins: ConsoleSignInsTable;
   guilds: GuildsTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;

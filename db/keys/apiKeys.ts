@@ -16,7 +16,7 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
-const toRecord = (row: Omit<ApiKeyRow, 'key_hash'>): ApiKeyRecord => ({
+const toRecord = (row: Omit<ApiKeyRow, 'key_hash' | 'last_used_at'>): ApiKeyRecord => ({
   id: row.id,
   guildId: row.guild_id,
   name: row.name,
@@ -121,7 +121,7 @@ export async function markApiKeyRevoked(
   return row && toRecord(row);
 }
 
-type CredentialRow = Omit<ApiKeyRow, 'key_hash'> & {
+type CredentialRow = Omit<ApiKeyRow, 'key_hash' | 'last_used_at'> & {
   g_name: string;
   g_icon: string | null;
   g_locale: string;
@@ -188,4 +188,28 @@ export async function lookUpCredential(
     credential: credential.id ? toCredential(credential as CredentialRow) : undefined,
     addressFailures: address_failures ?? 0,
   };
+}
+
+/**
+ * Before the purge deletes ended rate-limit windows, keeps each key's latest window start (its last use, to the
+ * minute) in api_keys.last_used_at.
+ */
+export async function foldKeyUseBefore(db: Kysely<Database>, before: Date): Promise<void> {
+  await sql`
+    UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, w.latest)
+    FROM (
+      SELECT substring(bucket FROM 5)::integer AS id, max(window_start) AS latest
+      FROM rate_limit_counters
+      WHERE bucket ~ '^key:[0-9]+$' AND window_start < ${before}
+      GROUP BY 1
+    ) w
+    WHERE k.id = w.id`.execute(db);
+}
+
+/** When each of the guild's keys was last used, to the minute (null: never, or not since the service kept it). */
+export async function findKeysLastUse(db: Kysely<Database>, guildId: string): Promise<Map<number, Date | null>> {
+  const rows = await sql<{ id: number; last_used: Date | null }>`
+    SELECT k.id, GREATEST(k.last_used_at, (SELECT max(window_start) FROM rate_limit_counters r WHERE r.bucket = 'key:' || k.id)) AS last_used
+    FROM api_keys k WHERE k.guild_id = ${guildId}`.execute(db);
+  return new Map(rows.rows.map((r) => [r.id, r.last_used]));
 }

@@ -26,6 +26,7 @@ import * as modActionTarget from './2026-11-25-001-mod-action-target.js';
 import * as levelCountedMessages from './2026-11-25-002-level-counted-messages.js';
 import * as inviteSnapshots from './2026-11-25-010-invite-snapshots.js';
 import * as handledInteractions from './2026-11-25-011-handled-interactions.js';
+import * as consoleSessions from './2026-11-25-020-console-sessions.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-002-level-counted-messages': levelCountedMessages,
   '2026-11-25-010-invite-snapshots': inviteSnapshots,
   '2026-11-25-011-handled-interactions': handledInteractions,
+  '2026-11-25-020-console-sessions': consoleSessions,
 };

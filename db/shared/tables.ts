@@ -27,12 +27,14 @@ export interface ApiKeysTable {
   created_at: CreatedAt;
   expires_at: Date | null;
   revoked_at: Date | null;
+  /** The start of the last rate-limit window the key was counted in, folded in by the hourly purge. */
+  last_used_at: Date | null;
 }
 
 export interface AuditLogTable {
   id: Generated<string>;
   guild_id: string;
-  actor_type: 'api_key' | 'operator' | 'system';
+  actor_type: 'api_key' | 'operator' | 'system' | 'console_user';
   actor_id: string | null;
   api_key_id: number | null;
   action: string;

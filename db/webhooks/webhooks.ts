@@ -214,3 +214,17 @@ export async function listRetryRequests(
 export async function clearRetryRequest(db: Kysely<Database>, deliveryId: number): Promise<void> {
   await db.updateTable('webhook_deliveries').set({ retry_requested_at: null }).where('id', '=', deliveryId).execute();
 }
+
+/** The retry an operator asked for on this delivery, if it is still waiting to start. */
+export async function findRetryRequest(
+  db: Kysely<Database>,
+  deliveryId: number,
+): Promise<{ deliveryId: number; endpointId: number; eventId: string; attempts: number } | undefined> {
+  const r = await db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'endpoint_id', 'event_id', 'attempts'])
+    .where('id', '=', deliveryId)
+    .where('retry_requested_at', 'is not', null)
+    .executeTakeFirst();
+  return r && { deliveryId: r.id, endpointId: r.endpoint_id, eventId: r.event_id, attempts: r.attempts };
+}

@@ -134,7 +134,7 @@ export const webhookGroup: CommandGroup = {
       flags: ENDPOINT_FLAGS,
       async run(flags, ctx) {
         const id = positiveId(flags.id, 'id');
-        const eventId = await sendTestEvent(deps(ctx, flags.operator), snowflake(flags.guild, 'guild'), id);
+        const { id: eventId } = await sendTestEvent(deps(ctx, flags.operator), snowflake(flags.guild, 'guild'), id);
         return { json: { id, eventId }, text: [`Queued webhook.test ${eventId} for endpoint ${id}; see \`webhook deliveries\`.`] };
       },
     }),

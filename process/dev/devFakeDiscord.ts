@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { findPlatformGuild, listPlatformChannels, listPlatformMembers, listPlatformRoles } from '../../db/platform/local.js';
 import type { Database } from '../../db/schema.js';
 import type { Config } from '../../src/core/config.js';
-import { startFakeDiscord, type FakeDiscord, type FakeGuildSeed } from '../infra/fakeDiscord/index.js';
+import { attachFakeOAuth, startFakeDiscord, type FakeDiscord, type FakeGuildSeed } from '../infra/fakeDiscord/index.js';
 
 /** Which platform `npm run dev` uses: the configured one, or the fake Discord (`npm run dev -- --platform fake-discord`). */
 export function devPlatformChoice(argv: string[]): 'configured' | 'fake-discord' {
@@ -46,9 +46,22 @@ export async function fakeSeedOfLocalGuild(db: Kysely<Database>, guildId: string
   return { seed, botUserId: guild.bot_user_id };
 }
 
-/** Starts the fake Discord with the server copied in, and the config that points the adapter at it. */
+/** The console's OAuth2 application on the fake (not a secret: the fake is a laptop's). */
+export const DEV_OAUTH_CLIENT = { clientId: '1100000000000000099', clientSecret: 'dev-console-secret' };
+
+/**
+ * Starts the fake Discord with the server copied in, and the config that points the adapter at it. The console's
+ * "Sign in with Discord" goes through the fake's OAuth2, which approves as the server's owner.
+ */
 export async function startDevFakeDiscord(db: Kysely<Database>, guildId: string, config: Config): Promise<{ fake: FakeDiscord; config: Config }> {
   const { seed, botUserId } = await fakeSeedOfLocalGuild(db, guildId);
   const fake = await startFakeDiscord({ guilds: [seed], bot: { id: botUserId, username: 'community-bot' } });
-  return { fake, config: { ...config, platform: { kind: 'discord', token: fake.token, apiUrl: fake.apiUrl } } };
+  attachFakeOAuth(fake, DEV_OAUTH_CLIENT).signInAs(seed.ownerId);
+  const { host, port, publicBaseUrl } = config.http;
+  const origin = publicBaseUrl ? new URL(publicBaseUrl).origin : `http://${host}:${port}`;
+  const discordOAuth = { ...DEV_OAUTH_CLIENT, redirectUri: `${origin}/console/oauth/callback`, authorizeUrl: `${new URL(fake.apiUrl).origin}/oauth2/authorize` };
+  return {
+    fake,
+    config: { ...config, platform: { kind: 'discord', token: fake.token, apiUrl: fake.apiUrl }, console: { ...config.console, discordOAuth } },
+  };
 }

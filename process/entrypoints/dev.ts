@@ -62,6 +62,11 @@ runUntilSignal(async (defer) => {
       guildId,
       apiKey,
       localWebhooks: config.webhooks.allowInsecureLocal,
+      console: {
+        url: `${baseUrl.replace(/\/api\/v1\/?$/, '')}/console`,
+        localManager: config.platform.kind === 'local' ? { userId: DEMO_OWNER_ID, name: 'demo-owner' } : null,
+        fakeDiscordSignIn: platformChoice === 'fake-discord',
+      },
     }),
   );
 }, say);

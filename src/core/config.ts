@@ -73,6 +73,21 @@ const EnvSchema = z.object({
   WORKER_SHUTDOWN_FORCE_MS: z.coerce.number().int().min(0).max(14_000).default(13_000),
   /** The Temporal SDK's own Prometheus listener of the worker (on HOST); unset: not served. */
   TEMPORAL_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Temporal UI's root, for the console's links to a delivery's run (default: the dev server's UI). */
+  TEMPORAL_UI_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:8233'),
+  /** A console session ends after this long without a request, and in any case this long after sign-in. */
+  CONSOLE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  CONSOLE_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(168).default(12),
+  /** Console sign-in attempts per client address per minute before 429. */
+  CONSOLE_SIGN_IN_LIMIT: z.coerce.number().int().min(1).default(10),
+  /** The Discord application of the console's sign-in (OAuth2, discord mode): id, secret and registered redirect URI. */
+  DISCORD_CLIENT_ID: z.string().regex(/^\d{17,20}$/, 'must be the application id (17 to 20 digits)').optional(),
+  /** A secret: never logged, never echoed in a validation message. */
+  DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The console's callback as registered in the Developer Portal: https://<api host>/console/oauth/callback. */
+  CONSOLE_REDIRECT_URI: z.url({ protocol: /^https?$/ }).optional(),
+  /** Discord's authorization page (a local fake in tests). */
+  DISCORD_OAUTH_AUTHORIZE_URL: z.url({ protocol: /^https?$/ }).default('https://discord.com/oauth2/authorize'),
 }).superRefine((e, ctx) => {
   // Half a client certificate would silently connect without one, and mutual TLS would fail far from the cause.
   if (Boolean(e.TEMPORAL_TLS_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_KEY_PATH)) {
@@ -85,6 +100,14 @@ const EnvSchema = z.object({
     else if (!DISCORD_TOKEN_SHAPE.test(e.DISCORD_TOKEN)) {
       ctx.addIssue({ code: 'custom', path: ['DISCORD_TOKEN'], message: 'is not a bot token (three dot-separated parts, without the "Bot " prefix)' });
     }
+  }
+  const oauth = [e.DISCORD_CLIENT_ID, e.DISCORD_CLIENT_SECRET, e.CONSOLE_REDIRECT_URI];
+  if (oauth.some(Boolean) && !oauth.every(Boolean)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DISCORD_CLIENT_ID'],
+      message: "DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and CONSOLE_REDIRECT_URI are set together (the console's Discord sign-in needs all three)",
+    });
   }
   if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_INSECURE_LOCAL === true) {
     ctx.addIssue({
@@ -130,6 +153,14 @@ export type Config = Readonly<{
     workerShutdownGraceMs: number;
     workerShutdownForceMs: number;
     temporalMetricsPort?: number;
+  }>;
+  console: Readonly<{
+    sessionIdleMinutes: number;
+    sessionAbsoluteHours: number;
+    signInPerMinute: number;
+    temporalUiUrl: string;
+    /** Set when the console's Discord sign-in is configured (used with PLATFORM=discord). */
+    discordOAuth?: Readonly<{ clientId: string; clientSecret: string; redirectUri: string; authorizeUrl: string }>;
   }>;
   limits: Readonly<{
     authFailuresPerMinute: number;
@@ -185,6 +216,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       workerShutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS,
       workerShutdownForceMs: e.WORKER_SHUTDOWN_FORCE_MS,
       temporalMetricsPort: e.TEMPORAL_METRICS_PORT,
+    }),
+    console: Object.freeze({
+      sessionIdleMinutes: e.CONSOLE_SESSION_IDLE_MINUTES,
+      sessionAbsoluteHours: e.CONSOLE_SESSION_ABSOLUTE_HOURS,
+      signInPerMinute: e.CONSOLE_SIGN_IN_LIMIT,
+      temporalUiUrl: e.TEMPORAL_UI_URL.replace(/\/+$/, ''),
+      discordOAuth:
+        e.DISCORD_CLIENT_ID && e.DISCORD_CLIENT_SECRET && e.CONSOLE_REDIRECT_URI
+          ? Object.freeze({
+              clientId: e.DISCORD_CLIENT_ID,
+              clientSecret: e.DISCORD_CLIENT_SECRET,
+              redirectUri: e.CONSOLE_REDIRECT_URI,
+              authorizeUrl: e.DISCORD_OAUTH_AUTHORIZE_URL,
+            })
+          : undefined,
     }),
     limits: Object.freeze({
       authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,

@@ -5,6 +5,8 @@ import type { WorkflowRef } from '../core/temporal/workflowRef.js';
 export interface PurgeResult {
   idempotencyRecords: number;
   rateLimitWindows: number;
+  /** Absent in runs recorded before the console existed. */
+  consoleSessions?: number;
 }
 
 export const purgeExpiredRecordsWorkflow: WorkflowRef<() => Promise<PurgeResult>> = { name: 'purgeExpiredRecords' };

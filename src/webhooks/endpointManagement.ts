@@ -14,7 +14,7 @@ import {
 } from '../../db/webhooks/webhooks.js';
 import type { Clock } from '../core/clock.js';
 import { PLAN_LIMITS, type Plan } from '../core/plans.js';
-import { EVENT_TYPES } from '../events/eventTypes.js';
+import { EVENT_TYPES, type OutboxEvent } from '../events/eventTypes.js';
 import { refuseEndpointUrl } from './endpointUrl.js';
 import { newWebhookSecret } from './signing.js';
 import { Refusal } from '../core/refusal.js';
@@ -78,28 +78,43 @@ export async function changeEndpointState(deps: Deps, guildId: string, id: numbe
   });
 }
 
-/** Queues a webhook.test event for one endpoint; the worker's relay starts its delivery within seconds. */
-export async function sendTestEvent(deps: Deps, guildId: string, id: number): Promise<string> {
-  const endpoint = await requireEndpoint(deps.db, guildId, id);
-  const event = await recordEvent(deps.db, {
-    type: 'webhook.test',
-    guildId,
-    createdAt: deps.clock.now(),
-    data: { endpointId: endpoint.id, message: 'This is a test event sent by an operator.' },
+/**
+ * Queues a webhook.test event for one endpoint, audit-logged in the same transaction; the caller starts its fan-out
+ * after the commit (the worker's relay does it within seconds otherwise).
+ */
+export async function sendTestEvent(deps: Deps, guildId: string, id: number): Promise<OutboxEvent<'webhook.test'>> {
+  return deps.db.transaction().execute(async (trx) => {
+    const endpoint = await requireEndpoint(trx, guildId, id);
+    const event = await recordEvent(trx, {
+      type: 'webhook.test',
+      guildId,
+      createdAt: deps.clock.now(),
+      data: { endpointId: endpoint.id, message: 'This is a test event sent by an operator.' },
+    });
+    await audit(trx, deps.actor, endpoint, 'webhook.test', { eventId: event.id });
+    return event;
   });
-  return event.id;
 }
 
-/** Another round of up to 7 attempts for a failed (or cancelled) delivery of this guild's endpoint. */
+/** Another round of up to 7 attempts for a failed (or cancelled) delivery of this guild's endpoint, audit-logged. */
 export async function retryDelivery(deps: Deps, guildId: string, deliveryId: number): Promise<void> {
-  const owned = await deps.db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .select('d.id')
-    .where('d.id', '=', deliveryId)
-    .where('e.guild_id', '=', guildId)
-    .executeTakeFirst();
-  if (!owned || !(await requestDeliveryRetry(deps.db, deliveryId, deps.clock.now()))) {
-    throw new WebhookManagementError('DELIVERY_NOT_RETRYABLE', `Guild ${guildId} has no failed or cancelled delivery ${deliveryId}.`);
-  }
+  await deps.db.transaction().execute(async (trx) => {
+    const owned = await trx
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+      .select(['d.id', 'd.event_id', 'e.id as endpoint_id'])
+      .where('d.id', '=', deliveryId)
+      .where('e.guild_id', '=', guildId)
+      .executeTakeFirst();
+    if (!owned || !(await requestDeliveryRetry(trx, deliveryId, deps.clock.now()))) {
+      throw new WebhookManagementError('DELIVERY_NOT_RETRYABLE', `Guild ${guildId} has no failed or cancelled delivery ${deliveryId}.`);
+    }
+    await writeAudit(trx, {
+      guildId,
+      actor: deps.actor,
+      action: 'webhook.retryDelivery',
+      target: { type: 'webhook_delivery', id: String(deliveryId) },
+      data: { endpointId: owned.endpoint_id, eventId: owned.event_id },
+    });
+  });
 }

@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { DEMO_BOT_ID, DEMO_GUILD_ID, DEMO_OWNER_ID, seedDemoGuild } from '../../process/demo/demoGuild.js';
-import { devPlatformChoice, startDevFakeDiscord } from '../../process/dev/devFakeDiscord.js';
+import { DEV_OAUTH_CLIENT, devPlatformChoice, startDevFakeDiscord } from '../../process/dev/devFakeDiscord.js';
 import { createPlatform } from '../../process/platform.js';
 import { useTestDatabase } from '../harness/database.js';
 
@@ -46,6 +46,12 @@ describe('the fake Discord of npm run dev', () => {
       expect(owner).toMatchObject({ userId: DEMO_OWNER_ID, roleIds: (await local.getMember(DEMO_GUILD_ID, DEMO_OWNER_ID))!.roleIds });
       const ban = await database.db.selectFrom('platform_bans').select(['user_id', 'reason']).where('guild_id', '=', DEMO_GUILD_ID).executeTakeFirstOrThrow();
       expect(await discord.getBan(DEMO_GUILD_ID, ban.user_id)).toEqual({ reason: ban.reason });
+      // The console's Discord sign-in goes through the fake, which approves as the owner.
+      expect(config.console.discordOAuth).toMatchObject({ clientId: DEV_OAUTH_CLIENT.clientId, redirectUri: 'http://127.0.0.1:3000/console/oauth/callback' });
+      const authorize = new URL(config.console.discordOAuth!.authorizeUrl);
+      authorize.search = new URLSearchParams({ response_type: 'code', client_id: DEV_OAUTH_CLIENT.clientId, scope: 'identify guilds', state: 's', redirect_uri: config.console.discordOAuth!.redirectUri, code_challenge: 'c', code_challenge_method: 'S256' }).toString();
+      const answer = await fetch(authorize, { redirect: 'manual' });
+      expect(new URL(answer.headers.get('location')!).searchParams.get('code')).toMatch(/^[0-9a-f]+$/);
     } finally {
       await fake.close();
     }

@@ -47,6 +47,7 @@ describe('the dev banner', () => {
     temporalAddress: '127.0.0.1:7233',
     guildId: '1100000000000000001',
     apiKey: 'svc_key',
+    console: { url: 'http://127.0.0.1:3000/console', localManager: { userId: '1100000000000000002', name: 'demo-owner' } },
   };
 
   it('says that local webhook receivers are allowed, and shows how to register one and simulate bot activity', () => {
@@ -56,6 +57,7 @@ describe('the dev banner', () => {
     expect(banner).toContain('npm run admin -- simulate --help');
     expect(banner).toContain('    Temporal UI  http://127.0.0.1:8233');
     expect(banner).toContain('curl -H "Authorization: Bearer svc_key" http://127.0.0.1:3000/api/v1/guilds/1100000000000000001');
+    expect(banner).toContain("    Console      http://127.0.0.1:3000/console   (sign in as demo-owner, 1100000000000000002: the demo guild's owner)");
   });
 
   it('says so when they are refused, and names an external Temporal', () => {

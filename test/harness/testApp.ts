@@ -28,7 +28,7 @@ export type TestClock = ReturnType<typeof fixedClock>;
 /** The real app on a loopback port, wired like the api entrypoint but with the test's database and clock. */
 export async function startTestApp(
   db: Kysely<Database>,
-  overrides: { clock?: Clock; env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+  overrides: { clock?: Clock; env?: Record<string, string>; deps?: Partial<AppDeps>; port?: number } = {},
 ): Promise<TestApp & { close(): Promise<void> }> {
   const config = loadConfig({ NODE_ENV: 'test', MEMBER_CACHE_SECONDS: '0', ...overrides.env });
   const clock = overrides.clock ?? systemClock;
@@ -45,7 +45,7 @@ export async function startTestApp(
     ...overrides.deps,
   };
   const server: Server = createServer(createApp(deps, collectRoutes(AREAS, deps)).callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(overrides.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   return {

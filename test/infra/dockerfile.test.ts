@@ -44,7 +44,7 @@ const entryFileOf = (name: string) => /^tsx (\S+\.ts)$/.exec(packageJson.scripts
 
 function resolveImport(from: string, spec: string): string | undefined {
   const base = resolve(dirname(from), spec);
-  const candidates = [base.replace(/\.js$/, '.ts'), base, `${base}.ts`, join(base, 'index.ts')];
+  const candidates = [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), base, `${base}.ts`, join(base, 'index.ts')];
   return candidates.find((path) => existsSync(path) && !path.endsWith('/'));
 }
 

@@ -149,7 +149,7 @@ describe('bank log and webhooks through the batched fan-out', () => {
       const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url: receiver.url, events: [], secret: 'whsec_t' });
       await insertEndpoint(database.db, { guildId: guild.id, url: other.url, events: [], secret: 'whsec_o' });
       const deps = { db: database.db, clock: systemClock, actor: { type: 'system' } as const, allowInsecureLocal: true };
-      const eventId = await sendTestEvent(deps, guild.id, endpoint.id);
+      const { id: eventId } = await sendTestEvent(deps, guild.id, endpoint.id);
       await database.db.updateTable('events').set({ created_at: new Date(Date.now() - 60_000) }).where('id', '=', eventId).execute();
       await relayUnstartedBatches({ db: database.db, temporal: gateway, clock: systemClock });
       await eventually(async () => receiver.received.length, (n) => n > 0);

@@ -4,3 +4,4 @@ export * from './state.js';
 export type { FakeHandler, FakeRequest } from './routes.js';
 export * from './gateway.js';
 export * from './guildEvents.js';
+export * from './oauth.js';

@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { ConsoleRouter } from './consoleState.js';
+
+const require = createRequire(import.meta.url);
+
+interface Asset {
+  type: string;
+  body: Buffer;
+}
+
+/**
+ * The console's static files, read once at start: htmx from its pinned package (no CDN), the stylesheet and the copy
+ * script beside this file. They change only with a deploy, so browsers may keep them for an hour.
+ */
+function loadAssets(): Record<string, Asset> {
+  const own = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url));
+  return {
+    'htmx.min.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(require.resolve('htmx.org/dist/htmx.min.js')) },
+    'console.js': { type: 'text/javascript; charset=utf-8', body: own('console.js') },
+    'console.css': { type: 'text/css; charset=utf-8', body: own('console.css') },
+  };
+}
+
+export function assetRoutes(router: ConsoleRouter): void {
+  const assets = loadAssets();
+  router.get('/assets/:name', (ctx, next) => {
+    const asset = assets[ctx.params.name ?? ''];
+    if (!asset) return next();
+    ctx.type = asset.type;
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = asset.body;
+  });
+}

@@ -1,0 +1,53 @@
+import { Router } from '@koa/router';
+import compose from 'koa-compose';
+import type Koa from 'koa';
+import { ConsoleRefusal } from '../../src/console/errors.js';
+import type { AppDeps, RequestState } from '../context.js';
+import { assetRoutes } from './assets.js';
+import { consoleErrors } from './consoleErrors.js';
+import type { ConsoleState } from './consoleState.js';
+import { auditRoutes } from './routes/auditRoutes.js';
+import { deliveryRoutes } from './routes/deliveryRoutes.js';
+import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
+import { keyRoutes } from './routes/keyRoutes.js';
+import { webhookRoutes } from './routes/webhookRoutes.js';
+import { signInRoutes } from './routes/signInRoutes.js';
+import { securityHeaders } from './securityHeaders.js';
+import { guardWrites, loadSession, requireSession } from './sessionGuards.js';
+import { sessionPolicy } from './sessionPolicy.js';
+
+export const CONSOLE_PREFIX = '/console';
+
+/**
+ * The web console under /console: server-rendered HTML pages over the same use cases as the admin CLI, for the
+ * servers the signed-in user manages. Not part of the REST API (nor of its OpenAPI document): its own error pages,
+ * sessions instead of API keys, CSRF tokens on every write.
+ */
+export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
+  const router = new Router<ConsoleState>({ prefix: CONSOLE_PREFIX });
+  assetRoutes(router);
+  signInRoutes(router, deps);
+  discordSignInRoutes(router, deps);
+  router.use('/servers', requireSession);
+  keyRoutes(router, deps);
+  webhookRoutes(router, deps);
+  deliveryRoutes(router, deps);
+  auditRoutes(router, deps);
+
+  const oauth = deps.config.console.discordOAuth;
+  const chain = compose<Koa.ParameterizedContext<ConsoleState>>([
+    securityHeaders(oauth ? [new URL(oauth.authorizeUrl).origin] : []),
+    consoleErrors(deps.logger),
+    loadSession({ db: deps.db, clock: deps.clock, policy: sessionPolicy(deps.config) }),
+    guardWrites(),
+    router.routes() as Koa.Middleware<ConsoleState>,
+    router.allowedMethods({ throw: false }) as Koa.Middleware<ConsoleState>,
+    async () => {
+      throw new ConsoleRefusal('PAGE_NOT_FOUND', 'There is no such page.');
+    },
+  ]);
+  return (ctx, next) => {
+    if (ctx.path !== CONSOLE_PREFIX && !ctx.path.startsWith(`${CONSOLE_PREFIX}/`)) return next();
+    return chain(ctx as Koa.ParameterizedContext<ConsoleState>);
+  };
+}

@@ -1,0 +1,46 @@
+import { localSignInChoices, signInAsLocalMember } from '../../../src/console/localSignIn.js';
+import { endSession } from '../../../src/console/sessions.js';
+import { listManagedServers } from '../../../src/console/serverAccess.js';
+import { ConsoleRefusal } from '../../../src/console/errors.js';
+import type { AppDeps } from '../../context.js';
+import { formOf } from '../consoleDeps.js';
+import { signedIn, type ConsoleRouter } from '../consoleState.js';
+import { seeOther, sendPage } from '../render.js';
+import { readSessionCookie, writeSessionCookie } from '../sessionCookie.js';
+import { requireSession } from '../sessionGuards.js';
+import { ServersPage } from '../views/serversPage.js';
+import { SignInPage } from '../views/signInPage.js';
+import { sessionPolicy } from '../sessionPolicy.js';
+
+/** Sign-in (the local platform's development sign-in; Discord's in discordSignInRoutes), sign-out, the server list. */
+export function signInRoutes(router: ConsoleRouter, deps: AppDeps): void {
+  const local = deps.config.platform.kind === 'local';
+
+  router.get('/', requireSession, async (ctx) => {
+    const { session, viewer } = signedIn(ctx);
+    sendPage(ctx, ServersPage({ viewer, servers: await listManagedServers(deps, session) }));
+  });
+
+  router.get('/sign-in', async (ctx) => {
+    if (ctx.state.session) return seeOther(ctx, '/console');
+    const localPeople = local ? await localSignInChoices(deps.db) : undefined;
+    sendPage(ctx, SignInPage({ discord: !local && Boolean(deps.config.console.discordOAuth), localPeople }));
+  });
+
+  router.post('/sign-in/local', async (ctx) => {
+    // Only the local platform has it: in discord mode the route answers like any unknown page.
+    if (!local) throw new ConsoleRefusal('SIGN_IN_UNAVAILABLE', 'There is no such page.');
+    const token = await signInAsLocalMember(
+      { db: deps.db, clock: deps.clock, policy: sessionPolicy(deps.config), signInPerMinute: deps.config.console.signInPerMinute },
+      { userId: formOf(ctx).get('userId') ?? '', clientAddress: ctx.ip, previousToken: readSessionCookie(ctx) },
+    );
+    writeSessionCookie(ctx, token);
+    seeOther(ctx, '/console');
+  });
+
+  router.post('/sign-out', requireSession, async (ctx) => {
+    await endSession(deps.db, signedIn(ctx).session.token);
+    writeSessionCookie(ctx, null);
+    seeOther(ctx, '/console/sign-in');
+  });
+}

@@ -1,0 +1,94 @@
+import type { GuildRecord } from '../../../db/guild/guilds.js';
+import type { AuditRecord } from '../../../src/console/readAuditLog.js';
+import { isoTime, Layout, type Viewer } from './layout.js';
+
+const ACTOR_LABELS: Record<string, string> = { console_user: 'console user', api_key: 'API key', operator: 'operator', system: 'system' };
+
+function Actor({ entry }: { entry: AuditRecord }) {
+  if (entry.actorType === 'api_key') return <>API key #{entry.apiKeyId}{entry.actorId && <> (for {entry.actorId})</>}</>;
+  if (entry.actorType === 'console_user') return <>console user {entry.actorId}</>;
+  if (entry.actorType === 'operator') return <>operator {entry.actorId ?? ''}</>;
+  return <>system</>;
+}
+
+export function AuditPage(props: {
+  viewer: Viewer;
+  guild: GuildRecord;
+  entries: AuditRecord[];
+  filter: { actor?: string; action?: string };
+  actorTypes: readonly string[];
+  olderHref: string | null;
+}) {
+  const { guild, filter } = props;
+  const action = `/console/servers/${guild.id}/audit`;
+  return (
+    <Layout title="Audit log" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'audit' }}>
+      <form method="get" action={action} class="filters" hx-get={action} hx-target="#audit" hx-select="#audit" hx-swap="outerHTML" hx-push-url="true">
+        <p>
+          <label for="filter-actor">Who</label>
+          <br />
+          <select id="filter-actor" name="actor">
+            <option value="">anyone</option>
+            {props.actorTypes.map((t) => (
+              <option value={t} selected={filter.actor === t}>
+                {ACTOR_LABELS[t] ?? t}
+              </option>
+            ))}
+          </select>
+        </p>
+        <p>
+          <label for="filter-action">Action starts with</label>
+          <br />
+          <input id="filter-action" name="action" value={filter.action ?? ''} maxLength={100} placeholder="api_key." />
+        </p>
+        <p>
+          <button type="submit">Filter</button>
+        </p>
+      </form>
+      <div id="audit">
+        {props.entries.length === 0 ? (
+          <p data-empty="audit">No entry matches.</p>
+        ) : (
+          <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
+            <table>
+              <caption>Audit log of {guild.name}, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Target</th>
+                  <th scope="col">Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.entries.map((e) => (
+                  <tr data-audit-id={e.id} data-actor-type={e.actorType}>
+                    <td>{isoTime(e.createdAt)}</td>
+                    <td>
+                      <Actor entry={e} />
+                    </td>
+                    <td>
+                      <code>{e.action}</code>
+                    </td>
+                    <td>{e.targetType ? `${e.targetType} ${e.targetId ?? ''}` : ''}</td>
+                    <td>
+                      <code>{JSON.stringify(e.data)}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {props.olderHref && (
+          <p>
+            <a href={props.olderHref} rel="next">
+              Older entries
+            </a>
+          </p>
+        )}
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,71 @@
+import type { ComponentChildren } from 'preact';
+
+export interface Viewer {
+  userName: string;
+  csrf: string;
+}
+
+export interface ServerNav {
+  id: string;
+  name: string;
+  active: 'keys' | 'webhooks' | 'audit';
+}
+
+/** The hidden CSRF field every state-changing form carries. */
+export const CsrfField = ({ token }: { token: string }) => <input type="hidden" name="_csrf" value={token} />;
+
+const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
+  { key: 'keys', label: 'API keys', path: 'keys' },
+  { key: 'webhooks', label: 'Webhooks', path: 'webhooks' },
+  { key: 'audit', label: 'Audit log', path: 'audit' },
+];
+
+/** Every console page: no inline script or style (the CSP forbids both), the CSRF token also as an htmx header. */
+export function Layout(props: { title: string; viewer?: Viewer; server?: ServerNav; children: ComponentChildren }) {
+  const { viewer, server } = props;
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}' />
+        <title>{`${props.title} · Community Bot console`}</title>
+        <link rel="stylesheet" href="/console/assets/console.css" />
+        <script src="/console/assets/htmx.min.js" defer></script>
+        <script src="/console/assets/console.js" defer></script>
+      </head>
+      <body hx-headers={viewer ? JSON.stringify({ 'X-CSRF-Token': viewer.csrf }) : undefined}>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="top">
+          <a class="brand" href="/console">Community Bot console</a>
+          {viewer && (
+            <form method="post" action="/console/sign-out" class="inline">
+              <CsrfField token={viewer.csrf} />
+              <span class="who">Signed in as {viewer.userName}</span> <button type="submit">Sign out</button>
+            </form>
+          )}
+        </header>
+        {server && (
+          <nav aria-label={`Server ${server.name}`} class="tabs">
+            <span class="server-name">{server.name}</span>
+            <ul>
+              {NAV.map((n) => (
+                <li>
+                  <a href={`/console/servers/${server.id}/${n.path}`} aria-current={n.key === server.active ? 'page' : undefined}>
+                    {n.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        <main id="main">
+          <h1>{props.title}</h1>
+          {props.children}
+        </main>
+      </body>
+    </html>
+  );
+}
+
+export const isoTime = (d: Date | null | undefined) => (d ? <time datetime={d.toISOString()}>{d.toISOString().replace('T', ' ').slice(0, 19)} UTC</time> : null);

@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+
+export interface ConsoleSessionRecord {
+  userId: string;
+  userName: string;
+  /** The servers Discord listed as manageable at sign-in; null for the local platform's sign-in. */
+  guildIds: string[] | null;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+export async function insertSession(db: Kysely<Database>, tokenHash: Buffer, s: ConsoleSessionRecord): Promise<void> {
+  await db
+    .insertInto('console_sessions')
+    .values({
+      token_hash: tokenHash,
+      user_id: s.userId,
+      user_name: s.userName,
+      guild_ids: s.guildIds,
+      created_at: s.createdAt,
+      last_seen_at: s.lastSeenAt,
+      expires_at: s.expiresAt,
+    })
+    .execute();
+}
+
+export async function findSession(db: Kysely<Database>, tokenHash: Buffer): Promise<ConsoleSessionRecord | undefined> {
+  const row = await db.selectFrom('console_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  return (
+    row && {
+      userId: row.user_id,
+      userName: row.user_name,
+      guildIds: row.guild_ids,
+      createdAt: row.created_at,
+      lastSeenAt: row.last_seen_at,
+      expiresAt: row.expires_at,
+    }
+  );
+}
+
+export async function touchSession(db: Kysely<Database>, tokenHash: Buffer, at: Date): Promise<void> {
+  await db.updateTable('console_sessions').set({ last_seen_at: at }).where('token_hash', '=', tokenHash).execute();
+}
+
+export async function deleteSession(db: Kysely<Database>, tokenHash: Buffer): Promise<void> {
+  await db.deleteFrom('console_sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+export async function insertPendingSignIn(db: Kysely<Database>, stateHash: Buffer, codeVerifier: string, at: Date): Promise<void> {
+  await db.insertInto('console_sign_ins').values({ state_hash: stateHash, code_verifier: codeVerifier, created_at: at }).execute();
+}
+
+/** Takes a pending sign-in once: a replayed callback finds nothing. */
+export async function takePendingSignIn(db: Kysely<Database>, stateHash: Buffer): Promise<{ codeVerifier: string; createdAt: Date } | undefined> {
+  const row = await db.deleteFrom('console_sign_ins').where('state_hash', '=', stateHash).returning(['code_verifier', 'created_at']).executeTakeFirst();
+  return row && { codeVerifier: row.code_verifier, createdAt: row.created_at };
+}
+
+/** Sessions past their absolute expiry (an idle one ends there at the latest) and sign-ins abandoned an hour ago. */
+export async function purgeEndedSessions(db: Kysely<Database>, now: Date): Promise<number> {
+  const sessions = await db.deleteFrom('console_sessions').where('expires_at', '<=', now).executeTakeFirst();
+  await db.deleteFrom('console_sign_ins').where('created_at', '<=', new Date(now.getTime() - 3_600_000)).execute();
+  return Number(sessions.numDeletedRows);
+}

@@ -1,0 +1,125 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FakeDiscord } from './server.js';
+
+export interface FakeOAuthOptions {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface FakeOAuthRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  form: URLSearchParams | null;
+  headers: Record<string, string | string[] | undefined>;
+  status: number;
+}
+
+export interface FakeOAuth {
+  /** Who approves the next authorization (the fake has no login page); undefined: the user denies it. */
+  signInAs(userId: string | undefined): void;
+  /** Every OAuth2 request answered, in order (authorize, token, users/@me...). */
+  requests: FakeOAuthRequest[];
+}
+
+interface Grant {
+  userId: string;
+  redirectUri: string;
+  challenge: string;
+}
+
+const PATHS = ['/oauth2/authorize', '/api/v10/oauth2/token', '/api/v10/users/@me', '/api/v10/users/@me/guilds'];
+const ADMINISTRATOR = 1n << 3n;
+
+/**
+ * Discord's OAuth2 authorization-code flow with PKCE on the fake's port: the authorize page (approving at once as
+ * the chosen user), the token endpoint (client secret, redirect URI and S256 verifier checked, codes single-use),
+ * `users/@me` and `users/@me/guilds` (owner and permissions computed from the fake's guilds, as Discord does).
+ */
+export function attachFakeOAuth(fake: FakeDiscord, options: FakeOAuthOptions): FakeOAuth {
+  const grants = new Map<string, Grant>();
+  const tokens = new Map<string, string>();
+  const requests: FakeOAuthRequest[] = [];
+  let approver: string | undefined;
+
+  const state = fake.state;
+  const permissionsIn = (guildId: string, userId: string): bigint => {
+    const guild = state.guilds.get(guildId)!;
+    const held = new Set([guildId, ...(guild.members.get(userId)?.roles ?? [])]);
+    const all = [...guild.roles.values()].filter((r) => held.has(r.id)).reduce((p, r) => p | BigInt(r.permissions), 0n);
+    return guild.ownerId === userId ? all | ADMINISTRATOR : all;
+  };
+
+  function authorize(q: URLSearchParams): { status: number; headers?: Record<string, string>; body?: unknown } {
+    const redirect = q.get('redirect_uri');
+    if (q.get('client_id') !== options.clientId || !redirect) return { status: 400, body: { error: 'invalid_client' } };
+    const back = new URL(redirect);
+    back.searchParams.set('state', q.get('state') ?? '');
+    const scopes = (q.get('scope') ?? '').split(' ');
+    const valid = q.get('response_type') === 'code' && scopes.includes('identify') && scopes.includes('guilds') && q.get('code_challenge_method') === 'S256';
+    if (!valid || !q.get('code_challenge')) back.searchParams.set('error', 'invalid_request');
+    else if (!approver) back.searchParams.set('error', 'access_denied');
+    else {
+      const code = randomBytes(12).toString('hex');
+      grants.set(code, { userId: approver, redirectUri: redirect, challenge: q.get('code_challenge')! });
+      back.searchParams.set('code', code);
+    }
+    return { status: 302, headers: { Location: back.toString() } };
+  }
+
+  function token(form: URLSearchParams, headers: FakeOAuthRequest['headers']) {
+    const basic = /^Basic (.+)$/.exec(String(headers.authorization ?? ''))?.[1];
+    const [id, secret] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':') : [form.get('client_id'), form.get('client_secret')];
+    if (id !== options.clientId || secret !== options.clientSecret) return { status: 401, body: { error: 'invalid_client' } };
+    const grant = grants.get(form.get('code') ?? '');
+    grants.delete(form.get('code') ?? '');
+    const verifier = form.get('code_verifier') ?? '';
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    if (form.get('grant_type') !== 'authorization_code' || !grant || grant.redirectUri !== form.get('redirect_uri') || grant.challenge !== challenge) {
+      return { status: 400, body: { error: 'invalid_grant' } };
+    }
+    const access = randomBytes(16).toString('hex');
+    tokens.set(access, grant.userId);
+    return { status: 200, body: { access_token: access, token_type: 'Bearer', expires_in: 604800, refresh_token: randomBytes(16).toString('hex'), scope: 'identify guilds' } };
+  }
+
+  function me(path: string, headers: FakeOAuthRequest['headers']) {
+    const userId = tokens.get(/^Bearer (.+)$/.exec(String(headers.authorization ?? ''))?.[1] ?? '');
+    if (!userId) return { status: 401, body: { message: '401: Unauthorized', code: 0 } };
+    const user = state.users.get(userId);
+    if (path.endsWith('/@me')) return { status: 200, body: { id: userId, username: user?.username ?? `user${userId.slice(-4)}`, global_name: user?.global_name ?? null } };
+    const guilds = [...state.guilds.values()].filter((g) => g.ownerId === userId || g.members.has(userId));
+    return {
+      status: 200,
+      body: guilds.map((g) => ({ id: g.id, name: g.name, icon: g.icon, owner: g.ownerId === userId, permissions: String(permissionsIn(g.id, userId)) })),
+    };
+  }
+
+  const [original] = fake.httpServer.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  fake.httpServer.removeAllListeners('request');
+  fake.httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    if (!PATHS.includes(url.pathname)) return original!(req, res);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const form = req.method === 'POST' ? new URLSearchParams(raw) : null;
+      const result =
+        url.pathname === '/oauth2/authorize'
+          ? authorize(url.searchParams)
+          : url.pathname === '/api/v10/oauth2/token'
+            ? req.method === 'POST'
+              ? token(form!, req.headers)
+              : { status: 405, body: {} }
+            : me(url.pathname, req.headers);
+      requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, form, headers: req.headers, status: result.status });
+      const headers: Record<string, string> = { ...('headers' in result ? result.headers : {}) };
+      if (result.body !== undefined) headers['Content-Type'] = 'application/json';
+      res.writeHead(result.status, headers).end(result.body === undefined ? undefined : JSON.stringify(result.body));
+    });
+  });
+
+  return { signInAs: (userId) => void (approver = userId), requests };
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { insertEvent } from '../../db/shared/events.js';
+import { insertEndpoint } from '../../db/webhooks/webhooks.js';
+import { useApiTestBed } from '../harness/apiTestBed.js';
+import { createTestKey } from '../harness/fixtures.js';
+import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
+
+const { database, app } = useApiTestBed({ temporal: true, env: { CONSOLE_SIGN_IN_LIMIT: '1000' } });
+
+/** Every page and action of a server, with the ids of that server's own records. */
+async function serverRoutes() {
+  const guild = await managedGuild(database.db);
+  const key = await createTestKey(database.db, guild);
+  const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/z', events: [], secret: 'whsec_z' });
+  const event = await insertEvent(database.db, { type: 'members.joined', guildId: guild.id, createdAt: new Date(), data: {} });
+  const delivery = await database.db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', event.id).executeTakeFirstOrThrow();
+  const s = `/console/servers/${guild.id}`;
+  const pages = [`${s}/keys`, `${s}/keys/${key.id}/revoke`, `${s}/webhooks`, `${s}/webhooks/${endpoint.id}/remove`, `${s}/webhooks/${endpoint.id}/deliveries`, `${s}/deliveries/${delivery.id}`, `${s}/audit`];
+  const actions: Array<[string, Record<string, string>]> = [
+    [`${s}/keys`, { name: 'x', scopes: 'guild:read' }],
+    [`${s}/keys/${key.id}/revoke`, {}],
+    [`${s}/webhooks`, { url: 'https://hooks.example.com/new' }],
+    ...['rotate-secret', 'enable', 'disable', 'remove', 'test'].map((a): [string, Record<string, string>] => [`${s}/webhooks/${endpoint.id}/${a}`, {}]),
+    [`${s}/deliveries/${delivery.id}/retry`, {}],
+  ];
+  return { guild, key, endpoint, pages, actions };
+}
+
+const snapshot = async (guildId: string) => ({
+  keys: await database.db.selectFrom('api_keys').select(['id', 'revoked_at']).where('guild_id', '=', guildId).execute(),
+  endpoints: await database.db.selectFrom('webhook_endpoints').select(['id', 'secret', 'enabled', 'removed_at']).where('guild_id', '=', guildId).execute(),
+  events: await database.db.selectFrom('events').select('id').where('guild_id', '=', guildId).execute(),
+  audit: await database.db.selectFrom('audit_log').select('id').where('guild_id', '=', guildId).execute(),
+});
+
+describe('every console route of a server', () => {
+  it('sends a visitor without a session to sign in (pages) or refuses 401 (actions), changing nothing', async () => {
+    const { guild, pages, actions } = await serverRoutes();
+    const before = await snapshot(guild.id);
+    const anonymous = consoleClient(app.baseUrl);
+    for (const path of pages) {
+      const res = await anonymous.get(path);
+      expect([path, res.status, res.headers.location]).toEqual([path, 302, '/console/sign-in']);
+    }
+    for (const [path, fields] of actions) {
+      const res = await anonymous.post(path, fields, { csrf: null });
+      expect([path, res.status, errorCodeOf(res)]).toEqual([path, 401, 'SIGN_IN_REQUIRED']);
+    }
+    expect(await snapshot(guild.id)).toEqual(before);
+  });
+
+  it('refuses a member without Manage Server 403 on every page and action, even with a valid CSRF token, changing nothing', async () => {
+    const { guild, pages, actions } = await serverRoutes();
+    const before = await snapshot(guild.id);
+    const member = consoleClient(app.baseUrl);
+    await member.signIn(guild.memberId);
+    for (const path of pages) {
+      const res = await member.get(path);
+      expect([path, res.status, errorCodeOf(res)]).toEqual([path, 403, 'NOT_A_SERVER_MANAGER']);
+    }
+    for (const [path, fields] of actions) {
+      const res = await member.post(path, fields);
+      expect([path, res.status, errorCodeOf(res)]).toEqual([path, 403, 'NOT_A_SERVER_MANAGER']);
+    }
+    expect(await snapshot(guild.id)).toEqual(before);
+  });
+
+  it('refuses a manager of another server 403 on every page and action of this one, changing nothing', async () => {
+    const { guild, pages, actions } = await serverRoutes();
+    const other = await managedGuild(database.db, 'Elsewhere');
+    const before = await snapshot(guild.id);
+    const stranger = consoleClient(app.baseUrl);
+    await stranger.signIn(other.managerId);
+    for (const path of pages) expect([path, (await stranger.get(path)).status]).toEqual([path, 403]);
+    for (const [path, fields] of actions) expect([path, (await stranger.post(path, fields)).status]).toEqual([path, 403]);
+    expect(await snapshot(guild.id)).toEqual(before);
+  });
+
+  it('refuses every action of a manager without the CSRF token 403, changing nothing', async () => {
+    const { guild, actions } = await serverRoutes();
+    const before = await snapshot(guild.id);
+    const manager = consoleClient(app.baseUrl);
+    await manager.signIn(guild.managerId);
+    for (const [path, fields] of actions) {
+      const res = await manager.post(path, fields, { csrf: null });
+      expect([path, res.status, errorCodeOf(res)]).toEqual([path, 403, 'CSRF_TOKEN_INVALID']);
+    }
+    expect(await snapshot(guild.id)).toEqual(before);
+  });
+});
