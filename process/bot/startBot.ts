@@ -4,6 +4,8 @@ import { WebSocketManager, WebSocketShardEvents, type SessionInfo } from '@disco
 import { GatewayCloseCodes, GatewayIntentBits } from 'discord-api-types/v10';
 import type { Config } from '../../src/core/config.js';
 import { DISPATCH_TABLE } from './dispatchTable.js';
+import { createDispatchQueue } from './dispatchQueue.js';
+import { gatewayFlowControl } from './gatewayFlowControl.js';
 import type { BotDeps, DispatchHandler } from './handler.js';
 
 /**
@@ -36,29 +38,40 @@ export function discordPlatformOf(config: Config): Extract<Config['platform'], {
 }
 
 export interface RunningBot {
-  /** 'handled' (event name, sequence number) after each dispatch's handling, in order. */
+  /** 'handled' (event name, sequence number, outcome) once each dispatch is done with. */
   events: EventEmitter;
   /** Settles when Discord ends the session for good (4014) with the one line to print. */
   fatal: Promise<BotStartError>;
+  /** Dispatches received and not yet done with. */
+  queued(): number;
   stop(): Promise<void>;
 }
 
 export interface BotOptions {
   /** Replaces DISPATCH_TABLE (tests of the ordering and failures). */
   handlers?: Readonly<Record<string, DispatchHandler>>;
+  /** Most dispatches held before the bot stops reading the gateway (back-pressure). */
+  maxQueued?: number;
+  /** Servers whose dispatches are handled at the same time. */
+  concurrency?: number;
 }
+
+const guildOf = (d: unknown): string => {
+  const id = (d as { guild_id?: unknown } | null)?.guild_id;
+  return typeof id === 'string' ? id : '';
+};
 
 /**
  * Connects to Discord's gateway with the bot token (@discordjs/ws: heartbeats, identify, resume, reconnect) and
- * hands each dispatch to its handler, one at a time in the order received, so a join is recorded before the
- * leave that follows it. A failing handler is logged and the next dispatch goes on (retries with backoff: a
- * later slice of issue 24).
+ * hands each dispatch to its handler through the dispatch queue (dispatchQueue.ts): in order per server, retried
+ * while the database is out, bounded by pausing the gateway connections.
  */
 export async function startBot(config: Config, deps: BotDeps, options: BotOptions = {}): Promise<RunningBot> {
   const p = discordPlatformOf(config);
   const handlers = options.handlers ?? DISPATCH_TABLE;
   const events = new EventEmitter();
   const rest = new REST({ api: p.apiUrl, version: '10', retries: 0, timeout: 15_000 }).setToken(p.token);
+  const flow = gatewayFlowControl();
   // The library's default session store is one per Node process: a store per bot keeps two bots (tests, a
   // restart in the same process) from resuming each other's sessions.
   const sessions = new Map<number, SessionInfo>();
@@ -66,22 +79,30 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     token: p.token,
     intents: BOT_INTENTS,
     rest,
+    buildStrategy: flow.buildStrategy,
     retrieveSessionInfo: (shardId) => sessions.get(shardId) ?? null,
     updateSessionInfo: (shardId, info) => void (info ? sessions.set(shardId, info) : sessions.delete(shardId)),
   });
 
-  let queue: Promise<void> = Promise.resolve();
-  manager.on(WebSocketShardEvents.Dispatch, (payload, shardId) => {
-    const handler = handlers[payload.t];
-    queue = queue.then(async () => {
-      if (handler) {
-        await handler(payload.d, deps).catch((err: unknown) =>
-          deps.logger.error({ err, event: payload.t, seq: payload.s, shardId }, 'gateway event handling failed'),
-        );
-      }
-      events.emit('handled', payload.t, payload.s);
-    });
+  const queue = createDispatchQueue({
+    maxQueued: options.maxQueued ?? 1_000,
+    concurrency: options.concurrency ?? Math.max(1, config.database.poolMax - 2),
+    batchSize: (t) => (handlers[t]?.batch ? (handlers[t].batchSize ?? 1) : 1),
+    async handle(run) {
+      const handler = handlers[run[0]!.t];
+      if (!handler) return;
+      if (run.length > 1 && handler.batch) await handler.batch(run.map((item) => item.d), deps);
+      else await handler(run[0]!.d, deps);
+    },
+    onPressure: (paused) => flow.setPaused(paused),
+    onDone: (item, outcome) => events.emit('handled', item.t, item.s, outcome),
+    onFailure: (item, err) => deps.logger.error({ err, event: item.t, seq: item.s, shardId: item.shardId }, 'gateway event handling failed'),
+    onRetry: (run, err, delayMs) =>
+      deps.logger.warn({ err, event: run[0]!.t, seq: run[0]!.s, count: run.length, delayMs }, 'gateway event handling retried: a dependency is out'),
   });
+  manager.on(WebSocketShardEvents.Dispatch, (payload, shardId) =>
+    queue.push({ t: payload.t, s: payload.s, d: payload.d, shardId, guildId: guildOf(payload.d), receivedAt: performance.now() }),
+  );
 
   let ended = false;
   let resolveFatal: (err: BotStartError) => void = () => undefined;
@@ -109,9 +130,12 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
   return {
     events,
     fatal,
+    queued: () => queue.size,
     async stop() {
       await manager.destroy();
-      await queue;
+      // Dispatches still waiting on an outage stay unhandled: the next session is identified anew, and the
+      // reconciliation after it records the members missed.
+      await queue.stop();
     },
   };
 }

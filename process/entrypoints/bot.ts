@@ -1,6 +1,8 @@
 import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
+import { platformMetrics } from '../../src/core/metrics.js';
 import { discordPlatformOf, startBot } from '../bot/startBot.js';
+import { createPlatform } from '../platform.js';
 import { openDatabase } from '../wiring.js';
 import { loadConfigOrExit } from './bootConfig.js';
 import { runUntilSignal } from './shutdown.js';
@@ -16,7 +18,8 @@ const logger = createLogger(config.logLevel, 'bot');
 runUntilSignal(async (defer) => {
   const database = openDatabase(config);
   defer(database.close);
-  const bot = await startBot(config, { db: database.db, clock: systemClock, logger });
+  const platform = createPlatform(config, database.db, logger, { metrics: platformMetrics });
+  const bot = await startBot(config, { db: database.db, platform, clock: systemClock, logger });
   defer(bot.stop);
   // Discord ended the session for good (4014): the library would leave the shard idle, so say why and end.
   void bot.fatal.then(async (err) => {

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { fixedClock } from '../../src/core/clock.js';
 import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
+import { createPlatform } from '../../process/platform.js';
 import { startBot, type BotOptions, type RunningBot } from '../../process/bot/startBot.js';
 import { attachFakeGateway, startFakeDiscord, type FakeDiscord, type FakeGateway, type FakeGatewayOptions } from '../../process/infra/fakeDiscord/index.js';
 import type { TestDatabase } from '../harness/database.js';
@@ -23,12 +24,15 @@ export async function startBotBed(database: TestDatabase, now: Date, gatewayOpti
   const clock = fixedClock(now);
   const ready = once(gateway.events, 'ready');
   const config = loadConfig({ PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl });
-  const bot = await startBot(config, { db: database.db, clock, logger: createLogger('silent', 'bot-test') }, botOptions);
+  const logger = createLogger('silent', 'bot-test');
+  const platform = createPlatform(config, database.db, logger);
+  const bot = await startBot(config, { db: database.db, platform, clock, logger }, botOptions);
   await ready;
   const handled = (seq: number) =>
     new Promise<void>((resolve) => {
+      // Servers are handled side by side: wait for this very dispatch.
       const on = (_t: string, s: number) => {
-        if (s < seq) return;
+        if (s !== seq) return;
         bot.events.off('handled', on);
         resolve();
       };
