@@ -5,12 +5,15 @@ export interface LevelSettings {
   announceChannelId: string | null;
   announceTemplate: string;
   removePreviousRewards: boolean;
+  /** Least time between two of a member's messages that earn XP; the ones in between earn nothing. */
+  messageCooldownSeconds: number;
 }
 
 export const DEFAULT_LEVEL_SETTINGS: LevelSettings = {
   announceChannelId: null,
   announceTemplate: 'GG {user}, you reached level {level}!',
   removePreviousRewards: false,
+  messageCooldownSeconds: 60,
 };
 
 export async function findLevelSettings(db: Kysely<Database>, guildId: string): Promise<LevelSettings> {
@@ -20,14 +23,21 @@ export async function findLevelSettings(db: Kysely<Database>, guildId: string): 
     announceChannelId: row.announce_channel_id,
     announceTemplate: row.announce_template,
     removePreviousRewards: row.remove_previous_rewards,
+    messageCooldownSeconds: row.message_cooldown_seconds,
   };
 }
 
-export async function saveLevelSettings(db: Kysely<Database>, guildId: string, s: LevelSettings): Promise<void> {
+/** Saves the settings; without `messageCooldownSeconds` a new row gets the default and an existing one keeps its own. */
+export async function saveLevelSettings(
+  db: Kysely<Database>,
+  guildId: string,
+  s: Omit<LevelSettings, 'messageCooldownSeconds'> & { messageCooldownSeconds?: number },
+): Promise<void> {
   const values = {
     announce_channel_id: s.announceChannelId,
     announce_template: s.announceTemplate,
     remove_previous_rewards: s.removePreviousRewards,
+    ...(s.messageCooldownSeconds === undefined ? {} : { message_cooldown_seconds: s.messageCooldownSeconds }),
   };
   await db
     .insertInto('level_settings')
