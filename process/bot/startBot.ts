@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { DiscordAPIError, REST } from '@discordjs/rest';
-import { WebSocketManager, WebSocketShardEvents, type SessionInfo } from '@discordjs/ws';
+import { WebSocketManager, WebSocketShardEvents, WebSocketShardStatus, type SessionInfo } from '@discordjs/ws';
 import { GatewayCloseCodes, GatewayIntentBits } from 'discord-api-types/v10';
 import type { Config } from '../../src/core/config.js';
+import { dispatchFailures, dispatchLatency, dispatchQueueDepth, dispatchRetries, gatewayEvents, gatewayPaused } from './botMetrics.js';
 import { DISPATCH_TABLE } from './dispatchTable.js';
 import { createDispatchQueue } from './dispatchQueue.js';
 import { gatewayFlowControl } from './gatewayFlowControl.js';
@@ -22,6 +23,9 @@ export const BOT_INTENTS =
 
 export const DISALLOWED_INTENTS_MESSAGE =
   'Discord refused the intents (close code 4014): enable the Server Members and Message Content privileged intents for this bot in the Developer Portal (Bot page), then restart.';
+
+export const SESSION_LIMIT_MESSAGE = (detail: string) =>
+  `Discord allows no more gateway sessions now (session_start_limit): ${detail}. Start fewer shards (DISCORD_SHARD_IDS) or wait for the reset.`;
 
 export const BOT_UNAUTHORIZED_MESSAGE = 'Discord refused the bot token (401 Unauthorized): set DISCORD_TOKEN to the bot token from the Developer Portal and restart.';
 
@@ -44,6 +48,8 @@ export interface RunningBot {
   fatal: Promise<BotStartError>;
   /** Dispatches received and not yet done with. */
   queued(): number;
+  /** Each shard of this process: its connection's state and the age of its last dispatch (null before any). */
+  shards(): Promise<ShardHealth[]>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +60,12 @@ export interface BotOptions {
   maxQueued?: number;
   /** Servers whose dispatches are handled at the same time. */
   concurrency?: number;
+}
+
+export interface ShardHealth {
+  id: number;
+  status: 'idle' | 'connecting' | 'resuming' | 'ready';
+  lastEventAgeSeconds: number | null;
 }
 
 const guildOf = (d: unknown): string => {
@@ -79,6 +91,8 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     token: p.token,
     intents: BOT_INTENTS,
     rest,
+    shardCount: config.bot.shardCount ?? null,
+    shardIds: config.bot.shardIds ? ('start' in config.bot.shardIds ? { ...config.bot.shardIds } : [...config.bot.shardIds]) : null,
     buildStrategy: flow.buildStrategy,
     retrieveSessionInfo: (shardId) => sessions.get(shardId) ?? null,
     updateSessionInfo: (shardId, info) => void (info ? sessions.set(shardId, info) : sessions.delete(shardId)),
@@ -94,15 +108,32 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
       if (run.length > 1 && handler.batch) await handler.batch(run.map((item) => item.d), deps);
       else await handler(run[0]!.d, deps);
     },
-    onPressure: (paused) => flow.setPaused(paused),
-    onDone: (item, outcome) => events.emit('handled', item.t, item.s, outcome),
-    onFailure: (item, err) => deps.logger.error({ err, event: item.t, seq: item.s, shardId: item.shardId }, 'gateway event handling failed'),
-    onRetry: (run, err, delayMs) =>
-      deps.logger.warn({ err, event: run[0]!.t, seq: run[0]!.s, count: run.length, delayMs }, 'gateway event handling retried: a dependency is out'),
+    onPressure(paused) {
+      flow.setPaused(paused);
+      gatewayPaused.set(paused ? 1 : 0);
+    },
+    onDone(item, outcome) {
+      dispatchQueueDepth.dec();
+      if (outcome === 'handled') dispatchLatency.observe({ type: item.t }, (performance.now() - item.receivedAt) / 1000);
+      events.emit('handled', item.t, item.s, outcome);
+    },
+    onFailure(item, err) {
+      dispatchFailures.inc({ type: item.t });
+      deps.logger.error({ err, event: item.t, seq: item.s, shardId: item.shardId }, 'gateway event handling failed');
+    },
+    onRetry(run, err, delayMs) {
+      dispatchRetries.inc({ type: run[0]!.t });
+      deps.logger.warn({ err, event: run[0]!.t, seq: run[0]!.s, count: run.length, delayMs }, 'gateway event handling retried: a dependency is out');
+    },
   });
-  manager.on(WebSocketShardEvents.Dispatch, (payload, shardId) =>
-    queue.push({ t: payload.t, s: payload.s, d: payload.d, shardId, guildId: guildOf(payload.d), receivedAt: performance.now() }),
-  );
+  const lastEventAt = new Map<number, number>();
+  manager.on(WebSocketShardEvents.Dispatch, (payload, shardId) => {
+    const receivedAt = performance.now();
+    lastEventAt.set(shardId, receivedAt);
+    gatewayEvents.inc({ type: payload.t });
+    dispatchQueueDepth.inc();
+    queue.push({ t: payload.t, s: payload.s, d: payload.d, shardId, guildId: guildOf(payload.d), receivedAt });
+  });
 
   let ended = false;
   let resolveFatal: (err: BotStartError) => void = () => undefined;
@@ -125,12 +156,26 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     if (ended) return;
     // GET /gateway/bot comes first: a wrong token is refused there, before any gateway connection.
     if (err instanceof DiscordAPIError && err.status === 401) throw new BotStartError(BOT_UNAUTHORIZED_MESSAGE);
+    // The library counts the sessions left (session_start_limit) before identifying any shard.
+    if (err instanceof Error && err.message.startsWith('Not enough sessions remaining')) throw new BotStartError(SESSION_LIMIT_MESSAGE(err.message));
     throw err;
   });
   return {
     events,
     fatal,
     queued: () => queue.size,
+    async shards() {
+      const statuses = await manager.fetchStatus();
+      const now = performance.now();
+      return [...statuses].map(([id, status]) => {
+        const last = lastEventAt.get(id);
+        return {
+          id,
+          status: (WebSocketShardStatus[status] ?? 'idle').toLowerCase() as ShardHealth['status'],
+          lastEventAgeSeconds: last === undefined ? null : Math.round((now - last) / 100) / 10,
+        };
+      });
+    },
     async stop() {
       await manager.destroy();
       // Dispatches still waiting on an outage stay unhandled: the next session is identified anew, and the

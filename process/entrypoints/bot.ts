@@ -1,6 +1,7 @@
 import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { platformMetrics } from '../../src/core/metrics.js';
+import { startBotProbes } from '../bot/botProbes.js';
 import { discordPlatformOf, startBot } from '../bot/startBot.js';
 import { createPlatform } from '../platform.js';
 import { openDatabase } from '../wiring.js';
@@ -21,6 +22,8 @@ runUntilSignal(async (defer) => {
   const platform = createPlatform(config, database.db, logger, { metrics: platformMetrics });
   const bot = await startBot(config, { db: database.db, platform, clock: systemClock, logger });
   defer(bot.stop);
+  const probes = await startBotProbes(config, database.db, bot);
+  defer(probes.close);
   // Discord ended the session for good (4014): the library would leave the shard idle, so say why and end.
   void bot.fatal.then(async (err) => {
     process.stderr.write(`error: ${err.message}\n`);
@@ -28,5 +31,5 @@ runUntilSignal(async (defer) => {
     await database.close().catch(() => undefined);
     process.exit(1);
   });
-  logger.info('bot connected to the gateway');
+  logger.info({ probes: probes.origin }, 'bot connected to the gateway');
 }, (line) => logger.info(line));

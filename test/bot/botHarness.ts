@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { fixedClock } from '../../src/core/clock.js';
-import { loadConfig } from '../../src/core/config.js';
+import { loadConfig, type Config } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createPlatform } from '../../process/platform.js';
 import { startBot, type BotOptions, type RunningBot } from '../../process/bot/startBot.js';
@@ -11,6 +11,7 @@ export interface BotBed {
   fake: FakeDiscord;
   gateway: FakeGateway;
   bot: RunningBot;
+  config: Config;
   clock: ReturnType<typeof fixedClock>;
   /** Sends a dispatch from the fake gateway and resolves once the bot has handled it. */
   dispatch(t: string, d: unknown): Promise<number>;
@@ -18,15 +19,24 @@ export interface BotBed {
 }
 
 /** The real bot code (startBot) against the fake gateway and HTTP API, writing to the test's database. */
-export async function startBotBed(database: TestDatabase, now: Date, gatewayOptions: FakeGatewayOptions = {}, botOptions: BotOptions = {}): Promise<BotBed> {
+export async function startBotBed(
+  database: TestDatabase,
+  now: Date,
+  gatewayOptions: FakeGatewayOptions = {},
+  botOptions: BotOptions = {},
+  env: Record<string, string> = {},
+): Promise<BotBed> {
   const fake = await startFakeDiscord();
   const gateway = attachFakeGateway(fake, gatewayOptions);
   const clock = fixedClock(now);
   const ready = once(gateway.events, 'ready');
-  const config = loadConfig({ PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl });
+  const config = loadConfig({ PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, BOT_PORT: '0', ...env });
   const logger = createLogger('silent', 'bot-test');
   const platform = createPlatform(config, database.db, logger);
-  const bot = await startBot(config, { db: database.db, platform, clock, logger }, botOptions);
+  const bot = await startBot(config, { db: database.db, platform, clock, logger }, botOptions).catch(async (err: unknown) => {
+    await fake.close();
+    throw err;
+  });
   await ready;
   const handled = (seq: number) =>
     new Promise<void>((resolve) => {
@@ -42,6 +52,7 @@ export async function startBotBed(database: TestDatabase, now: Date, gatewayOpti
     fake,
     gateway,
     bot,
+    config,
     clock,
     async dispatch(t, d) {
       const seq = gateway.dispatch(t, d);

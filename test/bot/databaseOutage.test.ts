@@ -48,7 +48,7 @@ beforeAll(async () => {
   gateway = attachFakeGateway(fake);
   const ready = once(gateway.events, 'ready');
   bot = spawn('node_modules/.bin/tsx', ['process/entrypoints/bot.ts'], {
-    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl },
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, BOT_PORT: '0' },
   });
   bot.stdout!.on('data', (chunk: Buffer) => botLines.push(...String(chunk).split('\n').filter(Boolean)));
   bot.on('exit', () => (exited = true));
