@@ -3,11 +3,14 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Logger } from '../../src/core/logger.js';
 import type { Platform } from '../../src/core/platform.js';
+import type { MemberList } from '../../src/platform/discord/discordMemberList.js';
 
 export interface BotDeps {
   db: Kysely<Database>;
   /** The Discord adapter: the effects a use case has on the server (level-up reward roles ...). */
   platform: Platform;
+  /** A server's members as Discord lists them now (reconciliation after a new gateway session). */
+  memberList: MemberList;
   clock: Clock;
   logger: Logger;
 }

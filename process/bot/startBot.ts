@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { DiscordAPIError, REST } from '@discordjs/rest';
 import { WebSocketManager, WebSocketShardEvents, WebSocketShardStatus, type SessionInfo } from '@discordjs/ws';
-import { GatewayCloseCodes, GatewayIntentBits } from 'discord-api-types/v10';
+import { GatewayCloseCodes, GatewayDispatchEvents, GatewayIntentBits } from 'discord-api-types/v10';
 import type { Config } from '../../src/core/config.js';
 import { dispatchFailures, dispatchLatency, dispatchQueueDepth, dispatchRetries, gatewayEvents, gatewayPaused } from './botMetrics.js';
 import { DISPATCH_TABLE } from './dispatchTable.js';
+import { RECONCILE_MEMBERS } from './handlers/reconcileMembers.js';
 import { createDispatchQueue } from './dispatchQueue.js';
 import { gatewayFlowControl } from './gatewayFlowControl.js';
 import type { BotDeps, DispatchHandler } from './handler.js';
@@ -131,8 +132,13 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     const receivedAt = performance.now();
     lastEventAt.set(shardId, receivedAt);
     gatewayEvents.inc({ type: payload.t });
-    dispatchQueueDepth.inc();
+    dispatchQueueDepth.inc(payload.t === GatewayDispatchEvents.Ready ? 1 + payload.d.guilds.length : 1);
     queue.push({ t: payload.t, s: payload.s, d: payload.d, shardId, guildId: guildOf(payload.d), receivedAt });
+    // A new session (not a resume): what was sent while the bot was away is lost, so each server's members are
+    // reconciled, in that server's order.
+    if (payload.t === GatewayDispatchEvents.Ready) {
+      for (const { id } of payload.d.guilds) queue.push({ t: RECONCILE_MEMBERS, s: payload.s, d: { guild_id: id }, shardId, guildId: id, receivedAt });
+    }
   });
 
   let ended = false;

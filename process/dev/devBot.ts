@@ -5,10 +5,11 @@ import type { Config } from '../../src/core/config.js';
 import type { Logger } from '../../src/core/logger.js';
 import { platformMetrics } from '../../src/core/metrics.js';
 import { startBotProbes } from '../bot/botProbes.js';
-import { startBot, type RunningBot } from '../bot/startBot.js';
+import { discordPlatformOf, startBot, type RunningBot } from '../bot/startBot.js';
 import { attachFakeGateway, type FakeDiscord, type FakeGateway } from '../infra/fakeDiscord/index.js';
 import type { GracefulServer } from '../ops/gracefulServer.js';
 import { createPlatform } from '../platform.js';
+import { discordMemberList } from '../../src/platform/discord/discordMemberList.js';
 
 export interface DevBot {
   bot: RunningBot;
@@ -26,7 +27,7 @@ export interface DevBot {
 export async function startDevBot(config: Config, db: Kysely<Database>, logger: Logger, say: (line: string) => void, fake?: FakeDiscord): Promise<DevBot> {
   const gateway = fake ? attachFakeGateway(fake) : undefined;
   const platform = createPlatform(config, db, logger, { metrics: platformMetrics });
-  const bot = await startBot(config, { db, platform, clock: systemClock, logger });
+  const bot = await startBot(config, { db, platform, memberList: discordMemberList(discordPlatformOf(config)), clock: systemClock, logger });
   void bot.fatal.then((err) => say(`bot stopped: ${err.message}`));
   const probes = await startBotProbes(config, db, bot).catch(async (err: unknown) => {
     await bot.stop();

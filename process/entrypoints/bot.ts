@@ -4,6 +4,7 @@ import { platformMetrics } from '../../src/core/metrics.js';
 import { startBotProbes } from '../bot/botProbes.js';
 import { discordPlatformOf, startBot } from '../bot/startBot.js';
 import { createPlatform } from '../platform.js';
+import { discordMemberList } from '../../src/platform/discord/discordMemberList.js';
 import { openDatabase } from '../wiring.js';
 import { loadConfigOrExit } from './bootConfig.js';
 import { runUntilSignal } from './shutdown.js';
@@ -20,7 +21,7 @@ runUntilSignal(async (defer) => {
   const database = openDatabase(config);
   defer(database.close);
   const platform = createPlatform(config, database.db, logger, { metrics: platformMetrics });
-  const bot = await startBot(config, { db: database.db, platform, clock: systemClock, logger });
+  const bot = await startBot(config, { db: database.db, platform, memberList: discordMemberList(discordPlatformOf(config)), clock: systemClock, logger });
   defer(bot.stop);
   const probes = await startBotProbes(config, database.db, bot);
   defer(probes.close);

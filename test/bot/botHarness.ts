@@ -3,6 +3,7 @@ import { fixedClock } from '../../src/core/clock.js';
 import { loadConfig, type Config } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createPlatform } from '../../process/platform.js';
+import { discordMemberList } from '../../src/platform/discord/discordMemberList.js';
 import { startBot, type BotOptions, type RunningBot } from '../../process/bot/startBot.js';
 import { attachFakeGateway, startFakeDiscord, type FakeDiscord, type FakeGateway, type FakeGatewayOptions } from '../../process/infra/fakeDiscord/index.js';
 import type { TestDatabase } from '../harness/database.js';
@@ -33,7 +34,7 @@ export async function startBotBed(
   const config = loadConfig({ PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, BOT_PORT: '0', ...env });
   const logger = createLogger('silent', 'bot-test');
   const platform = createPlatform(config, database.db, logger);
-  const bot = await startBot(config, { db: database.db, platform, clock, logger }, botOptions).catch(async (err: unknown) => {
+  const bot = await startBot(config, { db: database.db, platform, memberList: discordMemberList({ token: fake.token, apiUrl: fake.apiUrl, pageSize: 2 }), clock, logger }, botOptions).catch(async (err: unknown) => {
     await fake.close();
     throw err;
   });
