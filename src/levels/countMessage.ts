@@ -1,30 +1,54 @@
 import type { Kysely } from 'kysely';
-import { claimCountedMessage } from '../../db/levels/members.js';
-import { takeMessageCooldown } from '../../db/levels/messages.js';
+import { claimCountedMessages, lockActivityMembers } from '../../db/levels/activityBatch.js';
 import type { Database } from '../../db/schema.js';
-import type { OutboxEvent } from '../events/eventTypes.js';
-import { recordActivity, type ActivityResult } from './recordActivity.js';
+import { recordActivities } from './recordActivity.js';
 
 export interface CountedMessage {
-  guildId: string;
   /** A human member (the bot leaves out bots, webhooks and Discord's system messages). */
   userId: string;
   /** The platform's message id: a message delivered twice is counted once. */
   messageId: string;
   /** When the message was written (the platform's time, so a message handled late counts as when it was sent). */
   at: Date;
-  /** From the server's levels settings. */
-  cooldownSeconds: number;
+}
+
+export interface LevelUp {
+  userId: string;
+  previousLevel: number;
+  level: number;
+  /** The `levels.levelUp` event's id (the effects' idempotency key derives from it). */
+  eventId: string;
 }
 
 /**
- * One message a member wrote, in the caller's transaction: once per message id, and only when the member's
- * cooldown since their last XP-earning message has passed, it earns one message of activity through
- * recordActivity (the counters, XP, the audit row and `levels.levelUp` with source `activity`), as
- * `simulate level-activity --messages 1` does. Undefined when it earned nothing.
+ * Messages members wrote in one server, in order, in the caller's transaction: each counted once per message id,
+ * and earning one message of activity (recordActivity's counters, XP, audit row and `levels.levelUp` with source
+ * `activity`, as `simulate level-activity --messages 1`) only when at least `cooldownSeconds` (the server's levels
+ * settings) passed since the member's last XP-earning message. Returns how many earned XP and the levels reached.
  */
-export async function countMessage(trx: Kysely<Database>, m: CountedMessage): Promise<{ result: ActivityResult; events: OutboxEvent[] } | undefined> {
-  if (!(await claimCountedMessage(trx, m.guildId, m.messageId, m.at))) return undefined;
-  if (!(await takeMessageCooldown(trx, m.guildId, m.userId, m.at, m.cooldownSeconds))) return undefined;
-  return recordActivity(trx, { guildId: m.guildId, userId: m.userId, messages: 1, voiceMinutes: 0, at: m.at, actor: { type: 'system' } });
+export async function countMessages(
+  trx: Kysely<Database>,
+  guildId: string,
+  messages: CountedMessage[],
+  cooldownSeconds: number,
+  at: Date,
+): Promise<{ earned: number; levelUps: LevelUp[] }> {
+  const claimed = await claimCountedMessages(trx, guildId, messages.map((m) => m.messageId), at);
+  const fresh = messages.filter((m) => claimed.has(m.messageId));
+  if (fresh.length === 0) return { earned: 0, levelUps: [] };
+  const locked = await lockActivityMembers(trx, guildId, fresh.map((m) => m.userId));
+  const cooldownStart = new Map([...locked].map(([userId, m]) => [userId, m.lastMessageXpAt]));
+  const earning = fresh.filter((m) => {
+    const last = cooldownStart.get(m.userId);
+    if (last && m.at.getTime() - last.getTime() < cooldownSeconds * 1000) return false;
+    cooldownStart.set(m.userId, m.at);
+    return true;
+  });
+  const { results, events } = await recordActivities(
+    trx,
+    guildId,
+    earning.map((m) => ({ guildId, userId: m.userId, messages: 1, voiceMinutes: 0, at: m.at, actor: { type: 'system' as const }, startsCooldown: true })),
+  );
+  const reached = results.filter((r) => r.level > r.previousLevel);
+  return { earned: earning.length, levelUps: reached.map((r, i) => ({ userId: r.userId, previousLevel: r.previousLevel, level: r.level, eventId: events[i]!.id })) };
 }

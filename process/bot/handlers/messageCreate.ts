@@ -2,7 +2,7 @@ import { MessageType, type GatewayMessageCreateDispatchData } from 'discord-api-
 import { findGuild } from '../../../db/guild/guilds.js';
 import { findLevelSettings } from '../../../db/levels/members.js';
 import { openTicketsByChannel } from '../../../db/tickets/ticketChannels.js';
-import { countMessage } from '../../../src/levels/countMessage.js';
+import { countMessages } from '../../../src/levels/countMessage.js';
 import { applyLevelEffects } from '../../../src/levels/levelUpEffects.js';
 import { addTicketMessage } from '../../../src/tickets/addTicketMessage.js';
 import type { BotDeps, DispatchHandler } from '../handler.js';
@@ -13,13 +13,6 @@ const MEMBER_MESSAGE_TYPES = new Set<number>([MessageType.Default, MessageType.R
 
 const byMember = (d: GatewayMessageCreateDispatchData) => !d.author.bot && !d.author.system && !d.webhook_id && MEMBER_MESSAGE_TYPES.has(d.type);
 
-interface LevelUp {
-  userId: string;
-  previousLevel: number;
-  level: number;
-  eventId: string;
-}
-
 /**
  * MESSAGE_CREATE, several of one server at once (the dispatch queue's batches), in one transaction: a message
  * written in an open ticket's channel is stored for its transcript and counted for its side (addTicketMessage, as
@@ -27,26 +20,25 @@ interface LevelUp {
  * (countMessage). After the commit, each level reached gets its reward roles and announcement (applyLevelEffects,
  * as after `simulate level-activity` and an XP change). Direct messages carry no server and are left out.
  */
-async function messageCreateBatch(data: unknown[], { db, platform, logger }: BotDeps): Promise<void> {
+async function messageCreateBatch(data: unknown[], { db, platform, clock, logger }: BotDeps): Promise<void> {
   const messages = (data as GatewayMessageCreateDispatchData[]).filter((d) => d.guild_id);
   if (messages.length === 0) return;
   const guildId = messages[0]!.guild_id!;
   const levelUps = await db.transaction().execute(async (trx) => {
     const guild = await findGuild(trx, guildId);
     if (!guild) return [];
-    const tickets = guild.features.includes('tickets') ? await openTicketsByChannel(trx, guildId, [...new Set(messages.map((m) => m.channel_id))]) : new Map<string, number>();
-    const cooldownSeconds = guild.features.includes('levels') ? (await findLevelSettings(trx, guildId)).messageCooldownSeconds : null;
-    const reached: LevelUp[] = [];
-    for (const d of messages) {
-      const ticketNo = tickets.get(d.channel_id);
-      // Only members' own messages count for a side: a bot's notice (the ticket's welcome) is no staff response.
-      if (ticketNo !== undefined) await addTicketMessage(trx, { guildId, ticketNo, message: transcriptMessage(d, !byMember(d)) });
-      if (cooldownSeconds === null || !byMember(d)) continue;
-      const counted = await countMessage(trx, { guildId, userId: d.author.id, messageId: d.id, at: new Date(d.timestamp), cooldownSeconds });
-      const levelUp = counted?.events[0];
-      if (counted && levelUp) reached.push({ userId: d.author.id, previousLevel: counted.result.previousLevel, level: counted.result.level, eventId: levelUp.id });
+    if (guild.features.includes('tickets')) {
+      const tickets = await openTicketsByChannel(trx, guildId, [...new Set(messages.map((m) => m.channel_id))]);
+      for (const d of messages) {
+        const ticketNo = tickets.get(d.channel_id);
+        // Only members' own messages count for a side: a bot's notice (the ticket's welcome) is no staff response.
+        if (ticketNo !== undefined) await addTicketMessage(trx, { guildId, ticketNo, message: transcriptMessage(d, !byMember(d)) });
+      }
     }
-    return reached;
+    if (!guild.features.includes('levels')) return [];
+    const { messageCooldownSeconds } = await findLevelSettings(trx, guildId);
+    const counted = messages.filter(byMember).map((d) => ({ userId: d.author.id, messageId: d.id, at: new Date(d.timestamp) }));
+    return (await countMessages(trx, guildId, counted, messageCooldownSeconds, clock.now())).levelUps;
   });
   for (const up of levelUps) {
     // The XP stands without its effects: a platform out now leaves the reward roles to the member's next level.
