@@ -48,6 +48,7 @@ export async function countMessages(
     trx,
     guildId,
     earning.map((m) => ({ guildId, userId: m.userId, messages: 1, voiceMinutes: 0, at: m.at, actor: { type: 'system' as const }, startsCooldown: true })),
+    locked,
   );
   const reached = results.filter((r) => r.level > r.previousLevel);
   return { earned: earning.length, levelUps: reached.map((r, i) => ({ userId: r.userId, previousLevel: r.previousLevel, level: r.level, eventId: events[i]!.id })) };

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { findGuild } from '../../db/guild/guilds.js';
-import { addActivities, lockActivityMembers, type ActivityTotalsChange } from '../../db/levels/activityBatch.js';
+import { addActivities, lockActivityMembers, type ActivityTotalsChange, type LockedActivityMember } from '../../db/levels/activityBatch.js';
 import type { Database } from '../../db/schema.js';
 import { writeAudits, type AuditActor } from '../../db/shared/audit.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
@@ -47,7 +47,13 @@ export async function recordActivity(trx: Kysely<Database>, r: ActivityReport): 
  * recordActivity for several reports of one server at once, in order (the bot's batches of messages): the same
  * rows, audit rows and events as one call per report, in a few statements. `events` holds the level-ups in order.
  */
-export async function recordActivities(trx: Kysely<Database>, guildId: string, reports: ActivityReport[]): Promise<{ results: ActivityResult[]; events: OutboxEvent[] }> {
+export async function recordActivities(
+  trx: Kysely<Database>,
+  guildId: string,
+  reports: ActivityReport[],
+  /** The members' rows when the caller has locked them already in this transaction (countMessages). */
+  locked?: Map<string, LockedActivityMember>,
+): Promise<{ results: ActivityResult[]; events: OutboxEvent[] }> {
   for (const r of reports) {
     const counts = [r.messages, r.voiceMinutes];
     if (counts.some((n) => !Number.isSafeInteger(n) || n < 0 || n > MAX_ACTIVITY_PER_REPORT) || counts.every((n) => n === 0)) {
@@ -59,8 +65,8 @@ export async function recordActivities(trx: Kysely<Database>, guildId: string, r
   if (!guild) throw new ActivityRefusal('GUILD_NOT_FOUND', `Guild ${guildId} does not exist.`);
   if (!guild.features.includes('levels')) throw new ActivityRefusal('FEATURE_DISABLED', `The Levels feature is disabled in guild ${guildId}.`);
 
-  const locked = await lockActivityMembers(trx, guildId, reports.map((r) => r.userId));
-  const xpOf = new Map([...locked].map(([userId, m]) => [userId, m.xp]));
+  const rows = locked ?? (await lockActivityMembers(trx, guildId, reports.map((r) => r.userId)));
+  const xpOf = new Map([...rows].map(([userId, m]) => [userId, m.xp]));
   const changes = new Map<string, ActivityTotalsChange>();
   const steps = reports.map((r) => {
     const previousXp = xpOf.get(r.userId)!;
