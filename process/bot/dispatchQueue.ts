@@ -6,8 +6,8 @@ export interface QueuedDispatch {
   s: number;
   d: unknown;
   shardId: number;
-  /** Its server, or '' for events of none (READY, direct messages): the lane that keeps its order. */
-  guildId: string;
+  /** The lane that keeps its order: its server's id (dispatchLane.ts), '' for events of none. */
+  lane: string;
   /** When the bot received it (performance.now()), for the dispatch-to-commit latency. */
   receivedAt: number;
 }
@@ -79,11 +79,11 @@ export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
 
   function push(item: QueuedDispatch) {
     size += 1;
-    const lane = lanes.get(item.guildId);
+    const lane = lanes.get(item.lane);
     if (lane) lane.push(item);
     else {
-      lanes.set(item.guildId, [item]);
-      ready.push(item.guildId);
+      lanes.set(item.lane, [item]);
+      ready.push(item.lane);
     }
     // Again at each dispatch past the bound: a connection opened since (a resume) starts unpaused.
     if (size >= o.maxQueued) {
@@ -103,8 +103,8 @@ export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
     }
   }
 
-  async function runLane(guildId: string) {
-    const lane = lanes.get(guildId)!;
+  async function runLane(key: string) {
+    const lane = lanes.get(key)!;
     while (lane.length > 0 && !closed) {
       const run = takeRun(lane);
       const outcomes = await handleRun(run).catch(() => null);
@@ -112,7 +112,7 @@ export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
       lane.splice(0, run.length);
       run.forEach((item, i) => finish(item, outcomes[i]!));
     }
-    lanes.delete(guildId);
+    lanes.delete(key);
   }
 
   function takeRun(lane: QueuedDispatch[]): QueuedDispatch[] {

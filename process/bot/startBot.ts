@@ -4,6 +4,7 @@ import { WebSocketManager, WebSocketShardEvents, WebSocketShardStatus, type Sess
 import { GatewayCloseCodes, GatewayDispatchEvents, GatewayIntentBits } from 'discord-api-types/v10';
 import type { Config } from '../../src/core/config.js';
 import { dispatchFailures, dispatchLatency, dispatchQueueDepth, dispatchRetries, gatewayEvents, gatewayPaused } from './botMetrics.js';
+import { dispatchLane } from './dispatchLane.js';
 import { DISPATCH_TABLE } from './dispatchTable.js';
 import { RECONCILE_MEMBERS } from './handlers/reconcileMembers.js';
 import { createDispatchQueue } from './dispatchQueue.js';
@@ -69,11 +70,6 @@ export interface ShardHealth {
   lastEventAgeSeconds: number | null;
 }
 
-const guildOf = (d: unknown): string => {
-  const id = (d as { guild_id?: unknown } | null)?.guild_id;
-  return typeof id === 'string' ? id : '';
-};
-
 /**
  * Connects to Discord's gateway with the bot token (@discordjs/ws: heartbeats, identify, resume, reconnect) and
  * hands each dispatch to its handler through the dispatch queue (dispatchQueue.ts): in order per server, retried
@@ -133,11 +129,11 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     lastEventAt.set(shardId, receivedAt);
     gatewayEvents.inc({ type: payload.t });
     dispatchQueueDepth.inc(payload.t === GatewayDispatchEvents.Ready ? 1 + payload.d.guilds.length : 1);
-    queue.push({ t: payload.t, s: payload.s, d: payload.d, shardId, guildId: guildOf(payload.d), receivedAt });
+    queue.push({ t: payload.t, s: payload.s, d: payload.d, shardId, lane: dispatchLane(payload.t, payload.d), receivedAt });
     // A new session (not a resume): what was sent while the bot was away is lost, so each server's members are
     // reconciled, in that server's order.
     if (payload.t === GatewayDispatchEvents.Ready) {
-      for (const { id } of payload.d.guilds) queue.push({ t: RECONCILE_MEMBERS, s: payload.s, d: { guild_id: id }, shardId, guildId: id, receivedAt });
+      for (const { id } of payload.d.guilds) queue.push({ t: RECONCILE_MEMBERS, s: payload.s, d: { guild_id: id }, shardId, lane: id, receivedAt });
     }
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dispatchLane } from '../../process/bot/dispatchLane.js';
 import { createDispatchQueue, type DispatchQueueOptions, type QueuedDispatch } from '../../process/bot/dispatchQueue.js';
 
 // The dispatch queue on its own: order per server, retries on outages only, the bound. Its waits between retries
@@ -7,7 +8,7 @@ import { createDispatchQueue, type DispatchQueueOptions, type QueuedDispatch } f
 const outage = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 
 let seq = 0;
-const item = (guildId: string, t = 'X'): QueuedDispatch => ({ t, s: ++seq, d: { n: seq }, shardId: 0, guildId, receivedAt: 0 });
+const item = (lane: string, t = 'X'): QueuedDispatch => ({ t, s: ++seq, d: { n: seq }, shardId: 0, lane, receivedAt: 0 });
 
 function bed(handle: DispatchQueueOptions['handle'], overrides: Partial<DispatchQueueOptions> = {}) {
   const log: string[] = [];
@@ -20,8 +21,8 @@ function bed(handle: DispatchQueueOptions['handle'], overrides: Partial<Dispatch
     maxQueued: 100,
     concurrency: 4,
     onPressure: (paused) => pressure.push(paused),
-    onDone: (i, outcome) => log.push(`${i.guildId}:${i.s}:${outcome}`),
-    onFailure: (i, err) => log.push(`${i.guildId}:${i.s}:error ${(err as Error).message}`),
+    onDone: (i, outcome) => log.push(`${i.lane}:${i.s}:${outcome}`),
+    onFailure: (i, err) => log.push(`${i.lane}:${i.s}:error ${(err as Error).message}`),
     onRetry: (run, _err, delayMs) => retries.push({ s: run.map((r) => r.s), delayMs }),
     wait: () => new Promise<void>((resolve) => wake.push(resolve)),
     ...overrides,
@@ -43,7 +44,7 @@ describe('the dispatch queue', () => {
     let down = true;
     const applied: number[] = [];
     const b = bed(async ([i]) => {
-      if (i!.guildId === 'a' && down) throw outage();
+      if (i!.lane === 'a' && down) throw outage();
       applied.push(i!.s);
     });
     const [a1, a2, b1] = [item('a'), item('a'), item('b')];
@@ -125,5 +126,20 @@ describe('the dispatch queue', () => {
     await b.queue.stop();
     expect(b.log).toEqual([]);
     expect(b.retries).toHaveLength(1);
+  });
+});
+
+describe('the lane of a dispatch', () => {
+  it.each([
+    ['MESSAGE_CREATE', { id: '1', guild_id: '20' }, '20'],
+    ['GUILD_MEMBER_ADD', { guild_id: '20', user: { id: '3' } }, '20'],
+    ['GUILD_CREATE', { id: '20', name: 'server' }, '20'],
+    ['GUILD_DELETE', { id: '20', unavailable: true }, '20'],
+    ['INTERACTION_CREATE', { id: '555', guild_id: '20' }, 'interaction:555'],
+    ['MESSAGE_CREATE', { id: '1' }, ''],
+    ['READY', { v: 10, guilds: [] }, ''],
+    ['RESUMED', null, ''],
+  ])('%s %o waits in lane %j', (t, d, lane) => {
+    expect(dispatchLane(t, d)).toBe(lane);
   });
 });
