@@ -18,6 +18,7 @@ import { runFlowRun } from './scenarios/flowRun.js';
 import { runGiveawaysOpen } from './scenarios/giveawaysOpen.js';
 import { runGiveawaysDraw } from './scenarios/giveawaysDraw.js';
 import { runDiscordEffects } from './scenarios/discordEffects.js';
+import { runGatewayIngest } from './scenarios/gatewayIngest.js';
 import type { ScenarioContext } from './scenarios/context.js';
 import { createBenchKey, seedBenchGuild } from './seed.js';
 import type { ServerThreadData } from './serverThread.js';
@@ -46,6 +47,8 @@ const SCENARIOS = {
 const STANDALONE = {
   // The Discord adapter against the fake Discord with Discord's limits.
   'discord-effects': runDiscordEffects,
+  // One bot process fed MESSAGE_CREATE by the fake gateway, with a PostgreSQL of its own.
+  'gateway-ingest': runGatewayIngest,
 } as const;
 type ScenarioName = keyof typeof SCENARIOS | keyof typeof STANDALONE;
 type ScenarioResult = Awaited<ReturnType<(typeof SCENARIOS)[keyof typeof SCENARIOS] | (typeof STANDALONE)[keyof typeof STANDALONE]>>;
@@ -199,6 +202,18 @@ function printTable(results: ScenarioResult[]) {
       rows.push(['draw', '-', String(r.drawActivityMs), '-', '-', `${r.entrants} entrants, ${r.entries} tickets, ${r.winners} winners, ${r.checkedEntrants} checked; draw activity ms (retry ${r.retryMs} ms)`]);
     } else if (r.scenario === 'discord-effects') {
       rows.push(['discord-effects', String(r.changesPerSecond), '-', '-', String(r.rateLimited), `${r.changes} role changes in ${r.seconds} s (limits allow ${r.fastestSeconds} s), ${r.rateLimitedShare}% 429, ${r.lost} lost, ${r.doubled} doubled`]);
+    } else if (r.scenario === 'gateway-ingest') {
+      const l = r.latencyAt200.dispatchToCommitMs;
+      rows.push(['gateway-ingest at 200/s', String(r.latencyAt200.ratePerSecond), String(l.p50), String(l.p99), String(r.latencyAt200.sent - r.latencyAt200.committed), 'MESSAGE_CREATE to XP committed (goal p99 < 100 ms)']);
+      const top = r.steps.find((s) => s.ratePerSecond === r.maxKeptUpRatePerSecond);
+      rows.push([
+        'gateway-ingest max',
+        String(r.maxKeptUpRatePerSecond),
+        String(top?.dispatchToCommitMs.p50 ?? '-'),
+        String(top?.dispatchToCommitMs.p99 ?? '-'),
+        String(r.messagesSent - r.messagesCounted),
+        `msg/s kept up with, XP applied (goal >= 2000); ${r.messagesCounted}/${r.messagesSent} counted, XP ${r.xpApplied}/${r.xpExpected}`,
+      ]);
     } else if (r.scenario === 'shop-buy') {
       rows.push(['shop-buy', String(r.throughput.requestsPerSecond), String(r.throughput.latencyMs.p50), String(r.throughput.latencyMs.p99), String(r.throughput.non2xx), `${r.throughput.sold} sold; scarce: ${r.scarce.sold}/${r.scarce.stock} sold, ledger mismatches ${r.ledgerMismatches}`]);
     } else {

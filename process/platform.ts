@@ -14,12 +14,12 @@ import { createLocalPlatform } from '../src/platform/localPlatform.js';
  * Discord call to its caller's cancellation (the worker's: `activityCancellation`); `metrics` counts its requests (the
  * api's and worker's Prometheus counters).
  */
-export function createPlatform(
-  config: Config,
-  db: Kysely<Database>,
-  logger: Logger,
-  options: { callSignal?: () => AbortSignal | undefined; metrics?: PlatformMetrics } = {},
-): Platform {
+export interface PlatformOptions {
+  callSignal?: () => AbortSignal | undefined;
+  metrics?: PlatformMetrics;
+}
+
+export function createPlatform(config: Config, db: Kysely<Database>, logger: Logger, options: PlatformOptions = {}): Platform {
   const p = config.platform;
   return p.kind === 'discord' ? createDiscordPlatform({ token: p.token, apiUrl: p.apiUrl, clock: systemClock, logger, ...options }) : createLocalPlatform(db);
 }

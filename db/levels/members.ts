@@ -5,12 +5,15 @@ export interface LevelSettings {
   announceChannelId: string | null;
   announceTemplate: string;
   removePreviousRewards: boolean;
+  /** Least time between two of a member's messages that earn XP; the ones in between earn nothing. */
+  messageCooldownSeconds: number;
 }
 
 export const DEFAULT_LEVEL_SETTINGS: LevelSettings = {
   announceChannelId: null,
   announceTemplate: 'GG {user}, you reached level {level}!',
   removePreviousRewards: false,
+  messageCooldownSeconds: 60,
 };
 
 export async function findLevelSettings(db: Kysely<Database>, guildId: string): Promise<LevelSettings> {
@@ -20,14 +23,21 @@ export async function findLevelSettings(db: Kysely<Database>, guildId: string): 
     announceChannelId: row.announce_channel_id,
     announceTemplate: row.announce_template,
     removePreviousRewards: row.remove_previous_rewards,
+    messageCooldownSeconds: row.message_cooldown_seconds,
   };
 }
 
-export async function saveLevelSettings(db: Kysely<Database>, guildId: string, s: LevelSettings): Promise<void> {
+/** Saves the settings; without `messageCooldownSeconds` a new row gets the default and an existing one keeps its own. */
+export async function saveLevelSettings(
+  db: Kysely<Database>,
+  guildId: string,
+  s: Omit<LevelSettings, 'messageCooldownSeconds'> & { messageCooldownSeconds?: number },
+): Promise<void> {
   const values = {
     announce_channel_id: s.announceChannelId,
     announce_template: s.announceTemplate,
     remove_previous_rewards: s.removePreviousRewards,
+    ...(s.messageCooldownSeconds === undefined ? {} : { message_cooldown_seconds: s.messageCooldownSeconds }),
   };
   await db
     .insertInto('level_settings')
@@ -118,31 +128,6 @@ export async function setXp(trx: Kysely<Database>, guildId: string, userId: stri
     .execute();
 }
 
-/**
- * Adds counted activity to the member's row (locked by the caller with lockXp): messages and voice minutes are
- * summed, XP becomes `xp` and lastXpAt `at`. Returns the row as it is now.
- */
-export async function addActivity(
-  trx: Kysely<Database>,
-  guildId: string,
-  userId: string,
-  a: { messages: number; voiceMinutes: number; xp: number; at: Date },
-): Promise<{ xp: number; messages: number; voiceMinutes: number }> {
-  const row = await trx
-    .updateTable('level_members')
-    .set((eb) => ({
-      messages: eb('messages', '+', a.messages),
-      voice_minutes: eb('voice_minutes', '+', a.voiceMinutes),
-      xp: a.xp,
-      last_xp_at: a.at,
-    }))
-    .where('guild_id', '=', guildId)
-    .where('user_id', '=', userId)
-    .returning(['xp', 'messages', 'voice_minutes'])
-    .executeTakeFirstOrThrow();
-  return { xp: row.xp, messages: row.messages, voiceMinutes: row.voice_minutes };
-}
-
 /** 1 + members ahead (more XP, or as much XP and a smaller id); undefined without XP. */
 export async function rankOf(db: Kysely<Database>, guildId: string, userId: string, xp: number): Promise<number | undefined> {
   if (xp <= 0) return undefined;
@@ -183,15 +168,4 @@ export async function countRanked(db: Kysely<Database>, guildId: string): Promis
     .where('xp', '>', 0)
     .executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-/** Marks a message as counted for XP; false when it already was (the same message delivered again). */
-export async function claimCountedMessage(trx: Kysely<Database>, guildId: string, messageId: string, at: Date): Promise<boolean> {
-  const row = await trx
-    .insertInto('level_counted_messages')
-    .values({ guild_id: guildId, message_id: messageId, counted_at: at })
-    .onConflict((oc) => oc.columns(['guild_id', 'message_id']).doNothing())
-    .returning('message_id')
-    .executeTakeFirst();
-  return row !== undefined;
 }

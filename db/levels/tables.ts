@@ -5,6 +5,7 @@ export interface LevelSettingsTable {
   announce_channel_id: string | null;
   announce_template: string;
   remove_previous_rewards: boolean;
+  message_cooldown_seconds: Generated<number>;
 }
 
 export interface LevelRewardsTable {
@@ -23,6 +24,7 @@ export interface LevelMembersTable {
   best_streak: Generated<number>;
   hidden: Generated<boolean>;
   last_xp_at: Date | null;
+  last_message_xp_at: Generated<Date | null>;
 }
 
 export interface LevelCountedMessagesTable {

@@ -3,8 +3,9 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Config } from '../../src/core/config.js';
 import type { Logger } from '../../src/core/logger.js';
+import { discordMemberList } from '../../src/platform/discord/discordMemberList.js';
 import { createInteractionReplies } from '../../src/platform/discord/interactionReplies.js';
-import { createPlatform } from '../platform.js';
+import { createPlatform, type PlatformOptions } from '../platform.js';
 import { discordPlatformOf } from './startBot.js';
 import type { BotDeps } from './handler.js';
 
@@ -12,13 +13,21 @@ import type { BotDeps } from './handler.js';
 export const ANSWER_WITHIN_MS = 1_500;
 
 /** What the bot's handlers use, built from the config (PLATFORM=discord) once per bot process. */
-export function createBotDeps(config: Config, db: Kysely<Database>, clock: Clock, logger: Logger, overrides: Partial<BotDeps> = {}): BotDeps {
+export function createBotDeps(
+  config: Config,
+  db: Kysely<Database>,
+  clock: Clock,
+  logger: Logger,
+  platformOptions: PlatformOptions = {},
+  overrides: Partial<BotDeps> = {},
+): BotDeps {
   const p = discordPlatformOf(config);
   return {
     db,
     clock,
     logger,
-    platform: createPlatform(config, db, logger),
+    platform: createPlatform(config, db, logger, platformOptions),
+    memberList: discordMemberList(p),
     replies: createInteractionReplies({ apiUrl: p.apiUrl, token: p.token }),
     answerWithinMs: ANSWER_WITHIN_MS,
     ...overrides,

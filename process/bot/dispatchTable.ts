@@ -7,6 +7,7 @@ import { guildRoleDelete, guildRoleModify } from './handlers/guildRoles.js';
 import { interactionCreate } from './handlers/interactionCreate.js';
 import { inviteCreate, inviteDelete } from './handlers/invites.js';
 import { messageCreate } from './handlers/messageCreate.js';
+import { RECONCILE_MEMBERS, reconcileMembers } from './handlers/reconcileMembers.js';
 
 /** Gateway event name -> its handler; events not listed are ignored (issue 24 adds the others slice by slice). */
 export const DISPATCH_TABLE: Readonly<Record<string, DispatchHandler>> = {
@@ -23,4 +24,5 @@ export const DISPATCH_TABLE: Readonly<Record<string, DispatchHandler>> = {
   GUILD_MEMBER_REMOVE: guildMemberRemove,
   MESSAGE_CREATE: messageCreate,
   INTERACTION_CREATE: interactionCreate,
+  [RECONCILE_MEMBERS]: reconcileMembers,
 };

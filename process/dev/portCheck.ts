@@ -22,7 +22,7 @@ export interface TakenPort extends DevPort {
  * UI (without TEMPORAL_ADDRESS, from temporal-dev.yml), the api (unless PORT=0) and the worker's probes and
  * metrics (unless WORKER_PORT=0).
  */
-export async function devPorts(config: Config, root: string): Promise<DevPort[]> {
+export async function devPorts(config: Config, root: string, withBot = config.platform.kind === 'discord'): Promise<DevPort[]> {
   const ports: DevPort[] = [];
   if (!config.database.url) {
     ports.push({ what: 'embedded PostgreSQL', host: '127.0.0.1', port: config.dev.postgresPort, setting: 'DEV_POSTGRES_PORT' });
@@ -34,6 +34,7 @@ export async function devPorts(config: Config, root: string): Promise<DevPort[]>
   }
   if (config.http.port !== 0) ports.push({ what: 'api', host: config.http.host, port: config.http.port, setting: 'PORT' });
   if (config.ops.workerPort !== 0) ports.push({ what: 'worker probes', host: config.http.host, port: config.ops.workerPort, setting: 'WORKER_PORT' });
+  if (withBot && config.bot.port !== 0) ports.push({ what: 'bot probes', host: config.http.host, port: config.bot.port, setting: 'BOT_PORT' });
   return ports;
 }
 

@@ -1,5 +1,7 @@
 import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
+import { platformMetrics } from '../../src/core/metrics.js';
+import { startBotProbes } from '../bot/botProbes.js';
 import { discordPlatformOf, startBot } from '../bot/startBot.js';
 import { createBotDeps } from '../bot/botDeps.js';
 import { openDatabase } from '../wiring.js';
@@ -17,8 +19,10 @@ const logger = createLogger(config.logLevel, 'bot');
 runUntilSignal(async (defer) => {
   const database = openDatabase(config);
   defer(database.close);
-  const bot = await startBot(config, createBotDeps(config, database.db, systemClock, logger));
+  const bot = await startBot(config, createBotDeps(config, database.db, systemClock, logger, { metrics: platformMetrics }));
   defer(bot.stop);
+  const probes = await startBotProbes(config, database.db, bot);
+  defer(probes.close);
   // Discord ended the session for good (4014): the library would leave the shard idle, so say why and end.
   void bot.fatal.then(async (err) => {
     process.stderr.write(`error: ${err.message}\n`);
@@ -26,5 +30,5 @@ runUntilSignal(async (defer) => {
     await database.close().catch(() => undefined);
     process.exit(1);
   });
-  logger.info('bot connected to the gateway');
+  logger.info({ probes: probes.origin }, 'bot connected to the gateway');
 }, (line) => logger.info(line));

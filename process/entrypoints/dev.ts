@@ -8,7 +8,9 @@ import { devBanner } from '../dev/banner.js';
 import { devApiKey, writeDevCredentials } from '../dev/devCredentials.js';
 import { startDevInfrastructure, withInfrastructure } from '../dev/devInfrastructure.js';
 import { withLocalWebhooks } from '../dev/localWebhooks.js';
+import { startDevBot } from '../dev/devBot.js';
 import { devPlatformChoice, startDevFakeDiscord } from '../dev/devFakeDiscord.js';
+import type { FakeDiscord } from '../infra/fakeDiscord/index.js';
 import { devPorts, ensureDevPortsFree } from '../dev/portCheck.js';
 import { createLogger } from '../../src/core/logger.js';
 import { buildApiDeps, createTemporalGateway, startApiServer, startWorker } from '../wiring.js';
@@ -22,7 +24,7 @@ runUntilSignal(async (defer) => {
   const platformChoice = devPlatformChoice(process.argv.slice(2));
   const bootConfig = withLocalWebhooks(loadConfig());
   // Before anything starts: a second dev would otherwise fail half-way (PostgreSQL's start says nothing).
-  await ensureDevPortsFree(await devPorts(bootConfig, root));
+  await ensureDevPortsFree(await devPorts(bootConfig, root, platformChoice === 'fake-discord' || bootConfig.platform.kind === 'discord'));
   const infra = await startDevInfrastructure(bootConfig, root, say, defer);
   let config = withInfrastructure(bootConfig, infra);
   const logger = createLogger(config.logLevel, 'dev');
@@ -31,11 +33,13 @@ runUntilSignal(async (defer) => {
   defer(database.close);
   await migrateToLatest(database.db);
   const guildId = await seedDemoGuild(database.db);
+  let fakeDiscord: FakeDiscord | undefined;
   if (platformChoice === 'fake-discord') {
     // The whole stack through the Discord adapter, against a fake of Discord's API holding the demo guild.
     const started = await startDevFakeDiscord(database.db, guildId, config);
     defer(started.fake.close);
     config = started.config;
+    fakeDiscord = started.fake;
     say(`fake Discord API on ${started.fake.apiUrl} (the demo guild; PLATFORM=discord)`);
   }
   const credentialsFile = join(root, '.dev', 'credentials.json');
@@ -51,6 +55,11 @@ runUntilSignal(async (defer) => {
   defer(worker.stop);
   const api = await startApiServer(buildApiDeps(config, database.db, temporal, logger));
   defer(api.close);
+  if (config.platform.kind === 'discord') {
+    const devBot = await startDevBot(config, database.db, logger, say, fakeDiscord);
+    defer(devBot.stop);
+    say(`bot connected to the gateway; probes on ${devBot.probes.origin}`);
+  }
   const baseUrl = publicBaseUrl ?? api.url;
   if (baseUrl !== credentials.baseUrl) await writeDevCredentials(credentialsFile, { ...credentials, baseUrl });
 

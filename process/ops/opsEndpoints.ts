@@ -15,6 +15,8 @@ export interface OpsEndpoints {
 export interface OpsEndpointOptions {
   checks: Record<string, Check>;
   metrics?: () => Promise<{ contentType: string; body: string }>;
+  /** More for `/readyz` to show beside the checks (the bot: its shards and queue). */
+  details?: () => Promise<Record<string, unknown>>;
 }
 
 export function opsEndpoints(options: OpsEndpointOptions): OpsEndpoints {
@@ -27,9 +29,9 @@ export function opsEndpoints(options: OpsEndpointOptions): OpsEndpoints {
   const routes: Record<string, (res: ServerResponse) => Promise<void>> = {
     '/livez': async (res) => json(res, 200, { status: 'ok' }),
     '/readyz': async (res) => {
-      const { ready, checks } = await readiness(options.checks);
+      const [{ ready, checks }, details] = await Promise.all([readiness(options.checks), options.details?.() ?? {}]);
       const status = ready && !draining ? 'ready' : draining ? 'draining' : 'not_ready';
-      json(res, status === 'ready' ? 200 : 503, { status, checks });
+      json(res, status === 'ready' ? 200 : 503, { status, checks, ...details });
     },
   };
   const { metrics } = options;

@@ -62,6 +62,15 @@ const EnvSchema = z.object({
   DISCORD_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://discord.com/api' }).default('https://discord.com/api'),
   /** The worker's own HTTP port: /livez, /readyz, /metrics (on HOST). */
   WORKER_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  /** The bot's own HTTP port: /livez, /readyz (its shards' state), /metrics (on HOST). */
+  BOT_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+  /** Shards of the whole bot (every bot process alike); unset: the count Discord recommends (GET /gateway/bot). */
+  DISCORD_SHARD_COUNT: z.coerce.number().int().min(1).max(100_000).optional(),
+  /** The shards this bot process runs: `first-last` (`0-3`) or a list (`0,2,5`); unset: all of them. */
+  DISCORD_SHARD_IDS: z
+    .string()
+    .regex(/^(\d+-\d+|\d+(,\d+)*)$/, 'must be a range such as 0-3 or a list such as 0,2,5')
+    .optional(),
   /** How long the api lets in-flight requests finish after SIGTERM before it cuts them. */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   /**
@@ -109,6 +118,12 @@ const EnvSchema = z.object({
       message: "DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and CONSOLE_REDIRECT_URI are set together (the console's Discord sign-in needs all three)",
     });
   }
+  const shards = e.DISCORD_SHARD_IDS === undefined ? undefined : shardIdsOf(e.DISCORD_SHARD_IDS);
+  if (shards && 'start' in shards && shards.start > shards.end) ctx.addIssue({ code: 'custom', path: ['DISCORD_SHARD_IDS'], message: 'must be a range whose first shard is not after its last' });
+  const highest = shards === undefined ? undefined : 'end' in shards ? shards.end : Math.max(...shards);
+  if (highest !== undefined && e.DISCORD_SHARD_COUNT !== undefined && highest >= e.DISCORD_SHARD_COUNT) {
+    ctx.addIssue({ code: 'custom', path: ['DISCORD_SHARD_IDS'], message: `must name shards below DISCORD_SHARD_COUNT (${e.DISCORD_SHARD_COUNT}); shard ids start at 0` });
+  }
   if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_INSECURE_LOCAL === true) {
     ctx.addIssue({
       code: 'custom',
@@ -119,6 +134,14 @@ const EnvSchema = z.object({
     });
   }
 });
+
+/** A bot process's shards: a range (both ends included) or a list. */
+export type ShardIds = Readonly<{ start: number; end: number }> | readonly number[];
+
+function shardIdsOf(value: string): ShardIds {
+  const range = /^(\d+)-(\d+)$/.exec(value);
+  return range ? { start: Number(range[1]), end: Number(range[2]) } : value.split(',').map(Number);
+}
 
 export type Config = Readonly<{
   env: 'development' | 'test' | 'production';
@@ -147,6 +170,7 @@ export type Config = Readonly<{
     allowInsecureLocalSetting: boolean | undefined;
   }>;
   platform: Readonly<{ kind: 'local' } | { kind: 'discord'; token: string; apiUrl: string }>;
+  bot: Readonly<{ port: number; shardCount?: number; shardIds?: ShardIds }>;
   ops: Readonly<{
     workerPort: number;
     drainMs: number;
@@ -210,6 +234,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     platform: Object.freeze(
       e.PLATFORM === 'discord' ? { kind: 'discord' as const, token: e.DISCORD_TOKEN!, apiUrl: e.DISCORD_API_URL.replace(/\/+$/, '') } : { kind: 'local' as const },
     ),
+    bot: Object.freeze({
+      port: e.BOT_PORT,
+      shardCount: e.DISCORD_SHARD_COUNT,
+      shardIds: e.DISCORD_SHARD_IDS === undefined ? undefined : shardIdsOf(e.DISCORD_SHARD_IDS),
+    }),
     ops: Object.freeze({
       workerPort: e.WORKER_PORT,
       drainMs: e.SHUTDOWN_DRAIN_MS,

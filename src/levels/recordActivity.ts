@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { findGuild } from '../../db/guild/guilds.js';
-import { addActivity, lockXp } from '../../db/levels/members.js';
+import { addActivities, lockActivityMembers, type ActivityTotalsChange, type LockedActivityMember } from '../../db/levels/activityBatch.js';
 import type { Database } from '../../db/schema.js';
-import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
+import { writeAudits, type AuditActor } from '../../db/shared/audit.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 import { recordEvent } from '../events/outbox.js';
 import { MAX_ACTIVITY_PER_REPORT, xpAfterActivity, type Activity } from './activityXp.js';
@@ -17,6 +17,8 @@ export interface ActivityReport extends Activity {
   userId: string;
   at: Date;
   actor: AuditActor;
+  /** A message that earned XP: the member's message cooldown starts again at `at` (countMessage.ts). */
+  startsCooldown?: boolean;
 }
 
 export interface ActivityResult {
@@ -37,43 +39,73 @@ export interface ActivityResult {
  * is reached. Reward roles and the announcement follow on the platform (levelUpEffects.ts).
  */
 export async function recordActivity(trx: Kysely<Database>, r: ActivityReport): Promise<{ result: ActivityResult; events: OutboxEvent[] }> {
-  const counts = [r.messages, r.voiceMinutes];
-  if (counts.some((n) => !Number.isSafeInteger(n) || n < 0 || n > MAX_ACTIVITY_PER_REPORT) || counts.every((n) => n === 0)) {
-    throw new ActivityRefusal('INVALID_ACTIVITY', `Messages and voice minutes are whole numbers from 0 to ${MAX_ACTIVITY_PER_REPORT}, not both 0.`);
-  }
-  const guild = await findGuild(trx, r.guildId);
-  if (!guild) throw new ActivityRefusal('GUILD_NOT_FOUND', `Guild ${r.guildId} does not exist.`);
-  if (!guild.features.includes('levels')) throw new ActivityRefusal('FEATURE_DISABLED', `The Levels feature is disabled in guild ${r.guildId}.`);
+  const { results, events } = await recordActivities(trx, r.guildId, [r]);
+  return { result: results[0]!, events };
+}
 
-  const previousXp = await lockXp(trx, r.guildId, r.userId);
-  const xp = xpAfterActivity(previousXp, r);
-  const totals = await addActivity(trx, r.guildId, r.userId, { messages: r.messages, voiceMinutes: r.voiceMinutes, xp, at: r.at });
-  const result: ActivityResult = {
-    userId: r.userId,
-    xpEarned: xp - previousXp,
-    xp,
-    previousLevel: levelFromXp(previousXp).level,
-    level: levelFromXp(xp).level,
-    messages: totals.messages,
-    voiceMinutes: totals.voiceMinutes,
-  };
-  await writeAudit(trx, {
-    guildId: r.guildId,
-    actor: r.actor,
-    action: 'levels.activity',
-    target: { type: 'member', id: r.userId },
-    data: { messages: r.messages, voiceMinutes: r.voiceMinutes, xpEarned: result.xpEarned, previousLevel: result.previousLevel, level: result.level },
+/**
+ * recordActivity for several reports of one server at once, in order (the bot's batches of messages): the same
+ * rows, audit rows and events as one call per report, in a few statements. `events` holds the level-ups in order.
+ */
+export async function recordActivities(
+  trx: Kysely<Database>,
+  guildId: string,
+  reports: ActivityReport[],
+  /** The members' rows when the caller has locked them already in this transaction (countMessages). */
+  locked?: Map<string, LockedActivityMember>,
+): Promise<{ results: ActivityResult[]; events: OutboxEvent[] }> {
+  for (const r of reports) {
+    const counts = [r.messages, r.voiceMinutes];
+    if (counts.some((n) => !Number.isSafeInteger(n) || n < 0 || n > MAX_ACTIVITY_PER_REPORT) || counts.every((n) => n === 0)) {
+      throw new ActivityRefusal('INVALID_ACTIVITY', `Messages and voice minutes are whole numbers from 0 to ${MAX_ACTIVITY_PER_REPORT}, not both 0.`);
+    }
+  }
+  if (reports.length === 0) return { results: [], events: [] };
+  const guild = await findGuild(trx, guildId);
+  if (!guild) throw new ActivityRefusal('GUILD_NOT_FOUND', `Guild ${guildId} does not exist.`);
+  if (!guild.features.includes('levels')) throw new ActivityRefusal('FEATURE_DISABLED', `The Levels feature is disabled in guild ${guildId}.`);
+
+  const rows = locked ?? (await lockActivityMembers(trx, guildId, reports.map((r) => r.userId)));
+  const xpOf = new Map([...rows].map(([userId, m]) => [userId, m.xp]));
+  const changes = new Map<string, ActivityTotalsChange>();
+  const steps = reports.map((r) => {
+    const previousXp = xpOf.get(r.userId)!;
+    const xp = xpAfterActivity(previousXp, r);
+    xpOf.set(r.userId, xp);
+    const change = changes.get(r.userId) ?? { userId: r.userId, messages: 0, voiceMinutes: 0, xp, at: r.at, lastMessageXpAt: null };
+    changes.set(r.userId, { ...change, messages: change.messages + r.messages, voiceMinutes: change.voiceMinutes + r.voiceMinutes, xp, at: r.at, lastMessageXpAt: r.startsCooldown ? r.at : change.lastMessageXpAt });
+    return { r, previousXp, xp };
   });
+  const totals = await addActivities(trx, guildId, [...changes.values()]);
+  // Each report's totals as they were right after it: the final totals less what the member's later reports added.
+  const after = new Map([...totals].map(([userId, t]) => [userId, { ...t }]));
+  const results: ActivityResult[] = [];
+  for (const { r, previousXp, xp } of [...steps].reverse()) {
+    const t = after.get(r.userId)!;
+    results.unshift({ userId: r.userId, xpEarned: xp - previousXp, xp, previousLevel: levelFromXp(previousXp).level, level: levelFromXp(xp).level, messages: t.messages, voiceMinutes: t.voiceMinutes });
+    after.set(r.userId, { messages: t.messages - r.messages, voiceMinutes: t.voiceMinutes - r.voiceMinutes });
+  }
+  await writeAudits(
+    trx,
+    results.map((result, i) => ({
+      guildId,
+      actor: reports[i]!.actor,
+      action: 'levels.activity',
+      target: { type: 'member', id: result.userId },
+      data: { messages: reports[i]!.messages, voiceMinutes: reports[i]!.voiceMinutes, xpEarned: result.xpEarned, previousLevel: result.previousLevel, level: result.level },
+    })),
+  );
   const events: OutboxEvent[] = [];
-  if (result.level > result.previousLevel) {
+  for (const [i, result] of results.entries()) {
+    if (result.level <= result.previousLevel) continue;
     events.push(
       await recordEvent(trx, {
         type: 'levels.levelUp',
-        guildId: r.guildId,
-        createdAt: r.at,
-        data: { userId: r.userId, level: result.level, previousLevel: result.previousLevel, source: 'activity' },
+        guildId,
+        createdAt: reports[i]!.at,
+        data: { userId: result.userId, level: result.level, previousLevel: result.previousLevel, source: 'activity' },
       }),
     );
   }
-  return { result, events };
+  return { results, events };
 }

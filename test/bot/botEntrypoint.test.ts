@@ -13,7 +13,7 @@ const database = useTestDatabase();
 const ownLines = (stderr: string) => stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'));
 
 const bot = (env: Record<string, string>) =>
-  promisify(execFile)('npx', ['tsx', 'process/entrypoints/bot.ts'], { env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env } }).then(
+  promisify(execFile)('npx', ['tsx', 'process/entrypoints/bot.ts'], { env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent', BOT_PORT: '0', ...env } }).then(
     () => ({ code: 0, stderr: '' }),
     (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
   );
@@ -57,7 +57,7 @@ describe('npm run bot, stopped', () => {
     try {
       const ready = once(okGateway.events, 'ready');
       const child = spawn('node_modules/.bin/tsx', ['process/entrypoints/bot.ts'], {
-        env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent', PLATFORM: 'discord', DISCORD_TOKEN: ok.token, DISCORD_API_URL: ok.apiUrl },
+        env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent', BOT_PORT: '0', PLATFORM: 'discord', DISCORD_TOKEN: ok.token, DISCORD_API_URL: ok.apiUrl },
       });
       const exited = once(child, 'exit');
       await ready;

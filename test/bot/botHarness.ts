@@ -1,9 +1,10 @@
 import { once } from 'node:events';
 import { fixedClock } from '../../src/core/clock.js';
-import { loadConfig } from '../../src/core/config.js';
+import { loadConfig, type Config } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createBotDeps } from '../../process/bot/botDeps.js';
 import type { BotDeps } from '../../process/bot/handler.js';
+import { discordMemberList } from '../../src/platform/discord/discordMemberList.js';
 import { startBot, type BotOptions, type RunningBot } from '../../process/bot/startBot.js';
 import { attachFakeGateway, startFakeDiscord, type FakeDiscord, type FakeGateway, type FakeGatewayOptions } from '../../process/infra/fakeDiscord/index.js';
 import type { TestDatabase } from '../harness/database.js';
@@ -12,6 +13,7 @@ export interface BotBed {
   fake: FakeDiscord;
   gateway: FakeGateway;
   bot: RunningBot;
+  config: Config;
   clock: ReturnType<typeof fixedClock>;
   /** Sends a dispatch from the fake gateway and resolves once the bot has handled it. */
   dispatch(t: string, d: unknown): Promise<number>;
@@ -25,19 +27,28 @@ export async function startBotBed(
   gatewayOptions: FakeGatewayOptions = {},
   botOptions: BotOptions = {},
   depOverrides: Partial<BotDeps> = {},
+  env: Record<string, string> = {},
 ): Promise<BotBed> {
   const fake = await startFakeDiscord();
   const gateway = attachFakeGateway(fake, gatewayOptions);
   const clock = fixedClock(now);
   const ready = once(gateway.events, 'ready');
-  const config = loadConfig({ PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl });
+  const config = loadConfig({ PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, BOT_PORT: '0', ...env });
   const logger = createLogger('silent', 'bot-test');
-  const bot = await startBot(config, createBotDeps(config, database.db, clock, logger, depOverrides), botOptions);
+  const deps = createBotDeps(config, database.db, clock, logger, {}, {
+    memberList: discordMemberList({ token: fake.token, apiUrl: fake.apiUrl, pageSize: 2 }),
+    ...depOverrides,
+  });
+  const bot = await startBot(config, deps, botOptions).catch(async (err: unknown) => {
+    await fake.close();
+    throw err;
+  });
   await ready;
   const handled = (seq: number) =>
     new Promise<void>((resolve) => {
+      // Servers are handled side by side: wait for this very dispatch.
       const on = (_t: string, s: number) => {
-        if (s < seq) return;
+        if (s !== seq) return;
         bot.events.off('handled', on);
         resolve();
       };
@@ -47,6 +58,7 @@ export async function startBotBed(
     fake,
     gateway,
     bot,
+    config,
     clock,
     async dispatch(t, d) {
       const seq = gateway.dispatch(t, d);

@@ -3,9 +3,12 @@ import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { DEMO_BOT_ID, DEMO_GUILD_ID, DEMO_OWNER_ID, seedDemoGuild } from '../../process/demo/demoGuild.js';
+import { startDevBot } from '../../process/dev/devBot.js';
 import { DEV_OAUTH_CLIENT, devPlatformChoice, startDevFakeDiscord } from '../../process/dev/devFakeDiscord.js';
 import { createPlatform } from '../../process/platform.js';
+import { memberMessage } from '../bot/messages.js';
 import { useTestDatabase } from '../harness/database.js';
+import { snowflake } from '../harness/fixtures.js';
 
 // `npm run dev -- --platform fake-discord`: the launcher's pieces, without starting the dev stack (fixed ports).
 
@@ -53,6 +56,29 @@ describe('the fake Discord of npm run dev', () => {
       const answer = await fetch(authorize, { redirect: 'manual' });
       expect(new URL(answer.headers.get('location')!).searchParams.get('code')).toMatch(/^[0-9a-f]+$/);
     } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('the bot of npm run dev with the fake Discord', () => {
+  it("connects to the fake's gateway and counts a member's message of the demo guild, its probes on BOT_PORT", async () => {
+    await seedDemoGuild(database.db);
+    const { fake, config } = await startDevFakeDiscord(database.db, DEMO_GUILD_ID, loadConfig({ BOT_PORT: '0' }));
+    const lines: string[] = [];
+    const dev = await startDevBot(config, database.db, createLogger('silent', 'dev-test'), (line) => lines.push(line), fake);
+    try {
+      const ready = await fetch(`${dev.probes.origin}/readyz`);
+      expect(ready.status).toBe(200);
+      const user = snowflake();
+      const handled = new Promise((resolve) => dev.bot.events.on('handled', (t: string) => t === 'MESSAGE_CREATE' && resolve(t)));
+      dev.gateway!.dispatch('MESSAGE_CREATE', memberMessage(DEMO_GUILD_ID, user, new Date()));
+      await handled;
+      const row = await database.db.selectFrom('level_members').select('messages').where('guild_id', '=', DEMO_GUILD_ID).where('user_id', '=', user).executeTakeFirst();
+      expect(row).toEqual({ messages: 1 });
+      expect(lines).toEqual([]);
+    } finally {
+      await dev.stop();
       await fake.close();
     }
   });

@@ -39,6 +39,12 @@ describe('the ports npm run dev needs', () => {
     expect(await devPorts(config, root)).toEqual([{ what: 'api', host: '127.0.0.1', port: 4000, setting: 'PORT' }]);
     expect(await devPorts(loadConfig({ DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'x:1', PORT: '0', WORKER_PORT: '0' }), root)).toEqual([]);
   });
+
+  it("include the bot's BOT_PORT when dev starts the bot (the Discord platform, real or fake), unless it is 0", async () => {
+    const elsewhere = { DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'x:1', PORT: '0', WORKER_PORT: '0' };
+    expect(await devPorts(loadConfig(elsewhere), root, true)).toEqual([{ what: 'bot probes', host: '127.0.0.1', port: 3002, setting: 'BOT_PORT' }]);
+    expect(await devPorts(loadConfig({ ...elsewhere, BOT_PORT: '0' }), root, true)).toEqual([]);
+  });
 });
 
 describe('the port check', () => {

@@ -14,6 +14,8 @@ export interface FakeGatewayOptions {
   /** Intents the application may not use (privileged ones not enabled): an IDENTIFY asking for one is closed with 4014. */
   disallowedIntents?: number;
   shards?: number;
+  /** What `GET /gateway/bot` says of the sessions left (default: 1000 of 1000). */
+  sessionStartLimit?: { total: number; remaining: number };
 }
 
 export interface GatewayIdentify {
@@ -37,8 +39,8 @@ export interface FakeGateway {
   resumes: Array<{ sessionId: string; seq: number | null }>;
   /** 'identify', 'ready', 'resume', 'heartbeat', 'connection' and 'closed' (by the client), as they happen. */
   events: EventEmitter;
-  /** Sends a dispatch on the latest session (kept for replay while it is disconnected); returns its sequence number. */
-  dispatch(t: string, d: unknown): number;
+  /** Sends a dispatch on a shard's latest session (kept for replay while it is disconnected); returns its sequence number. */
+  dispatch(t: string, d: unknown, shardId?: number): number;
   /** Asks the client to reconnect and resume (opcode 7). */
   reconnect(): void;
   /** Closes the current connection with a close code (4000 resumable, 4014 disallowed intents, ...). */
@@ -55,12 +57,13 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
   const events = new EventEmitter();
   const identifies: GatewayIdentify[] = [];
   const resumes: FakeGateway['resumes'] = [];
-  let latest: Session | null = null;
+  // The latest session of each shard (an IDENTIFY without a shard is shard 0).
+  const latestOf = new Map<number, Session>();
   let sessions = 0;
 
   fake.route('GET', '/gateway/bot', () => ({
     status: 200,
-    body: { url: address, shards: options.shards ?? 1, session_start_limit: { total: 1000, remaining: 1000, reset_after: 86_400_000, max_concurrency: 1 } },
+    body: { url: address, shards: options.shards ?? 1, session_start_limit: { total: 1000, remaining: 1000, ...options.sessionStartLimit, reset_after: 86_400_000, max_concurrency: 1 } },
   }));
   fake.httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
@@ -82,7 +85,7 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     events.emit('connection');
     send(ws, { op: GatewayOpcodes.Hello, d: { heartbeat_interval: options.heartbeatIntervalMs ?? 41_250 } });
     ws.on('close', (code) => {
-      if (latest?.socket === ws) latest.socket = null;
+      for (const session of latestOf.values()) if (session.socket === ws) session.socket = null;
       events.emit('closed', code);
     });
     ws.on('message', (raw) => {
@@ -102,8 +105,11 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     if (request.token !== fake.token) return ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
     if ((request.intents & (options.disallowedIntents ?? 0)) !== 0) return ws.close(GatewayCloseCodes.DisallowedIntents, 'Disallowed intent(s).');
     sessions += 1;
-    if (latest?.socket && latest.socket !== ws) latest.socket.close(4000);
-    latest = { id: `fake-session-${sessions}`, seq: 0, sent: [], socket: ws };
+    const shardId = request.shard?.[0] ?? 0;
+    const previous = latestOf.get(shardId);
+    if (previous?.socket && previous.socket !== ws) previous.socket.close(4000);
+    const latest: Session = { id: `fake-session-${sessions}`, seq: 0, sent: [], socket: ws };
+    latestOf.set(shardId, latest);
     const bot = fake.state.bot;
     sendDispatch(latest, 'READY', {
       v: 10,
@@ -122,6 +128,7 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     const seq = typeof d.seq === 'number' ? d.seq : null;
     resumes.push({ sessionId, seq });
     events.emit('resume', { sessionId, seq });
+    const latest = [...latestOf.values()].find((session) => session.id === sessionId);
     // An unknown session is refused with INVALID_SESSION (not resumable), as Discord does.
     if (!latest || latest.id !== sessionId || String(d.token) !== fake.token) return send(ws, { op: GatewayOpcodes.InvalidSession, d: false });
     latest.socket = ws;
@@ -129,14 +136,15 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     sendDispatch(latest, 'RESUMED', {});
   }
 
-  const current = () => latest?.socket ?? null;
+  const current = () => latestOf.get(0)?.socket ?? null;
   return {
     url: address,
     identifies,
     resumes,
     events,
-    dispatch(t, d) {
-      if (!latest) throw new Error('No gateway session: nothing has identified yet.');
+    dispatch(t, d, shardId = 0) {
+      const latest = latestOf.get(shardId);
+      if (!latest) throw new Error(`No gateway session on shard ${shardId}: nothing has identified yet.`);
       return sendDispatch(latest, t, d);
     },
     reconnect: () => void (current() && send(current()!, { op: GatewayOpcodes.Reconnect, d: null })),

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { matches, type FakeAnswer, type Fault } from './faults.js';
+import { MEMBER_LIST_ROUTES } from './memberList.js';
 import { createRateLimiter, type FakeRateLimits } from './rateLimits.js';
 import { INTERACTION_ROUTES, TOKENLESS_PATHS } from './interactionRoutes.js';
 import { DISCORD_ROUTES, type FakeHandler, type FakeRoute } from './routes.js';
@@ -62,7 +63,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'));
     routes.push({ method, pattern, handler, regex: new RegExp(`^${source}$`), names });
   }
-  for (const r of [...DISCORD_ROUTES, ...INTERACTION_ROUTES]) route(r.method, r.pattern, r.handler);
+  for (const r of [...DISCORD_ROUTES, ...INTERACTION_ROUTES, ...MEMBER_LIST_ROUTES]) route(r.method, r.pattern, r.handler);
 
   async function answer(req: IncomingMessage, body: Record<string, unknown> | null, path: string, query: URLSearchParams): Promise<FakeAnswer & { drop?: boolean; hold?: boolean }> {
     const method = req.method ?? 'GET';

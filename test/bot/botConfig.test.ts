@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/core/config.js';
+
+// The bot's settings: its probe port and which shards a bot process runs.
+
+describe('bot settings', () => {
+  it('default to port 3002, the recommended shard count and every shard', () => {
+    expect(loadConfig({}).bot).toEqual({ port: 3002, shardCount: undefined, shardIds: undefined });
+  });
+
+  it('take a shard count and a range or a list of shard ids', () => {
+    expect(loadConfig({ BOT_PORT: '4002', DISCORD_SHARD_COUNT: '8', DISCORD_SHARD_IDS: '4-7' }).bot).toEqual({ port: 4002, shardCount: 8, shardIds: { start: 4, end: 7 } });
+    expect(loadConfig({ DISCORD_SHARD_IDS: '0,2,5' }).bot.shardIds).toEqual([0, 2, 5]);
+  });
+
+  it.each([
+    [{ DISCORD_SHARD_IDS: '0-' }, 'DISCORD_SHARD_IDS: must be a range such as 0-3 or a list such as 0,2,5'],
+    [{ DISCORD_SHARD_IDS: 'all' }, 'DISCORD_SHARD_IDS: must be a range such as 0-3 or a list such as 0,2,5'],
+    [{ DISCORD_SHARD_IDS: '3-1' }, 'DISCORD_SHARD_IDS: must be a range whose first shard is not after its last'],
+    [{ DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '2-4' }, 'DISCORD_SHARD_IDS: must name shards below DISCORD_SHARD_COUNT (4); shard ids start at 0'],
+    [{ DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '1,4' }, 'DISCORD_SHARD_IDS: must name shards below DISCORD_SHARD_COUNT (4); shard ids start at 0'],
+    [{ DISCORD_SHARD_COUNT: '0' }, 'DISCORD_SHARD_COUNT: Too small: expected number to be >=1'],
+    [{ BOT_PORT: '70000' }, 'BOT_PORT: Too big: expected number to be <=65535'],
+  ])('%o stops start-up with one line naming the setting', (env, line) => {
+    expect(() => loadConfig(env)).toThrow(new Error(`Invalid configuration:\n  ${line}`));
+  });
+});
