@@ -1,0 +1,55 @@
+import { NativeConnection } from '@temporalio/worker';
+import { createDatabase } from '../db/pool.js';
+import { systemClock } from '../src/core/clock.js';
+import { createLogger } from '../src/core/logger.js';
+import { createLocalPlatform } from '../src/platform/localPlatform.js';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflows, createWorker } from '../process/worker.js';
+
+/** What the scenario passes to the worker process it forks (JSON in argv[2]). */
+export interface GiveawayWorkerArgs {
+  databaseUrl: string;
+  temporalAddress: string;
+  namespace: string;
+  taskQueue: string;
+  maxCachedWorkflows: number;
+}
+
+/** Messages to the parent: `ready` once polling, then the process's own resident memory every second. */
+export type GiveawayWorkerMessage = { type: 'ready'; rssMb: number } | { type: 'rss'; rssMb: number };
+
+// A worker in a process of its own, so its resident memory is the worker's alone (the bench process also holds the
+// api thread, the load generator and their pools). Stopped by the parent's 'stop' message.
+const args = JSON.parse(process.argv[2]!) as GiveawayWorkerArgs;
+const rssMb = () => Math.round(process.memoryUsage().rss / 1_048_576);
+const database = createDatabase(args.databaseUrl, 10);
+const connection = await NativeConnection.connect({ address: args.temporalAddress });
+const client = new Client({ connection: Connection.lazy({ address: args.temporalAddress }), namespace: args.namespace });
+const worker = await createWorker({
+  connection,
+  namespace: args.namespace,
+  taskQueue: args.taskQueue,
+  bundle: await bundleWorkflows(),
+  deps: {
+    db: database.db,
+    platform: createLocalPlatform(database.db),
+    clock: systemClock,
+    logger: createLogger('warn', 'bench-giveaways'),
+    temporal: { client, taskQueue: args.taskQueue },
+    webhooks: { allowInsecureLocal: false },
+  },
+  maxCachedWorkflows: args.maxCachedWorkflows,
+});
+const running = worker.run();
+const send = (message: GiveawayWorkerMessage) => process.send!(message);
+send({ type: 'ready', rssMb: rssMb() });
+const sampler = setInterval(() => send({ type: 'rss', rssMb: rssMb() }), 1000);
+process.on('message', async (message) => {
+  if (message !== 'stop') return;
+  clearInterval(sampler);
+  worker.shutdown();
+  await running;
+  await connection.close();
+  await database.close();
+  process.exit(0);
+});
