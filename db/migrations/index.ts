@@ -24,6 +24,7 @@ import * as inviteRankMemberIndex from './2026-11-24-053-invite-rank-member-inde
 import * as levelRankMemberIndex from './2026-11-24-054-level-rank-member-index.js';
 import * as modActionTarget from './2026-11-25-001-mod-action-target.js';
 import * as levelCountedMessages from './2026-11-25-002-level-counted-messages.js';
+import * as credentialChanges from './2026-11-25-010-credential-changes.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-054-level-rank-member-index': levelRankMemberIndex,
   '2026-11-25-001-mod-action-target': modActionTarget,
   '2026-11-25-002-level-counted-messages': levelCountedMessages,
+  '2026-11-25-010-credential-changes': credentialChanges,
 };
