@@ -68,6 +68,10 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '10' },
     /** Rows of the levels and invites leaderboards (the goal is stated at 10,000,000). */
     rows: { type: 'string', default: '1000000' },
+    /** Usable keys the api keeps in memory (CREDENTIAL_CACHE_ENTRIES); 0 looks every request's key up, as before issue 28. */
+    'credential-cache': { type: 'string', default: '10000' },
+    /** How the api checks responses (RESPONSE_CHECK): `parse` (the schema, every response) or `shape` (production's default). */
+    'response-check': { type: 'string', default: 'shape' },
   },
 });
 const names = values.only.split(',') as ScenarioName[];
@@ -116,6 +120,8 @@ async function runOnStack(onStack: Array<keyof typeof SCENARIOS>) {
           temporalNamespace: stack.temporalNamespace,
           taskQueue,
           role,
+          credentialCacheEntries: Number(values['credential-cache']),
+          responseCheck: values['response-check'],
         } satisfies ServerThreadData,
       });
       threads.push(thread);
