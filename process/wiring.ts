@@ -23,7 +23,7 @@ import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
 import { startGracefulServer } from './ops/gracefulServer.js';
 import { opsEndpoints } from './ops/opsEndpoints.js';
 import { databaseCheck, temporalCheck } from './ops/probes.js';
-import { bundleWorkflows, createWorker } from './worker.js';
+import { createWorker, workflowCode } from './worker.js';
 
 // The one place that builds the service's dependencies; the entrypoints (api, worker, dev) call it.
 
@@ -102,7 +102,7 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    bundle: await bundleWorkflows(),
+    bundle: await workflowCode(config.temporal.workflowBundlePath),
     deps: { db, platform: createPlatform(config, db, logger, { callSignal: activityCancellation, metrics: platformMetrics }), clock: systemClock, logger, temporal, webhooks: config.webhooks },
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
     shutdownGraceMs: config.ops.workerShutdownGraceMs,

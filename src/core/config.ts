@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   TEMPORAL_API_KEY: z.string().optional(),
   /** Open runs a worker keeps in memory; unset: the SDK's default, about 600 per GB of heap. */
   TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
+  /** A workflow bundle written by `npm run bundle:workflows`; unset, the worker bundles the workflows as it starts. */
+  WORKFLOW_BUNDLE_PATH: z.string().optional(),
   /** Port of the embedded PostgreSQL that `npm run dev` starts when DATABASE_URL is not set. */
   DEV_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** Where the Temporal CLI and the time-skipping test server are, when not on PATH. */
@@ -124,6 +126,7 @@ export type Config = Readonly<{
     tlsCaPath?: string;
     apiKey?: string;
     maxCachedWorkflows?: number;
+    workflowBundlePath?: string;
     cliPath?: string;
     testServerPath?: string;
     /** The process's PATH, where the Temporal binaries are looked for. */
@@ -182,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tlsCaPath: e.TEMPORAL_TLS_CA_PATH,
       apiKey: e.TEMPORAL_API_KEY,
       maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
+      workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
       cliPath: e.TEMPORAL_CLI_PATH,
       testServerPath: e.TEMPORAL_TEST_SERVER_PATH,
       binarySearchPath: e.PATH,
