@@ -4,7 +4,7 @@ import { systemClock } from '../src/core/clock.js';
 import { createLogger } from '../src/core/logger.js';
 import { createLocalPlatform } from '../src/platform/localPlatform.js';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflows, createWorker } from '../process/worker.js';
+import { createWorker, workflowCode } from '../process/worker.js';
 
 /** What the scenario passes to the worker process it forks (JSON in argv[2]). */
 export interface GiveawayWorkerArgs {
@@ -13,6 +13,8 @@ export interface GiveawayWorkerArgs {
   namespace: string;
   taskQueue: string;
   maxCachedWorkflows: number;
+  /** The workflow bundle written beforehand (as WORKFLOW_BUNDLE_PATH in production); unset, the process bundles. */
+  workflowBundlePath?: string;
 }
 
 /** Messages to the parent: `ready` once polling, then the process's own resident memory every second. */
@@ -29,7 +31,7 @@ const worker = await createWorker({
   connection,
   namespace: args.namespace,
   taskQueue: args.taskQueue,
-  bundle: await bundleWorkflows(),
+  bundle: await workflowCode(args.workflowBundlePath),
   deps: {
     db: database.db,
     platform: createLocalPlatform(database.db),

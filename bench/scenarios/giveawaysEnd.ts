@@ -1,7 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { bundleWorkflows } from '../../process/worker.js';
 import type { GiveawayWorkerArgs, GiveawayWorkerMessage } from '../giveawayWorker.js';
 import { latencySummary, type LatencySummary } from '../latency.js';
 import { BENCH_GUILD_ID } from '../seed.js';
@@ -13,6 +17,8 @@ export interface GiveawaysEndResult {
   giveaways: number;
   /** The worker's workflow cache (its process runs nothing else). */
   maxCachedWorkflows: number;
+  /** The worker loads a bundle written beforehand (WORKFLOW_BUNDLE_PATH), as production should, rather than run webpack. */
+  workflowBundle: 'prebuilt';
   /** Seconds over which the ends are spread. */
   endSpreadSeconds: number;
   /** Resident memory of the worker's own process in MB: once polling, at most while all were open (before the first end), at most overall. */
@@ -41,8 +47,18 @@ export async function runGiveawaysEnd(ctx: ScenarioContext): Promise<GiveawaysEn
   const taskQueue = `bench-giveaways-end-${randomUUID()}`;
   const count = ctx.giveaways;
   const rss = { ready: 0, maxWhileOpen: 0, max: 0, open: true };
+  const bundleDir = await mkdtemp(join(tmpdir(), 'bench-workflows-'));
+  const workflowBundlePath = join(bundleDir, 'workflows.js');
+  await writeFile(workflowBundlePath, (await bundleWorkflows()).code);
   const worker = await forkWorker(
-    { databaseUrl: ctx.databaseUrl, temporalAddress: ctx.temporalAddress, namespace: ctx.temporal.client.options.namespace, taskQueue, maxCachedWorkflows: MAX_CACHED_WORKFLOWS },
+    {
+      databaseUrl: ctx.databaseUrl,
+      temporalAddress: ctx.temporalAddress,
+      namespace: ctx.temporal.client.options.namespace,
+      taskQueue,
+      maxCachedWorkflows: MAX_CACHED_WORKFLOWS,
+      workflowBundlePath,
+    },
     (mb) => {
       rss.max = Math.max(rss.max, mb);
       if (rss.open) rss.maxWhileOpen = Math.max(rss.maxWhileOpen, mb);
@@ -66,9 +82,10 @@ export async function runGiveawaysEnd(ctx: ScenarioContext): Promise<GiveawaysEn
     while ((await countGiveawaysSince(ctx, since, 'ended')) < count && Date.now() < deadline) await sleep(1000);
     // The last edits and events follow the status by a moment.
     await sleep(2000);
-    return { scenario: 'giveaways-end', giveaways: count, maxCachedWorkflows: MAX_CACHED_WORKFLOWS, endSpreadSeconds: END_SPREAD_S, workerRssMb: { ready: rss.ready, maxWhileOpen: rss.maxWhileOpen, max: rss.max }, ...(await lateness(ctx, since)) };
+    return { scenario: 'giveaways-end', giveaways: count, maxCachedWorkflows: MAX_CACHED_WORKFLOWS, workflowBundle: 'prebuilt', endSpreadSeconds: END_SPREAD_S, workerRssMb: { ready: rss.ready, maxWhileOpen: rss.maxWhileOpen, max: rss.max }, ...(await lateness(ctx, since)) };
   } finally {
     await worker.stop();
+    await rm(bundleDir, { recursive: true, force: true });
   }
 }
 
