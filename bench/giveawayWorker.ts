@@ -17,13 +17,16 @@ export interface GiveawayWorkerArgs {
   workflowBundlePath?: string;
 }
 
-/** Messages to the parent: `ready` once polling, then the process's own resident memory every second. */
-export type GiveawayWorkerMessage = { type: 'ready'; rssMb: number } | { type: 'rss'; rssMb: number };
+/** Messages to the parent: `ready` once polling, then every second the process's resident memory and V8 heap in use. */
+export type GiveawayWorkerMessage = { type: 'ready' | 'rss'; rssMb: number; heapMb: number };
 
 // A worker in a process of its own, so its resident memory is the worker's alone (the bench process also holds the
 // api thread, the load generator and their pools). Stopped by the parent's 'stop' message.
 const args = JSON.parse(process.argv[2]!) as GiveawayWorkerArgs;
-const rssMb = () => Math.round(process.memoryUsage().rss / 1_048_576);
+const memory = () => {
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rssMb: Math.round(rss / 1_048_576), heapMb: Math.round(heapUsed / 1_048_576) };
+};
 const database = createDatabase(args.databaseUrl, 10);
 const connection = await NativeConnection.connect({ address: args.temporalAddress });
 const client = new Client({ connection: Connection.lazy({ address: args.temporalAddress }), namespace: args.namespace });
@@ -44,8 +47,8 @@ const worker = await createWorker({
 });
 const running = worker.run();
 const send = (message: GiveawayWorkerMessage) => process.send!(message);
-send({ type: 'ready', rssMb: rssMb() });
-const sampler = setInterval(() => send({ type: 'rss', rssMb: rssMb() }), 1000);
+send({ type: 'ready', ...memory() });
+const sampler = setInterval(() => send({ type: 'rss', ...memory() }), 1000);
 process.on('message', async (message) => {
   if (message !== 'stop') return;
   clearInterval(sampler);

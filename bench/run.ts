@@ -222,8 +222,9 @@ function printTable(results: ScenarioResult[]) {
     } else if (r.scenario === 'giveaways-end') {
       const l = r.latenessMs;
       const m = r.workerRssMb;
+      const h = r.workerHeapMb;
       rows.push(['giveaways-end', '-', String(l.end.p50), String(l.end.p99), String(r.giveaways - r.ended),
-        `${r.giveaways} ends over ${r.endSpreadSeconds} s: endsAt to draw+edit+event (goal p99 <= 10 s); draw p99 ${l.draw.p99}, edit p99 ${l.postEdited.p99}, event p99 ${l.event.p99} ms; worker RSS ${m.ready} -> ${m.maxWhileOpen} open, max ${m.max} MB (goal <= 300)`]);
+        `${r.giveaways} ends over ${r.endSpreadSeconds} s: endsAt to draw+edit+event (goal p99 <= 10 s); draw p99 ${l.draw.p99}, edit p99 ${l.postEdited.p99}, event p99 ${l.event.p99} ms; worker RSS ${m.ready} -> ${m.maxWhileOpen} open, max ${m.max} MB (goal <= 300; V8 heap ${h.ready} -> ${h.maxWhileOpen}, max ${h.max})`]);
     } else if (r.scenario === 'draw') {
       rows.push(['draw', '-', String(r.drawActivityMs), '-', '-', `${r.entrants} entrants, ${r.entries} tickets, ${r.winners} winners, ${r.checkedEntrants} checked; draw activity ms (retry ${r.retryMs} ms)`]);
     } else if (r.scenario === 'discord-effects') {

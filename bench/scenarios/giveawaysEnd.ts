@@ -23,6 +23,8 @@ export interface GiveawaysEndResult {
   endSpreadSeconds: number;
   /** Resident memory of the worker's own process in MB: once polling, at most while all were open (before the first end), at most overall. */
   workerRssMb: { ready: number; maxWhileOpen: number; max: number };
+  /** The worker's V8 heap in use (MB) at the same moments: what of the RSS is JavaScript objects. */
+  workerHeapMb: { ready: number; maxWhileOpen: number; max: number };
   /** How late after its endsAt each part of an end happened, and the end as a whole (the last of the three). */
   latenessMs: { draw: LatencySummary; postEdited: LatencySummary; event: LatencySummary; end: LatencySummary };
   /** Giveaways whose end was complete (drawn, post edited, event written) when the scenario stopped waiting. */
@@ -47,6 +49,7 @@ export async function runGiveawaysEnd(ctx: ScenarioContext): Promise<GiveawaysEn
   const taskQueue = `bench-giveaways-end-${randomUUID()}`;
   const count = ctx.giveaways;
   const rss = { ready: 0, maxWhileOpen: 0, max: 0, open: true };
+  const heap = { ready: 0, maxWhileOpen: 0, max: 0 };
   const bundleDir = await mkdtemp(join(tmpdir(), 'bench-workflows-'));
   const workflowBundlePath = join(bundleDir, 'workflows.js');
   await writeFile(workflowBundlePath, (await bundleWorkflows()).code);
@@ -59,12 +62,15 @@ export async function runGiveawaysEnd(ctx: ScenarioContext): Promise<GiveawaysEn
       maxCachedWorkflows: MAX_CACHED_WORKFLOWS,
       workflowBundlePath,
     },
-    (mb) => {
-      rss.max = Math.max(rss.max, mb);
-      if (rss.open) rss.maxWhileOpen = Math.max(rss.maxWhileOpen, mb);
+    (m) => {
+      rss.max = Math.max(rss.max, m.rssMb);
+      heap.max = Math.max(heap.max, m.heapMb);
+      if (rss.open) rss.maxWhileOpen = Math.max(rss.maxWhileOpen, m.rssMb);
+      if (rss.open) heap.maxWhileOpen = Math.max(heap.maxWhileOpen, m.heapMb);
     },
   );
-  rss.ready = worker.readyRssMb;
+  rss.ready = worker.ready.rssMb;
+  heap.ready = worker.ready.heapMb;
   try {
     const since = new Date(Date.now() - 1000);
     const t0 = Date.now();
@@ -82,7 +88,7 @@ export async function runGiveawaysEnd(ctx: ScenarioContext): Promise<GiveawaysEn
     while ((await countGiveawaysSince(ctx, since, 'ended')) < count && Date.now() < deadline) await sleep(1000);
     // The last edits and events follow the status by a moment.
     await sleep(2000);
-    return { scenario: 'giveaways-end', giveaways: count, maxCachedWorkflows: MAX_CACHED_WORKFLOWS, workflowBundle: 'prebuilt', endSpreadSeconds: END_SPREAD_S, workerRssMb: { ready: rss.ready, maxWhileOpen: rss.maxWhileOpen, max: rss.max }, ...(await lateness(ctx, since)) };
+    return { scenario: 'giveaways-end', giveaways: count, maxCachedWorkflows: MAX_CACHED_WORKFLOWS, workflowBundle: 'prebuilt', endSpreadSeconds: END_SPREAD_S, workerRssMb: { ready: rss.ready, maxWhileOpen: rss.maxWhileOpen, max: rss.max }, workerHeapMb: heap, ...(await lateness(ctx, since)) };
   } finally {
     await worker.stop();
     await rm(bundleDir, { recursive: true, force: true });
@@ -115,23 +121,23 @@ async function lateness(ctx: ScenarioContext, since: Date): Promise<Pick<Giveawa
 }
 
 interface ForkedWorker {
-  readyRssMb: number;
+  ready: { rssMb: number; heapMb: number };
   stop(): Promise<void>;
 }
 
 /** Starts bench/giveawayWorker.ts in a child process (with tsx) and resolves once it polls. */
-async function forkWorker(args: GiveawayWorkerArgs, onRss: (mb: number) => void): Promise<ForkedWorker> {
+async function forkWorker(args: GiveawayWorkerArgs, onMemory: (m: { rssMb: number; heapMb: number }) => void): Promise<ForkedWorker> {
   const child: ChildProcess = fork(new URL('../giveawayWorker.ts', import.meta.url), [JSON.stringify(args)], { execArgv: ['--import', 'tsx'] });
-  const readyRssMb = await new Promise<number>((resolve, reject) => {
+  const ready = await new Promise<{ rssMb: number; heapMb: number }>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the giveaway worker exited with ${code} before it was ready`)));
     child.on('message', (message: GiveawayWorkerMessage) => {
-      onRss(message.rssMb);
-      if (message.type === 'ready') resolve(message.rssMb);
+      onMemory(message);
+      if (message.type === 'ready') resolve(message);
     });
   });
   return {
-    readyRssMb,
+    ready,
     stop: async () => {
       child.removeAllListeners('exit');
       const exited = new Promise((resolve) => child.once('exit', resolve));
