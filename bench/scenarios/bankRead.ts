@@ -26,7 +26,10 @@ export interface BankReadResult {
   /** The median round's ratio (goal: at least 0.7), with the spread of all rounds. */
   ratio: number;
   ratioSpread: { min: number; max: number };
-  /** The median of the rounds' thread-time ratios, with their spread: steadier than throughput on a shared machine. */
+  /**
+   * The median of the rounds' thread-time ratios, with their spread. Wall time: while the thread is saturated on both
+   * sides it is throughput's inverse; below saturation it is what the api thread alone allows.
+   */
   threadTimeRatio: number;
   threadTimeRatioSpread: { min: number; max: number };
   /** The median round's loads, for the printed table. */

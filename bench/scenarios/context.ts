@@ -19,7 +19,7 @@ export interface ScenarioContext {
   xpRatePerSecond: number;
   /** Rows of the levels and invites leaderboards (`--rows`). */
   leaderboardRows: number;
-  /** Milliseconds the api thread's event loop has been busy so far (its time per request, whatever else shares the cores). */
+  /** Milliseconds the api thread's event loop has been busy so far (wall time, not CPU time). */
   apiThreadBusyMs(): Promise<number>;
   /** Giveaways opened by `giveaways-open` and `giveaways-end` (`--giveaways`). */
   giveaways: number;
