@@ -10,6 +10,7 @@ import type { MemberCache } from '../src/core/memberCache.js';
 import type { Platform } from '../src/core/platform.js';
 import type { TemporalGateway } from '../src/core/temporal/gateway.js';
 import type { KeyHitCounter } from './keyHitCounter.js';
+import type { CredentialCache } from '../src/keys/credentialCache.js';
 
 /** Everything the HTTP layer needs, built by an entrypoint (or a test) and passed to createApp. */
 export interface AppDeps {
@@ -22,6 +23,8 @@ export interface AppDeps {
   temporal: TemporalGateway;
   /** This instance's share of the per-key request counts; flushed when the server closes. */
   keyHits: KeyHitCounter;
+  /** Usable keys held in memory between changes (CREDENTIAL_CACHE_ENTRIES); without it every request looks its key up. */
+  credentials?: CredentialCache;
 }
 
 /** What the middleware chain learns about a request, in the order it learns it. */

@@ -20,7 +20,7 @@ export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 export function mountRoutes(router: Router<RequestState>, routes: RouteDefinition[], deps: AppDeps): void {
   const { db, clock } = deps;
   const shared: AppMiddleware[] = [
-    authenticate({ db, clock, keyHits: deps.keyHits, failuresPerMinute: deps.config.limits.authFailuresPerMinute }),
+    authenticate({ db, clock, keyHits: deps.keyHits, failuresPerMinute: deps.config.limits.authFailuresPerMinute, credentials: deps.credentials }),
     rateLimit({ clock, perMinute: deps.config.limits.requestsPerMinute }),
     guildAccess(),
   ];

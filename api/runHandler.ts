@@ -8,6 +8,7 @@ import { claimOrReplay, releaseIdempotencyClaim, storeIdempotentResponse } from 
 import type { AppContext, AppDeps } from './context.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency.js';
 import type { RouteDefinition, RouteInput } from './route.js';
+import { responseCheckFor } from './responseCheck.js';
 
 /** Parsed params, query and body, as the route's schemas output them. */
 export interface ValidInput {
@@ -44,7 +45,7 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
       fingerprint: requestFingerprint(ctx.method, ctx.path, input.body),
     });
     if (outcome.kind === 'replay') {
-      if (settle) respondSettled(ctx, route, await settle(JSON.parse(outcome.body)));
+      if (settle) respondSettled(ctx, route, await settle(JSON.parse(outcome.body)), deps);
       else {
         ctx.status = outcome.status;
         sendJsonText(ctx, outcome.body);
@@ -62,8 +63,9 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
   try {
     await route.check?.(handlerInput(deps.db));
     // The documented schema is what leaves (and what a replay returns): unknown fields are stripped, and
-    // a handler returning something else fails loudly (500) instead of drifting from the OpenAPI document.
-    const respond = (result: unknown) => route.response.schema.parse(result);
+    // a handler returning something else fails loudly (500) instead of drifting from the OpenAPI document
+    // (api/responseCheck.ts: the whole schema in tests and development, a compiled shape check in production).
+    const respond = responseCheckFor(route.response.schema, deps.config.http.responseCheck);
     body =
       route.method === 'get'
         ? respond(await route.handle(handlerInput(deps.db)))
@@ -79,7 +81,7 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
     if (claim) await releaseIdempotencyClaim(deps.db, claim).catch(() => {});
     throw err;
   }
-  if (settle) respondSettled(ctx, route, await settle(body));
+  if (settle) respondSettled(ctx, route, await settle(body), deps);
   else {
     ctx.status = status;
     if (bodyText === undefined) ctx.body = body;
@@ -95,9 +97,9 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
 }
 
 /** A settled answer, parsed by the documented schema like any other. */
-function respondSettled(ctx: AppContext, route: RouteDefinition, settled: { status: number; body: unknown }): void {
+function respondSettled(ctx: AppContext, route: RouteDefinition, settled: { status: number; body: unknown }, deps: AppDeps): void {
   ctx.status = settled.status;
-  ctx.body = route.response.schema.parse(settled.body);
+  ctx.body = responseCheckFor(route.response.schema, deps.config.http.responseCheck)(settled.body);
 }
 
 /** Sends JSON text as it is (Koa would otherwise send a string as text/plain). */

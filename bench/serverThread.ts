@@ -17,6 +17,10 @@ export interface ServerThreadData {
   taskQueue: string;
   /** `worker` runs only a Temporal worker: the extra workers of `--workers N`. */
   role: 'api+worker' | 'worker';
+  /** Usable keys the api keeps in memory (`--credential-cache`; 0 looks every request's key up). */
+  credentialCacheEntries: number;
+  /** How the api checks what leaves (`--response-check`). */
+  responseCheck: string;
 }
 
 // The api (full chain and bare route, one pool) and a worker run in this thread, so the load generator
@@ -35,6 +39,8 @@ const config = loadConfig({
   RATE_LIMIT_PRO_PER_MINUTE: '100000000',
   // The webhook scenarios deliver to a receiver on loopback.
   WEBHOOK_ALLOW_INSECURE_LOCAL: 'true',
+  CREDENTIAL_CACHE_ENTRIES: String(data.credentialCacheEntries),
+  RESPONSE_CHECK: data.responseCheck,
 });
 const database = openDatabase(config);
 const logger = createLogger('warn', 'bench');

@@ -12,6 +12,7 @@ import type { Config } from '../src/core/config.js';
 import type { Logger } from '../src/core/logger.js';
 
 import { createMemberCache } from '../src/core/memberCache.js';
+import { CredentialCache } from '../src/keys/credentialCache.js';
 import { connectWorkerConnection, temporalConnectionOptions } from '../src/core/temporal/connection.js';
 import type { TemporalGateway } from '../src/core/temporal/gateway.js';
 import { ensureSchedules } from '../src/core/temporal/schedules.js';
@@ -22,7 +23,7 @@ import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
 import { startGracefulServer } from './ops/gracefulServer.js';
 import { opsEndpoints } from './ops/opsEndpoints.js';
 import { databaseCheck, temporalCheck } from './ops/probes.js';
-import { bundleWorkflows, createWorker } from './worker.js';
+import { createWorker, workflowCode } from './worker.js';
 
 // The one place that builds the service's dependencies; the entrypoints (api, worker, dev) call it.
 
@@ -47,6 +48,7 @@ export function createTemporalGateway(config: Config): TemporalGateway {
 export function buildApiDeps(config: Config, db: Kysely<Database>, temporal: TemporalGateway, logger: Logger): AppDeps {
   const platform = createPlatform(config, db, logger, { metrics: platformMetrics });
   return {
+    credentials: startCredentialCache(config, logger),
     config,
     db,
     platform,
@@ -56,6 +58,16 @@ export function buildApiDeps(config: Config, db: Kysely<Database>, temporal: Tem
     temporal,
     keyHits: new KeyHitCounter(db, config.limits.rateLimitFlushMs),
   };
+}
+
+/** The api's credential cache, listening for key and guild changes; none when CREDENTIAL_CACHE_ENTRIES is 0. */
+function startCredentialCache(config: Config, logger: Logger): CredentialCache | undefined {
+  const { credentialCacheEntries, credentialVersionCheckMs } = config.limits;
+  if (credentialCacheEntries === 0 || !config.database.url) return undefined;
+  const cache = new CredentialCache({ connectionString: config.database.url, maxEntries: credentialCacheEntries, versionCheckMs: credentialVersionCheckMs });
+  cache.on('lost', (err: unknown) => logger.warn({ err }, 'credential change listener lost; keys are looked up until it is back'));
+  cache.start();
+  return cache;
 }
 
 export interface RunningApi {
@@ -70,7 +82,7 @@ export async function startApiServer(deps: AppDeps): Promise<RunningApi> {
   const server = await startGracefulServer({ host, port, drainMs: deps.config.ops.drainMs, ops, handler: koa });
   return {
     url: `${server.origin}/api/v1`,
-    close: () => server.close().then(() => deps.keyHits.flush()),
+    close: () => server.close().then(() => Promise.all([deps.keyHits.flush(), deps.credentials?.close()])).then(() => {}),
   };
 }
 
@@ -90,7 +102,7 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    bundle: await bundleWorkflows(),
+    bundle: await workflowCode(config.temporal.workflowBundlePath),
     deps: { db, platform: createPlatform(config, db, logger, { callSignal: activityCancellation, metrics: platformMetrics }), clock: systemClock, logger, temporal, webhooks: config.webhooks },
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
     shutdownGraceMs: config.ops.workerShutdownGraceMs,

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import type { ActivityDeps } from '../activities/deps.js';
 import { platformFailures } from '../activities/platformFailures.js';
 import { AREAS } from './areas.js';
@@ -13,11 +13,20 @@ export function bundleWorkflows(): Promise<WorkflowBundle> {
   return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: silentBundlerLogger });
 }
 
+/**
+ * The worker's workflow code: the bundle at `path` when one was written beforehand, else bundled now. Bundling loads
+ * webpack into the process, which keeps about 100 MB more resident for good (docs/performance.md, Worker memory).
+ */
+export async function workflowCode(path: string | undefined): Promise<WorkflowBundleOption> {
+  return path ? { codePath: path } : bundleWorkflows();
+}
+
 export interface WorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  bundle: WorkflowBundle;
+  /** The bundled code, or the path of a bundle written beforehand (`npm run bundle:workflows`). */
+  bundle: WorkflowBundleOption;
   deps: ActivityDeps;
   maxCachedWorkflows?: number;
   /** Running activities may finish for this long after shutdown begins, then are cancelled (SDK default: 0). */

@@ -4,6 +4,8 @@ import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 
 export interface ScenarioContext {
   db: Kysely<Database>;
+  /** The database the api and worker use (for scenarios that start a process of their own). */
+  databaseUrl: string;
   /** Base URLs of the api (routes under /api/v1) and of the bare app (routes under /bare). */
   fullUrl: string;
   bareUrl: string;
@@ -11,7 +13,15 @@ export interface ScenarioContext {
   members: number;
   connections: number;
   durationSeconds: number;
-  /** Giveaways opened at once by `giveaways-open` (`--giveaways`). */
+  /** Rounds of `read`, each a bare and a full load in alternating order (`--read-rounds`). */
+  readRounds: number;
+  /** XP changes posted per second by `xp-latency` (`--rate`). */
+  xpRatePerSecond: number;
+  /** Rows of the levels and invites leaderboards (`--rows`). */
+  leaderboardRows: number;
+  /** Milliseconds the api thread's event loop has been busy so far (wall time, not CPU time). */
+  apiThreadBusyMs(): Promise<number>;
+  /** Giveaways opened by `giveaways-open` and `giveaways-end` (`--giveaways`). */
   giveaways: number;
   /** Temporal workers polling the task queue (`--workers`). */
   workers: number;

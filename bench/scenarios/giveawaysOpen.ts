@@ -2,19 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NativeConnection } from '@temporalio/worker';
 import { sql } from 'kysely';
-import { DEFAULT_GIVEAWAY_SETTINGS } from '../../db/giveaways/settings.js';
-import { upsertPlatformChannels } from '../../db/platform/local.js';
 import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
-import { launchOperation } from '../../src/core/temporal/operation.js';
-import { GiveawayStartRequest } from '../../src/giveaways/contract.js';
-import { createGiveaway } from '../../src/giveaways/createGiveaway.js';
-import { giveawayOperation } from '../../src/giveaways/giveawayOperation.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { bundleWorkflows, createWorker } from '../../process/worker.js';
 import { latencySummary, type LatencySummary } from '../latency.js';
 import { BENCH_GUILD_ID } from '../seed.js';
 import type { ScenarioContext } from './context.js';
+import { countGiveawaysSince, openGiveaways, spreadEnds } from './openGiveaways.js';
 
 export interface GiveawaysOpenResult {
   scenario: 'giveaways-open';
@@ -31,26 +26,13 @@ export interface GiveawaysOpenResult {
 }
 
 const MAX_CACHED_WORKFLOWS = 100;
-const IN_FLIGHT = 16;
 const END_SPREAD_S = 120;
-const CHANNEL_ID = '1200000000000000222';
 /** Starts expected per second at the least: the first giveaway ends only once all of them should be open. */
 const MIN_START_RATE = 10;
 /** Ends never closer than this to a giveaway's own start, should the starts run slower than MIN_START_RATE. */
 const MIN_OPEN_S = 60;
 
 const rssMb = () => Math.round(process.memoryUsage().rss / 1_048_576);
-
-async function countSince(ctx: ScenarioContext, since: Date, what: 'posted' | 'ended'): Promise<number> {
-  const row = await ctx.db
-    .selectFrom('giveaways')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('guild_id', '=', BENCH_GUILD_ID)
-    .where('created_at', '>=', since)
-    .where(what === 'posted' ? sql<boolean>`message_url is not null` : sql<boolean>`status = 'ended'`)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 /**
  * `--giveaways` giveaways started at once (stored by the start use case, workflow launched as the api does), each
@@ -59,7 +41,6 @@ async function countSince(ctx: ScenarioContext, since: Date, what: 'posted' | 'e
  * cost Temporal storage, not worker memory), and how late each `giveaways.ended` comes after its endsAt.
  */
 export async function runGiveawaysOpen(ctx: ScenarioContext): Promise<GiveawaysOpenResult> {
-  await upsertPlatformChannels(ctx.db, BENCH_GUILD_ID, [{ channelId: CHANNEL_ID, name: 'giveaways', type: 'text', position: 0 }]);
   const taskQueue = `bench-giveaways-${randomUUID()}`;
   const connection = await NativeConnection.connect({ address: ctx.temporalAddress });
   const gateway = { client: ctx.temporal.client, taskQueue };
@@ -81,25 +62,12 @@ export async function runGiveawaysOpen(ctx: ScenarioContext): Promise<GiveawaysO
   const sampler = setInterval(() => (maxWhileOpen = Math.max(maxWhileOpen, rssMb())), 1000);
   try {
     const t0 = Date.now();
-    let next = 0;
-    const startOne = async () => {
-      while (next < count) {
-        const i = next++;
-        const planned = t0 + (firstEndS + (i / count) * END_SPREAD_S) * 1000;
-        const endsAt = new Date(Math.max(planned, Date.now() + MIN_OPEN_S * 1000)).toISOString();
-        const body = GiveawayStartRequest.parse({ channelId: CHANNEL_ID, prize: `Bench prize ${i}`, endsAt });
-        const g = await ctx.db.transaction().execute((trx) =>
-          createGiveaway(trx, { guildId: BENCH_GUILD_ID, body, defaultHostId: '1200000000000000002', settings: DEFAULT_GIVEAWAY_SETTINGS, at: new Date(), actor: { type: 'system' } }),
-        );
-        await launchOperation({ db: ctx.db, temporal: gateway, clock: systemClock }, giveawayOperation, g);
-      }
-    };
-    await Promise.all(Array.from({ length: IN_FLIGHT }, startOne));
+    await openGiveaways(ctx, gateway, count, spreadEnds(t0, count, firstEndS, END_SPREAD_S, MIN_OPEN_S));
     const startedS = (Date.now() - t0) / 1000;
-    while ((await countSince(ctx, since, 'posted')) < count && Date.now() - t0 < limitMs) await sleep(500);
+    while ((await countGiveawaysSince(ctx, since, 'posted')) < count && Date.now() - t0 < limitMs) await sleep(500);
     const activeS = (Date.now() - t0) / 1000;
     const allOpen = rssMb();
-    while ((await countSince(ctx, since, 'ended')) < count && Date.now() - t0 < limitMs) await sleep(1000);
+    while ((await countGiveawaysSince(ctx, since, 'ended')) < count && Date.now() - t0 < limitMs) await sleep(1000);
     const delays = await ctx.db
       .selectFrom('events as e')
       .innerJoin('giveaways as g', (j) => j.onRef('g.guild_id', '=', 'e.guild_id').on(sql<boolean>`g.id = (e.data->>'giveawayId')::int`))

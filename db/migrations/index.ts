@@ -28,6 +28,7 @@ import * as inviteSnapshots from './2026-11-25-010-invite-snapshots.js';
 import * as handledInteractions from './2026-11-25-011-handled-interactions.js';
 import * as consoleSessions from './2026-11-25-020-console-sessions.js';
 import * as botMessageIngest from './2026-11-25-010-bot-message-ingest.js';
+import * as credentialChanges from './2026-11-25-010-credential-changes.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-011-handled-interactions': handledInteractions,
   '2026-11-25-020-console-sessions': consoleSessions,
   '2026-11-25-010-bot-message-ingest': botMessageIngest,
+  '2026-11-25-010-credential-changes': credentialChanges,
 };

@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   TEMPORAL_API_KEY: z.string().optional(),
   /** Open runs a worker keeps in memory; unset: the SDK's default, about 600 per GB of heap. */
   TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
+  /** A workflow bundle written by `npm run bundle:workflows`; unset, the worker bundles the workflows as it starts. */
+  WORKFLOW_BUNDLE_PATH: z.string().optional(),
   /** Port of the embedded PostgreSQL that `npm run dev` starts when DATABASE_URL is not set. */
   DEV_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   /** Where the Temporal CLI and the time-skipping test server are, when not on PATH. */
@@ -37,6 +39,11 @@ const EnvSchema = z.object({
   TEMPORAL_TEST_SERVER_PATH: z.string().optional(),
   /** Searched for those binaries after the two paths above. */
   PATH: z.string().default(''),
+  /**
+   * How a response is checked against its documented schema: `parse` runs the whole schema, `shape` a compiled
+   * check of fields and primitive types (api/responseCheck.ts). Unset: `shape` in production, `parse` elsewhere.
+   */
+  RESPONSE_CHECK: z.enum(['parse', 'shape']).optional(),
   /** Largest accepted request body in bytes (413 PAYLOAD_TOO_LARGE above it). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
   /** Requests per key per minute by plan (spec: 60 Free, 600 Pro); raised only for load tests. */
@@ -46,6 +53,13 @@ const EnvSchema = z.object({
   RATE_LIMIT_FLUSH_MS: z.coerce.number().int().min(1).max(1000).default(50),
   /** Failed authentications per IP address per minute before 429 RATE_LIMITED. */
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
+  /**
+   * Usable API keys (with their guild) an api instance keeps in memory, emptied on every key or guild change that
+   * PostgreSQL announces (api/credentialCache.ts); 0 looks every request's key up in PostgreSQL.
+   */
+  CREDENTIAL_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  /** How often that cache compares the change sequence with the last announcement it heard. */
+  CREDENTIAL_VERSION_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** How long the Server member endpoint may serve a cached member (spec: up to 5 minutes). */
   MEMBER_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(300),
   /**
@@ -146,7 +160,7 @@ function shardIdsOf(value: string): ShardIds {
 export type Config = Readonly<{
   env: 'development' | 'test' | 'production';
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  http: Readonly<{ host: string; port: number; publicBaseUrl?: string; trustProxy: boolean; bodyLimitBytes: number }>;
+  http: Readonly<{ host: string; port: number; publicBaseUrl?: string; trustProxy: boolean; bodyLimitBytes: number; responseCheck: 'parse' | 'shape' }>;
   database: Readonly<{ url?: string; poolMax: number }>;
   temporal: Readonly<{
     address?: string;
@@ -158,6 +172,7 @@ export type Config = Readonly<{
     tlsCaPath?: string;
     apiKey?: string;
     maxCachedWorkflows?: number;
+    workflowBundlePath?: string;
     cliPath?: string;
     testServerPath?: string;
     /** The process's PATH, where the Temporal binaries are looked for. */
@@ -189,6 +204,8 @@ export type Config = Readonly<{
   limits: Readonly<{
     authFailuresPerMinute: number;
     memberCacheSeconds: number;
+    credentialCacheEntries: number;
+    credentialVersionCheckMs: number;
     requestsPerMinute: Readonly<Record<Plan, number>>;
     rateLimitFlushMs: number;
   }>;
@@ -210,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publicBaseUrl: e.PUBLIC_BASE_URL,
       trustProxy: e.TRUST_PROXY,
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
+      responseCheck: e.RESPONSE_CHECK ?? (e.NODE_ENV === 'production' ? 'shape' : 'parse'),
     }),
     database: Object.freeze({ url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }),
     temporal: Object.freeze({
@@ -222,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tlsCaPath: e.TEMPORAL_TLS_CA_PATH,
       apiKey: e.TEMPORAL_API_KEY,
       maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
+      workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
       cliPath: e.TEMPORAL_CLI_PATH,
       testServerPath: e.TEMPORAL_TEST_SERVER_PATH,
       binarySearchPath: e.PATH,
@@ -264,6 +283,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     limits: Object.freeze({
       authFailuresPerMinute: e.AUTH_FAILURE_LIMIT,
       memberCacheSeconds: e.MEMBER_CACHE_SECONDS,
+      credentialCacheEntries: e.CREDENTIAL_CACHE_ENTRIES,
+      credentialVersionCheckMs: e.CREDENTIAL_VERSION_CHECK_MS,
       requestsPerMinute: Object.freeze({ free: e.RATE_LIMIT_FREE_PER_MINUTE, pro: e.RATE_LIMIT_PRO_PER_MINUTE }),
       rateLimitFlushMs: e.RATE_LIMIT_FLUSH_MS,
     }),

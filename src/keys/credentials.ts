@@ -3,15 +3,19 @@ import { lookUpCredential, type AuthenticationLookup } from '../../db/keys/apiKe
 import type { Database } from '../../db/schema.js';
 import { hashApiKey } from './keyMaterial.js';
 
+/** The digest a presented key is stored and looked up (and cached) by. */
+export const presentedKeyDigest = (presented: string): Buffer => hashApiKey(presented);
+
 /**
- * The presented key with its guild, and the failed authentications of the caller's address in the current
- * window, in one round trip (the hot path of every request). Only digests are compared, by an index lookup: a
- * caller cannot steer a digest's prefix, so the lookup's timing reveals nothing about stored keys.
+ * The key of this digest with its guild, and the failed authentications of the caller's address in the current
+ * window, in one round trip (the hot path of every request the credential cache cannot answer). Only digests are
+ * compared, by an index lookup: a caller cannot steer a digest's prefix, so the lookup's timing reveals nothing
+ * about stored keys.
  */
-export function lookUpPresentedKey(
+export function lookUpKeyDigest(
   db: Kysely<Database>,
-  presented: string,
+  digest: Buffer,
   address: { bucket: string; windowStart: Date },
 ): Promise<AuthenticationLookup> {
-  return lookUpCredential(db, { hash: hashApiKey(presented), addressBucket: address.bucket, windowStart: address.windowStart });
+  return lookUpCredential(db, { hash: digest, addressBucket: address.bucket, windowStart: address.windowStart });
 }

@@ -1,0 +1,60 @@
+import { NativeConnection } from '@temporalio/worker';
+import { createDatabase } from '../db/pool.js';
+import { systemClock } from '../src/core/clock.js';
+import { createLogger } from '../src/core/logger.js';
+import { createLocalPlatform } from '../src/platform/localPlatform.js';
+import { Client, Connection } from '@temporalio/client';
+import { createWorker, workflowCode } from '../process/worker.js';
+
+/** What the scenario passes to the worker process it forks (JSON in argv[2]). */
+export interface GiveawayWorkerArgs {
+  databaseUrl: string;
+  temporalAddress: string;
+  namespace: string;
+  taskQueue: string;
+  maxCachedWorkflows: number;
+  /** The workflow bundle written beforehand (as WORKFLOW_BUNDLE_PATH in production); unset, the process bundles. */
+  workflowBundlePath?: string;
+}
+
+/** Messages to the parent: `ready` once polling, then every second the process's resident memory and V8 heap in use. */
+export type GiveawayWorkerMessage = { type: 'ready' | 'rss'; rssMb: number; heapMb: number };
+
+// A worker in a process of its own, so its resident memory is the worker's alone (the bench process also holds the
+// api thread, the load generator and their pools). Stopped by the parent's 'stop' message.
+const args = JSON.parse(process.argv[2]!) as GiveawayWorkerArgs;
+const memory = () => {
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rssMb: Math.round(rss / 1_048_576), heapMb: Math.round(heapUsed / 1_048_576) };
+};
+const database = createDatabase(args.databaseUrl, 10);
+const connection = await NativeConnection.connect({ address: args.temporalAddress });
+const client = new Client({ connection: Connection.lazy({ address: args.temporalAddress }), namespace: args.namespace });
+const worker = await createWorker({
+  connection,
+  namespace: args.namespace,
+  taskQueue: args.taskQueue,
+  bundle: await workflowCode(args.workflowBundlePath),
+  deps: {
+    db: database.db,
+    platform: createLocalPlatform(database.db),
+    clock: systemClock,
+    logger: createLogger('warn', 'bench-giveaways'),
+    temporal: { client, taskQueue: args.taskQueue },
+    webhooks: { allowInsecureLocal: false },
+  },
+  maxCachedWorkflows: args.maxCachedWorkflows,
+});
+const running = worker.run();
+const send = (message: GiveawayWorkerMessage) => process.send!(message);
+send({ type: 'ready', ...memory() });
+const sampler = setInterval(() => send({ type: 'rss', ...memory() }), 1000);
+process.on('message', async (message) => {
+  if (message !== 'stop') return;
+  clearInterval(sampler);
+  worker.shutdown();
+  await running;
+  await connection.close();
+  await database.close();
+  process.exit(0);
+});
