@@ -13,10 +13,10 @@ import * as applications from './2026-11-24-003-applications.js';
 import * as invites from './2026-11-24-004-invites.js';
 import * as ticketClose from './2026-11-24-005-ticket-close.js';
 import * as platformMessageEdits from './2026-11-24-006-platform-message-edits.js';
-import * as webhookBatches from './2026-11-24-040-webhook-batches.js';
 import * as giveaways from './2026-11-24-010-giveaways.js';
 import * as flows from './2026-11-24-020-flows.js';
 import * as shop from './2026-11-24-030-shop.js';
+import * as webhookBatches from './2026-11-24-040-webhook-batches.js';
 import * as applicationReviewMessages from './2026-11-24-050-application-review-messages.js';
 import * as inviteScoreCounts from './2026-11-24-051-invite-score-counts.js';
 import * as inviteRankDirty from './2026-11-24-052-invite-rank-dirty.js';
@@ -24,11 +24,11 @@ import * as inviteRankMemberIndex from './2026-11-24-053-invite-rank-member-inde
 import * as levelRankMemberIndex from './2026-11-24-054-level-rank-member-index.js';
 import * as modActionTarget from './2026-11-25-001-mod-action-target.js';
 import * as levelCountedMessages from './2026-11-25-002-level-counted-messages.js';
+import * as botMessageIngest from './2026-11-25-010-bot-message-ingest.js';
+import * as credentialChanges from './2026-11-25-010-credential-changes.js';
 import * as inviteSnapshots from './2026-11-25-010-invite-snapshots.js';
 import * as handledInteractions from './2026-11-25-011-handled-interactions.js';
 import * as consoleSessions from './2026-11-25-020-console-sessions.js';
-import * as botMessageIngest from './2026-11-25-010-bot-message-ingest.js';
-import * as credentialChanges from './2026-11-25-010-credential-changes.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -46,10 +46,10 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-004-invites': invites,
   '2026-11-24-005-ticket-close': ticketClose,
   '2026-11-24-006-platform-message-edits': platformMessageEdits,
-  '2026-11-24-040-webhook-batches': webhookBatches,
   '2026-11-24-010-giveaways': giveaways,
   '2026-11-24-020-flows': flows,
   '2026-11-24-030-shop': shop,
+  '2026-11-24-040-webhook-batches': webhookBatches,
   '2026-11-24-050-application-review-messages': applicationReviewMessages,
   '2026-11-24-051-invite-score-counts': inviteScoreCounts,
   '2026-11-24-052-invite-rank-dirty': inviteRankDirty,
@@ -57,9 +57,9 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-054-level-rank-member-index': levelRankMemberIndex,
   '2026-11-25-001-mod-action-target': modActionTarget,
   '2026-11-25-002-level-counted-messages': levelCountedMessages,
+  '2026-11-25-010-bot-message-ingest': botMessageIngest,
+  '2026-11-25-010-credential-changes': credentialChanges,
   '2026-11-25-010-invite-snapshots': inviteSnapshots,
   '2026-11-25-011-handled-interactions': handledInteractions,
   '2026-11-25-020-console-sessions': consoleSessions,
-  '2026-11-25-010-bot-message-ingest': botMessageIngest,
-  '2026-11-25-010-credential-changes': credentialChanges,
 };
