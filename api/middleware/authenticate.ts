@@ -16,7 +16,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
 
 /**
  * Resolves the Bearer key on every request: from the credential cache when it holds the key (it holds usable keys
- * only, and empties itself on every key or guild change PostgreSQL announces: api/credentialCache.ts), otherwise
+ * only, and empties itself on every key or guild change PostgreSQL announces: src/keys/credentialCache.ts), otherwise
  * from PostgreSQL. A cached key that has expired meanwhile goes the PostgreSQL way, so its refusal is counted as
  * any other. Each 401 counts against the caller's IP address; past `failuresPerMinute` the address's failures
  * get 429 instead of 401 until the minute ends. The throttle refuses failures only: a usable key goes through

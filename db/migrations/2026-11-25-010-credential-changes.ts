@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
  * Every change to what authentication reads (an API key, or its guild's name, icon, locale, plan, features or
  * blocked flag) takes a number from `credential_version` and announces it on the `credential_changes` channel
  * when it commits. The api instances' credential caches drop what they hold on each announcement, and compare the
- * sequence with the last number they heard to catch an announcement they missed (api/credentialCache.ts).
+ * sequence with the last number they heard to catch an announcement they missed (src/keys/credentialCache.ts).
  * The triggers fire for every writer (api, console, admin CLI, a hand-written UPDATE), not only the use cases.
  */
 export async function up(db: Kysely<any>): Promise<void> {

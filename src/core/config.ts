@@ -55,7 +55,7 @@ const EnvSchema = z.object({
   AUTH_FAILURE_LIMIT: z.coerce.number().int().min(1).default(20),
   /**
    * Usable API keys (with their guild) an api instance keeps in memory, emptied on every key or guild change that
-   * PostgreSQL announces (api/credentialCache.ts); 0 looks every request's key up in PostgreSQL.
+   * PostgreSQL announces (src/keys/credentialCache.ts); 0 looks every request's key up in PostgreSQL.
    */
   CREDENTIAL_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
   /** How often that cache compares the change sequence with the last announcement it heard. */
