@@ -1,0 +1,108 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { AcceptedOp } from './load.js';
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+/**
+ * A flow run that ended `error` because a node could not reach the database: flow effects retry for about 8 s only
+ * (FLOW_EFFECT in workflows/activityProfiles.ts, bounded by the flow's own timeout), so a longer outage ends the run
+ * with that error, by design. Its nodes before the failing one stay applied: the reward of "Pay a reward" is paid
+ * when the run failed at its last node, "announce".
+ */
+export const endedByOutage = (op: AcceptedOp) =>
+  op.kind === 'flow' && op.status === 'error' && /ECONNREFUSED|Connection terminated|connection error|ECONNRESET|timeout exceeded when trying to connect/i.test(String(op.error));
+
+/** What the database held before the load: the baseline every effect is counted from. */
+export interface Baseline {
+  xp: Map<string, number>;
+  ledgerRows: number;
+  since: Date;
+}
+
+export async function takeBaseline(db: Kysely<Database>, guildId: string, xpUsers: string[]): Promise<Baseline> {
+  const rows = await db.selectFrom('level_members').select(['user_id', 'xp']).where('guild_id', '=', guildId).where('user_id', 'in', xpUsers).execute();
+  const ledger = await db.selectFrom('bank_ledger').select(sql<number>`count(*)::int`.as('n')).where('guild_id', '=', guildId).executeTakeFirstOrThrow();
+  return { xp: new Map(rows.map((r) => [r.user_id, Number(r.xp)])), ledgerRows: ledger.n, since: new Date() };
+}
+
+/**
+ * The invariants after a fault, over every operation accepted so far: each terminal and successful, its effect
+ * applied exactly once (XP totals, one ledger row per bank credit and per flow reward, one case per warning),
+ * every balance equal to the sum of its ledger, and every bank event delivered exactly once to the endpoint.
+ */
+export async function checkEffects(db: Kysely<Database>, guildId: string, baseline: Baseline, ops: AcceptedOp[], delivered: Map<string, number>): Promise<string[]> {
+  const problems: string[] = [];
+  const notOk = ops.filter((op) => !['done', 'success'].includes(op.status) && !endedByOutage(op));
+  for (const op of notOk.slice(0, 10)) problems.push(`${op.kind} ${op.tag} ended ${op.status}${op.error ? `: ${JSON.stringify(op.error)}` : ''}`);
+  if (notOk.length > 10) problems.push(`... and ${notOk.length - 10} more operations not done`);
+
+  const xpUsers = [...new Set(ops.filter((op) => op.kind === 'xp').map((op) => op.userId))];
+  if (xpUsers.length > 0) {
+    const rows = await db.selectFrom('level_members').select(['user_id', 'xp']).where('guild_id', '=', guildId).where('user_id', 'in', xpUsers).execute();
+    for (const userId of xpUsers) {
+      const expected = (baseline.xp.get(userId) ?? 0) + sum(ops.filter((op) => op.kind === 'xp' && op.userId === userId && op.status === 'done').map((op) => op.amount));
+      const actual = Number(rows.find((r) => r.user_id === userId)?.xp ?? 0);
+      if (actual !== expected) problems.push(`XP of ${userId} is ${actual}, expected ${expected}`);
+    }
+  }
+
+  const ledger = await db
+    .selectFrom('bank_ledger')
+    .select(['user_id', 'type', 'amount', 'reason'])
+    .where('guild_id', '=', guildId)
+    .where('created_at', '>=', baseline.since)
+    .execute();
+  for (const op of ops.filter((o) => o.kind === 'bank')) {
+    const rows = ledger.filter((row) => row.reason === op.tag).length;
+    if (rows !== 1) problems.push(`bank credit "${op.tag}" has ${rows} ledger rows`);
+  }
+  for (const userId of new Set(ops.filter((o) => o.kind === 'flow').map((o) => o.userId))) {
+    const paid = ops.filter((op) => op.kind === 'flow' && op.userId === userId && (op.status === 'success' || (op.status === 'error' && String(op.error).includes('"announce"'))));
+    const expected = sum(paid.map((op) => op.amount));
+    const actual = sum(ledger.filter((row) => row.user_id === userId && row.reason === 'Flow reward').map((row) => Number(row.amount)));
+    if (actual !== expected) problems.push(`flow rewards of ${userId} sum to ${actual}, expected ${expected}`);
+  }
+  const unbalanced = await sql<{ user_id: string; balance: number; ledger: number }>`
+    SELECT a.user_id, a.balance::bigint AS balance, coalesce(sum(l.amount), 0)::bigint AS ledger
+    FROM bank_accounts a LEFT JOIN bank_ledger l ON l.guild_id = a.guild_id AND l.user_id = a.user_id
+    WHERE a.guild_id = ${guildId} GROUP BY a.user_id, a.balance HAVING a.balance <> coalesce(sum(l.amount), 0)`.execute(db);
+  for (const row of unbalanced.rows) problems.push(`balance of ${row.user_id} is ${row.balance}, its ledger sums to ${row.ledger}`);
+
+  const cases = await db.selectFrom('moderation_cases').select(['reason']).where('guild_id', '=', guildId).where('action', '=', 'warn').execute();
+  for (const op of ops.filter((o) => o.kind === 'warn' && o.status === 'done')) {
+    const n = cases.filter((c) => c.reason === op.tag).length;
+    if (n !== 1) problems.push(`warning "${op.tag}" has ${n} cases`);
+  }
+
+  const events = await db
+    .selectFrom('events')
+    .select(['id'])
+    .where('guild_id', '=', guildId)
+    .where('type', '=', 'bank.transaction')
+    .where('created_at', '>=', baseline.since)
+    .execute();
+  const undelivered = events.filter((e) => (delivered.get(e.id) ?? 0) === 0);
+  const twice = [...delivered].filter(([, n]) => n > 1);
+  if (undelivered.length > 0) problems.push(`${undelivered.length} of ${events.length} bank.transaction events never delivered`);
+  for (const [id, n] of twice.slice(0, 5)) problems.push(`event ${id} delivered ${n} times`);
+  return problems;
+}
+
+/** Waits until every bank event since the baseline has been delivered (or `timeoutMs` passes); answers how long. */
+export async function untilDelivered(db: Kysely<Database>, guildId: string, baseline: Baseline, delivered: Map<string, number>, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const events = await db
+      .selectFrom('events')
+      .select(['id'])
+      .where('guild_id', '=', guildId)
+      .where('type', '=', 'bank.transaction')
+      .where('created_at', '>=', baseline.since)
+      .execute()
+      .catch(() => undefined);
+    if (events && events.every((e) => (delivered.get(e.id) ?? 0) > 0)) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
