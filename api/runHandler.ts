@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { launchOperation } from '../src/core/temporal/operation.js';
@@ -88,11 +89,16 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
     else sendJsonText(ctx, bodyText);
   }
   if (hooks.length > 0) {
-    ctx.res.once('finish', () => {
-      for (const hook of hooks) {
-        hook().catch((err: unknown) => deps.logger.warn({ err, requestId }, 'after-commit work failed; the relay retries it'));
-      }
-    });
+    // Bound to the request's async context: a listener on the response otherwise runs in the one the tracing
+    // bound the response to, which lacks what the request added (its request id, carried to the workflow).
+    ctx.res.once(
+      'finish',
+      AsyncResource.bind(() => {
+        for (const hook of hooks) {
+          hook().catch((err: unknown) => deps.logger.warn({ err, requestId }, 'after-commit work failed; the relay retries it'));
+        }
+      }),
+    );
   }
 }
 

@@ -23,6 +23,8 @@ import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
 import { startGracefulServer } from './ops/gracefulServer.js';
 import { opsEndpoints } from './ops/opsEndpoints.js';
 import { databaseCheck, temporalCheck } from './ops/probes.js';
+import { activeTracing } from './tracing/activeTracing.js';
+import { tracingClientInterceptors, workerTracing } from './tracing/temporalTracing.js';
 import { createWorker, workflowCode } from './worker.js';
 
 // The one place that builds the service's dependencies; the entrypoints (api, worker, dev) call it.
@@ -42,7 +44,8 @@ export function openDatabase(config: Config): DatabaseHandle {
 /** A Temporal client that connects on first use, so the api can start (and answer reads) before Temporal is up. */
 export function createTemporalGateway(config: Config): TemporalGateway {
   const connection = Connection.lazy(temporalConnectionOptions(config.temporal));
-  return { client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue };
+  const interceptors = tracingClientInterceptors(activeTracing());
+  return { client: new Client({ connection, namespace: config.temporal.namespace, interceptors }), taskQueue: config.temporal.taskQueue };
 }
 
 export function buildApiDeps(config: Config, db: Kysely<Database>, temporal: TemporalGateway, logger: Logger): AppDeps {
@@ -98,11 +101,14 @@ export interface RunningWorker {
  */
 export async function startWorker(config: Config, db: Kysely<Database>, temporal: TemporalGateway, logger: Logger): Promise<RunningWorker> {
   const connection = await connectWorkerConnection(config.temporal);
+  const tracing = activeTracing();
+  const tracingOptions = tracing ? workerTracing(tracing) : undefined;
   const worker = await createWorker({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    bundle: await workflowCode(config.temporal.workflowBundlePath),
+    bundle: await workflowCode(config.temporal.workflowBundlePath, tracingOptions),
+    tracing: tracingOptions,
     deps: { db, platform: createPlatform(config, db, logger, { callSignal: activityCancellation, metrics: platformMetrics }), clock: systemClock, logger, temporal, webhooks: config.webhooks },
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
     shutdownGraceMs: config.ops.workerShutdownGraceMs,

@@ -2,23 +2,33 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import type { ActivityDeps } from '../activities/deps.js';
 import { platformFailures } from '../activities/platformFailures.js';
+import { activityLog } from './activityLog.js';
 import { AREAS } from './areas.js';
 import { outageRetries } from './outageRetries.js';
 import { collectActivities } from './registry.js';
+import type { workerTracing } from './tracing/temporalTracing.js';
+
+type WorkerTracing = ReturnType<typeof workerTracing>;
 
 const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 /** Bundles the workflow code; do it once per process and share the bundle between workers. */
-export function bundleWorkflows(): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: silentBundlerLogger });
+export function bundleWorkflows(tracing?: WorkerTracing): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    logger: silentBundlerLogger,
+    ...(tracing ? { workflowInterceptorModules: tracing.workflowInterceptorModules } : {}),
+  });
 }
 
 /**
  * The worker's workflow code: the bundle at `path` when one was written beforehand, else bundled now. Bundling loads
  * webpack into the process, which keeps about 100 MB more resident for good (docs/performance.md, Worker memory).
+ * With tracing on the code is bundled now: the tracing interceptors are bundled in, and a bundle written beforehand
+ * has none.
  */
-export async function workflowCode(path: string | undefined): Promise<WorkflowBundleOption> {
-  return path ? { codePath: path } : bundleWorkflows();
+export async function workflowCode(path: string | undefined, tracing?: WorkerTracing): Promise<WorkflowBundleOption> {
+  return path && !tracing ? { codePath: path } : bundleWorkflows(tracing);
 }
 
 export interface WorkerOptions {
@@ -33,6 +43,8 @@ export interface WorkerOptions {
   shutdownGraceMs?: number;
   /** Shutdown gives up waiting after this long. */
   shutdownForceMs?: number;
+  /** When tracing is on: the activities' spans and the sink of the workflows' spans (the bundle must have been made with it). */
+  tracing?: WorkerTracing;
 }
 
 export function createWorker(options: WorkerOptions): Promise<Worker> {
@@ -44,7 +56,11 @@ export function createWorker(options: WorkerOptions): Promise<Worker> {
     activities: collectActivities(AREAS, options.deps),
     // The first is the outermost: platformFailures makes a refusal non-retryable before outageRetries sees it, so a
     // refusal is never counted as a failure to give up on (even on a tenth attempt after an outage).
-    interceptors: { activity: [outageRetries, platformFailures] },
+    // Tracing, when on, is outermost so that its span covers every attempt the inner interceptors make.
+    interceptors: {
+      activity: [...(options.tracing ? [options.tracing.activity] : []), activityLog(options.deps.logger), outageRetries, platformFailures],
+    },
+    ...(options.tracing ? { sinks: options.tracing.sinks } : {}),
     // A run missing from the cache costs a history fetch and a full replay on its next task: with 500, a
     // backlog of 2,000 fan-outs and their deliveries ran at 10 deliveries/s, with the SDK's heap-sized
     // default (about 600 runs per GB, 2,300 here) at 15/s. Still bounded, by the heap.

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, internalError, platformRefusedRead, serviceUnavailable } from '../../src/core/errors.js';
-import type { Logger } from '../../src/core/logger.js';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { getRPCMetadata } from '@opentelemetry/core';
+import { REQUEST_ID_BAGGAGE, type Logger } from '../../src/core/logger.js';
 import { isDependencyUnavailable, isPlatformRefusal } from '../../src/core/dependencyErrors.js';
 import type { AppMiddleware } from '../context.js';
 
@@ -13,8 +15,9 @@ export function errorBoundary(logger: Logger): AppMiddleware {
   return async (ctx, next) => {
     ctx.state.requestId = randomUUID();
     ctx.set('X-Request-Id', ctx.state.requestId);
+    const started = performance.now();
     try {
-      await next();
+      await withRequestId(ctx.state.requestId, next);
     } catch (err) {
       const appError = toAppError(err, ctx.state.requestId);
       // A client that hung up mid-request (reading its body fails with ECONNRESET) is not our failure.
@@ -27,7 +30,20 @@ export function errorBoundary(logger: Logger): AppMiddleware {
       ctx.set(appError.headers);
       ctx.body = { error: appError.code, message: appError.message, ...appError.extra };
     }
+    logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request answered');
   };
+}
+
+// When tracing is on, the request id rides the trace as baggage (to the workflow's activities and their log lines)
+// and names the request's server span, the root an operator searches by; when it is off, the context is the root
+// one and this changes nothing.
+function withRequestId<T>(requestId: string, next: () => Promise<T>): Promise<T> {
+  const active = context.active();
+  const span = getRPCMetadata(active)?.span ?? trace.getSpan(active);
+  if (!span) return next();
+  span.setAttribute('http.request.id', requestId);
+  const baggage = (propagation.getBaggage(active) ?? propagation.createBaggage()).setEntry(REQUEST_ID_BAGGAGE, { value: requestId });
+  return context.with(propagation.setBaggage(active, baggage), next);
 }
 
 function toAppError(err: unknown, requestId: string): AppError {

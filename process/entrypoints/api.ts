@@ -1,16 +1,5 @@
-import { createLogger } from '../../src/core/logger.js';
-import { buildApiDeps, createTemporalGateway, openDatabase, startApiServer } from '../wiring.js';
-import { loadConfigOrExit } from './bootConfig.js';
-import { runUntilSignal } from './shutdown.js';
+import { startTracing } from '../tracing/tracing.js';
 
-const config = loadConfigOrExit();
-const logger = createLogger(config.logLevel, 'api');
-runUntilSignal(async (defer) => {
-  const database = openDatabase(config);
-  defer(database.close);
-  const temporal = createTemporalGateway(config);
-  defer(() => temporal.client.connection.close());
-  const api = await startApiServer(buildApiDeps(config, database.db, temporal, logger));
-  defer(api.close);
-  logger.info({ url: api.url }, 'api listening');
-}, (line) => logger.info(line));
+// Tracing first, the process after it: the instrumentations must be in place before koa, pg and http are loaded.
+await startTracing('api');
+await import('./apiProcess.js');

@@ -1,18 +1,5 @@
-import { createLogger } from '../../src/core/logger.js';
-import { installTemporalMetrics } from '../ops/temporalMetrics.js';
-import { createTemporalGateway, openDatabase, startWorker } from '../wiring.js';
-import { loadConfigOrExit } from './bootConfig.js';
-import { runUntilSignal } from './shutdown.js';
+import { startTracing } from '../tracing/tracing.js';
 
-const config = loadConfigOrExit();
-const logger = createLogger(config.logLevel, 'worker');
-if (config.ops.temporalMetricsPort !== undefined) installTemporalMetrics(config.http.host, config.ops.temporalMetricsPort);
-runUntilSignal(async (defer) => {
-  const database = openDatabase(config);
-  defer(database.close);
-  const temporal = createTemporalGateway(config);
-  defer(() => temporal.client.connection.close());
-  const worker = await startWorker(config, database.db, temporal, logger);
-  defer(worker.stop);
-  logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker polling');
-}, (line) => logger.info(line));
+// Tracing first, the process after it: the instrumentations must be in place before pg, http and undici are loaded.
+await startTracing('worker');
+await import('./workerProcess.js');

@@ -1,12 +1,17 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveBankSettings } from '../../../db/bank/accounts.js';
 import { createDatabase } from '../../../db/pool.js';
 import { loadConfig } from '../../../src/core/config.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { buildApiDeps, startApiServer, startWorker, type RunningApi } from '../../../process/wiring.js';
 import { useTestDatabase } from '../../harness/database.js';
+import { eventually } from '../../harness/eventually.js';
+import { addTestMember, bearer, createTestGuild, createTestKey } from '../../harness/fixtures.js';
 import { startTcpProxy } from '../../harness/tcpProxy.js';
 import { testGateway, useOwnTemporalServer } from '../../harness/temporal.js';
 
@@ -69,6 +74,76 @@ describe('api probes', () => {
       await proxy.close();
     }
   });
+});
+
+// Bounds generous enough for a loaded CI machine, where creating the guild and key alone has taken seconds.
+describe('api shutdown', () => {
+  /** A POST whose transaction waits on a row lock held by another session, so it is in flight until released. */
+  async function heldRequest(origin: string) {
+    const guild = await createTestGuild(database.db);
+    await saveBankSettings(database.db, guild.id, { currency: { name: 'gem', plural: 'gems', emoji: '💎' }, startingBalance: 10, maxBalance: null, logChannelId: null });
+    const { key } = await createTestKey(database.db, guild, { scopes: ['bank:write'] });
+    const userId = await addTestMember(database.db, guild);
+    const path = `${origin}/api/v1/guilds/${guild.id}/bank/members/${userId}/transactions`;
+    const body = JSON.stringify({ type: 'add', amount: 5 });
+    const headers = { ...bearer(key), 'Content-Type': 'application/json' };
+    // The account's row, to be locked below.
+    expect((await get(path, { method: 'POST', headers, body })).status).toBe(201);
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    await locker.query('begin');
+    const { rows: locked } = await locker.query('select pg_backend_pid() as pid from bank_accounts where guild_id = $1 and user_id = $2 for update', [guild.id, userId]);
+    expect(locked).toHaveLength(1);
+    const lockerPid = (locked[0] as { pid: number }).pid;
+    // A keep-alive client, whose connection the server would otherwise keep open after the answer. Its socket is new:
+    // an idle one reused from an earlier request may be closed by the server's keep-alive timeout as it is reused.
+    const agent = new Agent({ keepAlive: true });
+    const answer = get(path, { method: 'POST', headers, body, agent });
+    answer.catch(() => {});
+    const release = async () => {
+      await locker.query('rollback');
+      await locker.end();
+    };
+    // Asked through the pool, outside the locker's transaction: PostgreSQL reads pg_stat_activity once per transaction
+    // and shows that snapshot until the transaction ends, so polled from inside it the count never changes. That is why
+    // the held POST seemed never to reach its lock in loaded runs: the first poll came before the POST got there.
+    const blocked = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${lockerPid} = any(pg_blocking_pids(pid))`.execute(database.db)).rows[0]!.n;
+    let settled: Answer | Error | undefined;
+    answer.then((a) => (settled = a), (err: Error) => (settled = err));
+    const waiters = await eventually(blocked, (n) => n > 0 || settled !== undefined, 25_000);
+    if (waiters !== 1) {
+      // Never leave the lock held: the file's database could not be dropped after it.
+      await release();
+      expect({ waiters, settled }).toEqual({ waiters: 1, settled: undefined });
+    }
+    return { answer, release, agent };
+  }
+
+  it('stops accepting at once, lets the in-flight request finish with Connection: close, then closes', async () => {
+    const api = await startApiServer(buildApiDeps(config(), database.db, gateway, logger));
+    const origin = new URL(api.url).origin;
+    const { answer, release, agent } = await heldRequest(origin);
+    const closed = api.close();
+    await expect(get(`${origin}/livez`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await release();
+    const res = await answer;
+    expect(res.status).toBe(201);
+    expect(res.headers.connection).toBe('close');
+    await closed;
+    agent.destroy();
+  }, 90_000);
+
+  it('cuts a request still running when the drain time is over', async () => {
+    const api = await startApiServer(buildApiDeps(config({ SHUTDOWN_DRAIN_MS: '100' }), database.db, gateway, logger));
+    const { answer, release } = await heldRequest(new URL(api.url).origin);
+    try {
+      await api.close();
+      await expect(answer).rejects.toMatchObject({ code: 'ECONNRESET' });
+    } finally {
+      await release();
+    }
+  }, 90_000);
 });
 
 describe('worker probes', () => {

@@ -1,0 +1,20 @@
+import { activeTracing } from '../tracing/activeTracing.js';
+import { createLogger } from '../../src/core/logger.js';
+import { buildApiDeps, createTemporalGateway, openDatabase, startApiServer } from '../wiring.js';
+import { loadConfigOrExit } from './bootConfig.js';
+import { runUntilSignal } from './shutdown.js';
+
+const config = loadConfigOrExit();
+const logger = createLogger(config.logLevel, 'api');
+runUntilSignal(async (defer) => {
+  // Registered first, so it runs last: the spans of the whole stop are flushed.
+  const tracing = activeTracing();
+  if (tracing) defer(tracing.shutdown);
+  const database = openDatabase(config);
+  defer(database.close);
+  const temporal = createTemporalGateway(config);
+  defer(() => temporal.client.connection.close());
+  const api = await startApiServer(buildApiDeps(config, database.db, temporal, logger));
+  defer(api.close);
+  logger.info({ url: api.url }, 'api listening');
+}, (line) => logger.info(line));

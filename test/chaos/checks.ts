@@ -1,0 +1,117 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { isTerminal, type AcceptedOp } from './load.js';
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+/**
+ * A flow run may end `error` or `stopped` when a fault outlasts its effects' retries (about 8 s, FLOW_EFFECT in
+ * workflows/activityProfiles.ts) or its own timeout (30 s for the demo flow): flows are bounded by design. Such a run
+ * is terminal and its nodes before the failing one stay applied; the checks count it and check its effects instead.
+ */
+export const flowNotSucceeded = (op: AcceptedOp) => op.kind === 'flow' && isTerminal(op.status) && op.status !== 'success';
+
+/** What the database held before the load: the baseline every effect is counted from. */
+export interface Baseline {
+  xp: Map<string, number>;
+  ledgerRows: number;
+  since: Date;
+}
+
+export async function takeBaseline(db: Kysely<Database>, guildId: string, xpUsers: string[]): Promise<Baseline> {
+  const rows = await db.selectFrom('level_members').select(['user_id', 'xp']).where('guild_id', '=', guildId).where('user_id', 'in', xpUsers).execute();
+  const ledger = await db.selectFrom('bank_ledger').select(sql<number>`count(*)::int`.as('n')).where('guild_id', '=', guildId).executeTakeFirstOrThrow();
+  return { xp: new Map(rows.map((r) => [r.user_id, Number(r.xp)])), ledgerRows: ledger.n, since: new Date() };
+}
+
+/**
+ * The invariants after a fault, over every operation accepted so far: each terminal and successful, its effect
+ * applied exactly once (XP totals, one ledger row per bank credit and per flow reward, one case per warning),
+ * every balance equal to the sum of its ledger, and every bank event delivered exactly once to the endpoint.
+ */
+export async function checkEffects(db: Kysely<Database>, guildId: string, baseline: Baseline, ops: AcceptedOp[], delivered: Map<string, number>): Promise<string[]> {
+  const problems: string[] = [];
+  const notOk = ops.filter((op) => !['done', 'success'].includes(op.status) && !flowNotSucceeded(op));
+  for (const op of notOk.slice(0, 10)) problems.push(`${op.kind} ${op.tag} ended ${op.status}${op.error ? `: ${JSON.stringify(op.error)}` : ''}`);
+  if (notOk.length > 10) problems.push(`... and ${notOk.length - 10} more operations not done`);
+
+  const xpUsers = [...new Set(ops.filter((op) => op.kind === 'xp').map((op) => op.userId))];
+  if (xpUsers.length > 0) {
+    const rows = await db.selectFrom('level_members').select(['user_id', 'xp']).where('guild_id', '=', guildId).where('user_id', 'in', xpUsers).execute();
+    for (const userId of xpUsers) {
+      const expected = (baseline.xp.get(userId) ?? 0) + sum(ops.filter((op) => op.kind === 'xp' && op.userId === userId && op.status === 'done').map((op) => op.amount));
+      const actual = Number(rows.find((r) => r.user_id === userId)?.xp ?? 0);
+      if (actual !== expected) problems.push(`XP of ${userId} is ${actual}, expected ${expected}`);
+    }
+  }
+
+  const ledger = await db
+    .selectFrom('bank_ledger')
+    .select(['user_id', 'type', 'amount', 'reason'])
+    .where('guild_id', '=', guildId)
+    .where('created_at', '>=', baseline.since)
+    .execute();
+  for (const op of ops.filter((o) => o.kind === 'bank')) {
+    const rows = ledger.filter((row) => row.reason === op.tag).length;
+    if (rows !== 1) problems.push(`bank credit "${op.tag}" has ${rows} ledger rows`);
+  }
+  // A flow's bank node records its effect once per run (flow_effects), with the ledger row it wrote.
+  const flows = ops.filter((o) => o.kind === 'flow');
+  const effects = flows.length === 0 ? [] : await db
+    .selectFrom('flow_effects')
+    .select(['execution_id', 'result'])
+    .where('execution_id', 'in', flows.map((op) => Number(op.tag)))
+    .where('node_id', '=', 'pay')
+    .execute();
+  for (const op of flows) {
+    const paid = effects.filter((e) => String(e.execution_id) === op.tag).length;
+    if (paid > 1 || (op.status === 'success' && paid !== 1)) problems.push(`flow run ${op.tag} (${op.status}) paid ${paid} times`);
+  }
+  const flowLedger = ledger.filter((row) => row.type === 'flow');
+  const expectedFlowSum = sum(flows.filter((op) => effects.some((e) => String(e.execution_id) === op.tag)).map((op) => op.amount));
+  if (flowLedger.length !== effects.length || sum(flowLedger.map((row) => Number(row.amount))) !== expectedFlowSum) {
+    problems.push(`flow ledger rows: ${flowLedger.length} summing to ${sum(flowLedger.map((row) => Number(row.amount)))}, expected ${effects.length} summing to ${expectedFlowSum}`);
+  }
+  const unbalanced = await sql<{ user_id: string; balance: number; ledger: number }>`
+    SELECT a.user_id, a.balance::bigint AS balance, coalesce(sum(l.amount), 0)::bigint AS ledger
+    FROM bank_accounts a LEFT JOIN bank_ledger l ON l.guild_id = a.guild_id AND l.user_id = a.user_id
+    WHERE a.guild_id = ${guildId} GROUP BY a.user_id, a.balance HAVING a.balance <> coalesce(sum(l.amount), 0)`.execute(db);
+  for (const row of unbalanced.rows) problems.push(`balance of ${row.user_id} is ${row.balance}, its ledger sums to ${row.ledger}`);
+
+  const cases = await db.selectFrom('moderation_cases').select(['reason']).where('guild_id', '=', guildId).where('action', '=', 'warn').execute();
+  for (const op of ops.filter((o) => o.kind === 'warn' && o.status === 'done')) {
+    const n = cases.filter((c) => c.reason === op.tag).length;
+    if (n !== 1) problems.push(`warning "${op.tag}" has ${n} cases`);
+  }
+
+  const events = await db
+    .selectFrom('events')
+    .select(['id'])
+    .where('guild_id', '=', guildId)
+    .where('type', '=', 'bank.transaction')
+    .where('created_at', '>=', baseline.since)
+    .execute();
+  const undelivered = events.filter((e) => (delivered.get(e.id) ?? 0) === 0);
+  const twice = [...delivered].filter(([, n]) => n > 1);
+  if (undelivered.length > 0) problems.push(`${undelivered.length} of ${events.length} bank.transaction events never delivered`);
+  for (const [id, n] of twice.slice(0, 5)) problems.push(`event ${id} delivered ${n} times`);
+  return problems;
+}
+
+/** Waits until every bank event since the baseline has been delivered (or `timeoutMs` passes); answers how long. */
+export async function untilDelivered(db: Kysely<Database>, guildId: string, baseline: Baseline, delivered: Map<string, number>, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const events = await db
+      .selectFrom('events')
+      .select(['id'])
+      .where('guild_id', '=', guildId)
+      .where('type', '=', 'bank.transaction')
+      .where('created_at', '>=', baseline.since)
+      .execute()
+      .catch(() => undefined);
+    if (events && events.every((e) => (delivered.get(e.id) ?? 0) > 0)) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
