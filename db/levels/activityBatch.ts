@@ -14,6 +14,12 @@ export async function claimCountedMessages(trx: Kysely<Database>, guildId: strin
   return new Set(rows.map((r) => r.message_id));
 }
 
+/** Forgets the claims made before `before` (no gateway replay reaches that far back); returns how many. */
+export async function purgeCountedMessagesBefore(db: Kysely<Database>, before: Date): Promise<number> {
+  const result = await db.deleteFrom('level_counted_messages').where('counted_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export interface LockedActivityMember {
   xp: number;
   lastMessageXpAt: Date | null;

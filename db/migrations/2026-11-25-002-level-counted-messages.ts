@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * The messages the bot has counted for XP, by Discord's message id: a message delivered twice (a resumed
- * gateway session, a replayed dispatch) earns XP once. Purging old rows is a later step of issue 24.
+ * gateway session, a replayed dispatch) earns XP once. The hourly purge deletes
+ * rows a week old (activities/keys.ts).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`

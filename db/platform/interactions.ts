@@ -15,3 +15,9 @@ export async function claimInteraction(trx: Kysely<Database>, interactionId: str
 export async function isInteractionHandled(db: Kysely<Database>, interactionId: string): Promise<boolean> {
   return (await db.selectFrom('handled_interactions').select('interaction_id').where('interaction_id', '=', interactionId).executeTakeFirst()) !== undefined;
 }
+
+/** Forgets the interactions handled before `before` (Discord's interaction tokens last 15 minutes); returns how many. */
+export async function purgeInteractionsBefore(db: Kysely<Database>, before: Date): Promise<number> {
+  const result = await db.deleteFrom('handled_interactions').where('handled_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

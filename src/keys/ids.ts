@@ -7,6 +7,9 @@ export interface PurgeResult {
   rateLimitWindows: number;
   /** Absent in runs recorded before the console existed. */
   consoleSessions?: number;
+  /** Absent in runs recorded before the bot purged its claims. */
+  countedMessages?: number;
+  handledInteractions?: number;
 }
 
 export const purgeExpiredRecordsWorkflow: WorkflowRef<() => Promise<PurgeResult>> = { name: 'purgeExpiredRecords' };
