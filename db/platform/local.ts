@@ -112,22 +112,25 @@ export interface PlatformRoleInput {
   permissions?: bigint;
 }
 
+/** A platform_roles row of the role (also the bot's mirror, db/platform/mirror.ts). */
+export const platformRoleRow = (guildId: string, r: PlatformRoleInput) => ({
+  guild_id: guildId,
+  role_id: r.roleId,
+  name: r.name,
+  color: r.color ?? null,
+  position: r.position,
+  managed: r.managed ?? false,
+  hoist: r.hoist ?? false,
+  mentionable: r.mentionable ?? false,
+  permissions: String(r.permissions ?? 0n),
+});
+
 export async function upsertPlatformRoles(db: Kysely<Database>, guildId: string, roles: PlatformRoleInput[]): Promise<void> {
   if (roles.length === 0) return;
   await db
     .insertInto('platform_roles')
     .values(
-      roles.map((r) => ({
-        guild_id: guildId,
-        role_id: r.roleId,
-        name: r.name,
-        color: r.color ?? null,
-        position: r.position,
-        managed: r.managed ?? false,
-        hoist: r.hoist ?? false,
-        mentionable: r.mentionable ?? false,
-        permissions: String(r.permissions ?? 0n),
-      })),
+      roles.map((r) => platformRoleRow(guildId, r)),
     )
     .onConflict((oc) => oc.columns(['guild_id', 'role_id']).doNothing())
     .execute();
@@ -141,19 +144,22 @@ export interface PlatformChannelInput {
   position: number;
 }
 
+/** A platform_channels row of the channel (also the bot's mirror, db/platform/mirror.ts). */
+export const platformChannelRow = (guildId: string, c: PlatformChannelInput) => ({
+  guild_id: guildId,
+  channel_id: c.channelId,
+  name: c.name,
+  type: c.type,
+  parent_id: c.parentId ?? null,
+  position: c.position,
+});
+
 export async function upsertPlatformChannels(db: Kysely<Database>, guildId: string, channels: PlatformChannelInput[]): Promise<void> {
   if (channels.length === 0) return;
   await db
     .insertInto('platform_channels')
     .values(
-      channels.map((c) => ({
-        guild_id: guildId,
-        channel_id: c.channelId,
-        name: c.name,
-        type: c.type,
-        parent_id: c.parentId ?? null,
-        position: c.position,
-      })),
+      channels.map((c) => platformChannelRow(guildId, c)),
     )
     .onConflict((oc) => oc.columns(['guild_id', 'channel_id']).doNothing())
     .execute();

@@ -1,36 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import type { PlatformChannelInput, PlatformRoleInput } from './local.js';
+import { platformChannelRow, platformRoleRow, type PlatformChannelInput, type PlatformRoleInput } from './local.js';
 
 // The bot keeps the platform_* tables a mirror of what Discord tells it (GUILD_CREATE, GUILD_ROLE_*, CHANNEL_*):
 // whole lists replace what was there, single events change one row.
-
-const roleRow = (guildId: string, r: PlatformRoleInput) => ({
-  guild_id: guildId,
-  role_id: r.roleId,
-  name: r.name,
-  color: r.color ?? null,
-  position: r.position,
-  managed: r.managed ?? false,
-  hoist: r.hoist ?? false,
-  mentionable: r.mentionable ?? false,
-  permissions: String(r.permissions ?? 0n),
-});
-
-const channelRow = (guildId: string, c: PlatformChannelInput) => ({
-  guild_id: guildId,
-  channel_id: c.channelId,
-  name: c.name,
-  type: c.type,
-  parent_id: c.parentId ?? null,
-  position: c.position,
-});
 
 export async function putPlatformRoles(db: Kysely<Database>, guildId: string, roles: PlatformRoleInput[]): Promise<void> {
   if (roles.length === 0) return;
   await db
     .insertInto('platform_roles')
-    .values(roles.map((r) => roleRow(guildId, r)))
+    .values(roles.map((r) => platformRoleRow(guildId, r)))
     .onConflict((oc) =>
       oc.columns(['guild_id', 'role_id']).doUpdateSet((eb) => ({
         name: eb.ref('excluded.name'),
@@ -73,7 +52,7 @@ export async function putPlatformChannels(db: Kysely<Database>, guildId: string,
   if (channels.length === 0) return;
   await db
     .insertInto('platform_channels')
-    .values(channels.map((c) => channelRow(guildId, c)))
+    .values(channels.map((c) => platformChannelRow(guildId, c)))
     .onConflict((oc) =>
       oc.columns(['guild_id', 'channel_id']).doUpdateSet((eb) => ({
         name: eb.ref('excluded.name'),
