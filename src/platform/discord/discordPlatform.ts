@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { DiscordAPIError, HTTPError, REST, RateLimitError, type RequestData, type RouteLike } from '@discordjs/rest';
 import {
+  ChannelType,
+  OverwriteType,
+  PermissionFlagsBits,
   Routes,
   type APIBan,
   type APIChannel,
@@ -46,6 +49,9 @@ export interface DiscordPlatformOptions {
 const MAX_TIMEOUT_MS = 28 * 24 * 3600 * 1000;
 const AUDIT_REASON_MAX = 512;
 
+/** What a ticket's opener, its staff roles and the bot may do in its channel: see it, write, read what came before. */
+const TICKET_ACCESS = String(PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ReadMessageHistory);
+
 /** Discord's `nonce` (at most 25 characters) from an idempotency key: the same key, the same nonce. */
 export const nonceOf = (idempotencyKey: string) => createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 25);
 
@@ -70,6 +76,15 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
   let botUser: Promise<APIUser> | undefined;
   let unauthorized = false;
   const invites = new Map<string, string>();
+  const ticketChannels = new Map<string, Promise<string>>();
+
+  function bot(): Promise<APIUser> {
+    botUser ??= call<APIUser>('reading the bot user', 'get', Routes.user('@me')).catch((err: unknown) => {
+      botUser = undefined;
+      throw err;
+    });
+    return botUser;
+  }
 
   // A 401 makes the library drop its token, so every later call would fail the same way: say so once, loudly.
   async function call<T>(what: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', route: RouteLike, data: RequestData = {}): Promise<T> {
@@ -129,11 +144,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
         ),
       );
       if (!guild) return undefined;
-      botUser ??= call<APIUser>('reading the bot user', 'get', Routes.user('@me')).catch((err: unknown) => {
-        botUser = undefined;
-        throw err;
-      });
-      return toGuild(guild as APIGuild, (await botUser).id);
+      return toGuild(guild as APIGuild, (await bot()).id);
     },
     async listRoles(guildId) {
       const roles = (await guildReads.get(`roles:${guildId}`, () => call<APIRole[]>('listing roles', 'get', Routes.guildRoles(guildId)))) as APIRole[];
@@ -233,6 +244,33 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       const url = `https://discord.gg/${invite.code}`;
       invites.set(idempotencyKey, url);
       return url;
+    },
+    createTicketChannel(guildId, request, idempotencyKey) {
+      // As with invites, Discord has no idempotency for channels: a retry in this process (or a call while the first
+      // is still under way) gets the first channel; a failed create is forgotten so the next call tries again.
+      const known = ticketChannels.get(idempotencyKey);
+      if (known) return known;
+      const created = (async () => {
+        const botId = (await bot()).id;
+        const channel = await call<APIChannel>('creating a ticket channel', 'post', Routes.guildChannels(guildId), {
+          body: {
+            name: request.name,
+            type: ChannelType.GuildText,
+            ...(request.parentId ? { parent_id: request.parentId } : {}),
+            permission_overwrites: [
+              { id: guildId, type: OverwriteType.Role, allow: '0', deny: String(PermissionFlagsBits.ViewChannel) },
+              ...[request.openerId, botId].map((id) => ({ id, type: OverwriteType.Member, allow: TICKET_ACCESS, deny: '0' })),
+              ...(request.staffRoleIds ?? []).map((id) => ({ id, type: OverwriteType.Role, allow: TICKET_ACCESS, deny: '0' })),
+            ],
+          },
+          reason: audit(null, `Ticket channel (${idempotencyKey})`),
+        });
+        guildReads.forget(`channels:${guildId}`);
+        return channel.id;
+      })();
+      ticketChannels.set(idempotencyKey, created);
+      created.catch(() => ticketChannels.delete(idempotencyKey));
+      return created;
     },
     async closeTicketChannel(guildId, channelId, { thread }, idempotencyKey) {
       guildReads.forget(`channels:${guildId}`);
