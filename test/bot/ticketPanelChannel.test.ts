@@ -128,4 +128,19 @@ describe('a ticket opened from a panel gets its channel', () => {
     expect(await pressPanel(12, opener)).toBe(second);
     expect(channelsNamed(`ticket-${ticket!.ticket_no}`)).toHaveLength(1);
   });
+
+  it("when Discord makes the channel but its answer is lost, the next press finds that channel instead of making a second", async () => {
+    const opener = snowflake();
+    bed.fake.fail({ method: 'POST', path: `/guilds/${guild.id}/channels`, dropAnswer: true });
+    const first = await pressPanel(13, opener);
+    const [ticket] = await ticketOf(opener);
+    expect(ticket).toEqual({ ticket_no: expect.any(Number), channel_id: null, status: 'open' });
+    expect(first).toBe(`Ticket #${ticket!.ticket_no} is open, but ${NO_CHANNEL_YET}`);
+    const made = channelsNamed(`ticket-${ticket!.ticket_no}`);
+    expect(made).toHaveLength(1);
+
+    expect(await pressPanel(13, opener)).toBe(`You already have ticket #${ticket!.ticket_no} open from this panel: <#${made[0]!.id}>.`);
+    expect(await ticketOf(opener)).toEqual([{ ticket_no: ticket!.ticket_no, channel_id: made[0]!.id, status: 'open' }]);
+    expect(channelsNamed(`ticket-${ticket!.ticket_no}`)).toHaveLength(1);
+  });
 });

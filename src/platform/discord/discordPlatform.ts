@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DiscordAPIError, HTTPError, REST, RateLimitError, type RequestData, type RouteLike } from '@discordjs/rest';
 import {
-  ChannelType,
-  OverwriteType,
-  PermissionFlagsBits,
   Routes,
   type APIBan,
   type APIChannel,
@@ -23,6 +20,7 @@ import { PlatformConfigurationError, PlatformRefusedError, type MessageOptions, 
 import { DISCORD, UNAUTHORIZED_MESSAGE, discordCode, translateDiscordError } from './discordErrors.js';
 import { countRequests, routeTemplate } from './discordMetrics.js';
 import { toChannel, toGuild, toInvite, toMember, toRole } from './discordShapes.js';
+import { isTicketChannelOf, ticketChannelBody } from './ticketChannelShape.js';
 import { createTtlCache } from './ttlCache.js';
 
 export interface DiscordPlatformOptions {
@@ -48,9 +46,6 @@ export interface DiscordPlatformOptions {
 /** Discord's cap on a timeout (https://discord.com/developers/docs/resources/guild#modify-guild-member). */
 const MAX_TIMEOUT_MS = 28 * 24 * 3600 * 1000;
 const AUDIT_REASON_MAX = 512;
-
-/** What a ticket's opener, its staff roles and the bot may do in its channel: see it, write, read what came before. */
-const TICKET_ACCESS = String(PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ReadMessageHistory);
 
 /** Discord's `nonce` (at most 25 characters) from an idempotency key: the same key, the same nonce. */
 export const nonceOf = (idempotencyKey: string) => createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 25);
@@ -246,30 +241,26 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       return url;
     },
     createTicketChannel(guildId, request, idempotencyKey) {
-      // As with invites, Discord has no idempotency for channels: a retry in this process (or a call while the first
-      // is still under way) gets the first channel; a failed create is forgotten so the next call tries again.
+      // Discord has no idempotency for channels: a call while the first is under way gets its channel, and one made
+      // earlier (a create whose answer was lost, or by a process since gone) is found by its name and the opener's overwrite.
       const known = ticketChannels.get(idempotencyKey);
       if (known) return known;
       const created = (async () => {
+        const listed = await call<APIChannel[]>('listing channels', 'get', Routes.guildChannels(guildId));
+        const earlier = listed.find((c) => isTicketChannelOf(c, request));
+        if (earlier) return earlier.id;
         const botId = (await bot()).id;
         const channel = await call<APIChannel>('creating a ticket channel', 'post', Routes.guildChannels(guildId), {
-          body: {
-            name: request.name,
-            type: ChannelType.GuildText,
-            ...(request.parentId ? { parent_id: request.parentId } : {}),
-            permission_overwrites: [
-              { id: guildId, type: OverwriteType.Role, allow: '0', deny: String(PermissionFlagsBits.ViewChannel) },
-              ...[request.openerId, botId].map((id) => ({ id, type: OverwriteType.Member, allow: TICKET_ACCESS, deny: '0' })),
-              ...(request.staffRoleIds ?? []).map((id) => ({ id, type: OverwriteType.Role, allow: TICKET_ACCESS, deny: '0' })),
-            ],
-          },
+          body: ticketChannelBody(guildId, request, botId),
           reason: audit(null, `Ticket channel (${idempotencyKey})`),
         });
         guildReads.forget(`channels:${guildId}`);
         return channel.id;
       })();
+      // Kept only while under way: once made, the channel is found by the lookup above.
       ticketChannels.set(idempotencyKey, created);
-      created.catch(() => ticketChannels.delete(idempotencyKey));
+      const settled = () => ticketChannels.delete(idempotencyKey);
+      created.then(settled, settled);
       return created;
     },
     async closeTicketChannel(guildId, channelId, { thread }, idempotencyKey) {
