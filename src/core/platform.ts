@@ -74,6 +74,15 @@ export interface PlatformInvite {
 
 export type DirectMessageStatus = 'sent' | 'failed';
 
+/** A ticket's own text channel: seen by the opener, the staff roles and the bot, hidden from everyone else. */
+export interface TicketChannelRequest {
+  name: string;
+  /** The category it goes under; none, at the top of the channel list. */
+  parentId?: string | null;
+  openerId: string;
+  staffRoleIds?: string[];
+}
+
 export interface Platform {
   /** Undefined when the bot is not in that server. */
   getGuild(guildId: string): Promise<PlatformGuild | undefined>;
@@ -111,6 +120,11 @@ export interface Platform {
   listInvites(guildId: string): Promise<PlatformInvite[]>;
   /** An invite link to the channel, created once per idempotency key. */
   createInvite(guildId: string, channelId: string, maxUses: number, idempotencyKey: string): Promise<string>;
+  /**
+   * Creates a ticket's channel and returns its id. The idempotency key makes a retried call return the first
+   * channel instead of making a second one.
+   */
+  createTicketChannel(guildId: string, request: TicketChannelRequest, idempotencyKey: string): Promise<string>;
   /**
    * Closes a ticket's place on the platform: deletes its channel, or archives and locks its thread when
    * `thread` is true. Closing one already closed (or gone) is a no-op; returns whether this call closed it.

@@ -6,7 +6,7 @@ import {
   listPlatformChannels,
   listPlatformRoles,
 } from '../../db/platform/local.js';
-import { closePlatformChannel } from '../../db/platform/channels.js';
+import { closePlatformChannel, createPlatformTicketChannel } from '../../db/platform/channels.js';
 import { editPlatformMessage, insertPlatformMessage } from '../../db/platform/messages.js';
 import {
   banPlatformUser,
@@ -145,6 +145,11 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
       return `https://chat.local.invalid/invite/${code}`;
     },
 
+    async createTicketChannel(guildId, { name, parentId }, idempotencyKey) {
+      // The local platform keeps no permissions: who may see the channel is Discord's concern alone.
+      await requireReachable(guildId);
+      return createPlatformTicketChannel(db, { guildId, name, parentId: parentId ?? null, idempotencyKey });
+    },
     async closeTicketChannel(guildId, channelId, { thread }, idempotencyKey) {
       await requireReachable(guildId);
       return closePlatformChannel(db, { guildId, channelId, thread, idempotencyKey });

@@ -13,18 +13,21 @@ export interface PanelTicketOpening {
   actor: AuditActor;
 }
 
-export type PanelTicketResult = { opened: true; ticketNo: number; events: OutboxEvent[] } | { opened: false; ticketNo: number };
+export type PanelTicketResult =
+  | { opened: true; ticketNo: number; channelId: null; events: OutboxEvent[] }
+  | { opened: false; ticketNo: number; channelId: string | null };
 
 /**
  * A member presses a ticket panel's button: a ticket opened as `simulate ticket-open --panel N` opens it, unless
  * they already have an open or pending ticket from that panel (a second press, or a double click, answers that
- * ticket instead of opening another). The ticket's channel is not created here: it has none until staff give it one.
+ * ticket instead of opening another). The ticket's channel is not created here: the caller creates it once this
+ * transaction has committed (src/tickets/giveTicketChannel.ts), so no platform call holds the transaction open.
  */
 export async function openPanelTicket(trx: Kysely<Database>, o: PanelTicketOpening): Promise<PanelTicketResult> {
   // One member's presses one after the other, so two at once cannot both find no ticket.
   await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`ticket-panel:${o.guildId}:${o.userId}`}, 0))`.execute(trx);
   const [active] = await listTickets(trx, o.guildId, { status: 'active', panelId: o.panelId, userId: o.userId, limit: 1 });
-  if (active) return { opened: false, ticketNo: active.ticketNo };
+  if (active) return { opened: false, ticketNo: active.ticketNo, channelId: active.channelId };
   const { ticketNo, events } = await openTicket(trx, {
     guildId: o.guildId,
     userId: o.userId,
@@ -37,5 +40,5 @@ export async function openPanelTicket(trx: Kysely<Database>, o: PanelTicketOpeni
     at: o.at,
     actor: o.actor,
   });
-  return { opened: true, ticketNo, events };
+  return { opened: true, ticketNo, channelId: null, events };
 }

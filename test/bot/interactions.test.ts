@@ -7,7 +7,7 @@ import { ticketPanelButtonId } from '../../src/tickets/panelButtons.js';
 import { ANSWER_WITHIN_MS } from '../../process/bot/botDeps.js';
 import { FAILED_ANSWER } from '../../process/bot/interactions/answerInteraction.js';
 import { UNKNOWN_BUTTON_ANSWER } from '../../process/bot/handlers/interactionCreate.js';
-import type { FakeInteractionAnswer } from '../../process/infra/fakeDiscord/index.js';
+import { addGuild, type FakeInteractionAnswer } from '../../process/infra/fakeDiscord/index.js';
 import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
 import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
@@ -82,6 +82,8 @@ describe('answered directly (the work done within the answer budget)', () => {
   let bed: BotBed;
   beforeAll(async () => {
     bed = await startBotBed(database, NOW);
+    // The server on Discord, where a ticket's channel is created.
+    addGuild(bed.fake.state, { id: guild.id, name: 'Test Guild', ownerId: guild.ownerId, roles: [], channels: [], members: [] });
   });
   afterAll(() => bed?.close());
 
@@ -129,7 +131,7 @@ describe('answered directly (the work done within the answer budget)', () => {
     expect(answersTo(bed, payload.token).map((a) => a.body)).toEqual([{ type: 4, data: { content, flags: EPHEMERAL, allowed_mentions: { parse: [] } } }]);
   });
 
-  it('opens a ticket from a panel button (tickets.opened); a second press names that ticket and opens none', async () => {
+  it('opens a ticket from a panel button (tickets.opened) with its channel; a second press names that ticket and opens none', async () => {
     const panelId = 7;
     const user = snowflake();
     const ticketEvents = async () =>
@@ -140,9 +142,16 @@ describe('answered directly (the work done within the answer budget)', () => {
     const dispatchedAt = await sendPress(bed, first);
     const [opened] = await ticketEvents();
     expect(opened).toMatchObject({ userId: user, panelId, source: 'panel', channelId: null, openedAt: NOW.toISOString() });
+    const { channel_id: channelId } = await database.db
+      .selectFrom('tickets')
+      .select('channel_id')
+      .where('guild_id', '=', guild.id)
+      .where('ticket_no', '=', opened!.ticketNo)
+      .executeTakeFirstOrThrow();
+    expect(channelId).toMatch(/^\d+$/);
     const answer = answersTo(bed, first.token);
     expect(answer.map((a) => (a.body as { data: unknown }).data)).toEqual([
-      { content: `Ticket #${opened!.ticketNo} is open. Staff will be with you shortly.`, flags: EPHEMERAL, allowed_mentions: { parse: [] } },
+      { content: `Ticket #${opened!.ticketNo} is open in <#${channelId}>. Staff will be with you shortly.`, flags: EPHEMERAL, allowed_mentions: { parse: [] } },
     ]);
     ackWithinLimit(answer[0], dispatchedAt);
 
@@ -150,7 +159,7 @@ describe('answered directly (the work done within the answer budget)', () => {
     await sendPress(bed, second);
     expect(await ticketEvents()).toHaveLength(1);
     expect(answersTo(bed, second.token).map((a) => (a.body as { data: { content: string } }).data.content)).toEqual([
-      `You already have ticket #${opened!.ticketNo} open from this panel.`,
+      `You already have ticket #${opened!.ticketNo} open from this panel: <#${channelId}>.`,
     ]);
   });
 

@@ -1,10 +1,17 @@
 import { claimInteraction } from '../../../db/platform/interactions.js';
+import { giveTicketChannel } from '../../../src/tickets/giveTicketChannel.js';
 import { openPanelTicket } from '../../../src/tickets/openPanelTicket.js';
 import { TicketRefusal } from '../../../src/tickets/ticketRefusal.js';
 import type { BotDeps } from '../handler.js';
 import type { ButtonPress } from './giveawayEnter.js';
 
-/** The press of a ticket panel's button: a ticket opened (tickets.opened), or the member's open one named. */
+export const NO_CHANNEL_YET = 'its channel could not be created just now; press the button again in a moment to get it.';
+
+/**
+ * The press of a ticket panel's button: a ticket opened (tickets.opened), or the member's open one named. Once the
+ * ticket is committed, a ticket without a channel gets one; a platform that refuses or is down leaves the ticket open
+ * without it, and the member's next press tries again.
+ */
 export async function openFromPanel(deps: BotDeps, press: ButtonPress, panelId: number): Promise<string | null> {
   const at = deps.clock.now();
   if (press.member.bot) return 'Bots cannot open tickets.';
@@ -14,9 +21,16 @@ export async function openFromPanel(deps: BotDeps, press: ButtonPress, panelId: 
       return openPanelTicket(trx, { guildId: press.guildId, userId: press.userId, panelId, at, actor: { type: 'system' } });
     });
     if (!result) return null;
-    return result.opened
-      ? `Ticket #${result.ticketNo} is open. Staff will be with you shortly.`
-      : `You already have ticket #${result.ticketNo} open from this panel.`;
+    const { ticketNo } = result;
+    const channelId = result.channelId ?? (await giveTicketChannel(deps.db, deps.platform, { guildId: press.guildId, ticketNo, openerId: press.userId }));
+    if (result.opened) {
+      return channelId
+        ? `Ticket #${ticketNo} is open in <#${channelId}>. Staff will be with you shortly.`
+        : `Ticket #${ticketNo} is open, but ${NO_CHANNEL_YET}`;
+    }
+    return channelId
+      ? `You already have ticket #${ticketNo} open from this panel: <#${channelId}>.`
+      : `You already have ticket #${ticketNo} open from this panel, but ${NO_CHANNEL_YET}`;
   } catch (err) {
     if (err instanceof TicketRefusal) return 'Tickets are turned off on this server.';
     throw err;

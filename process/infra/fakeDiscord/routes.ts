@@ -76,6 +76,25 @@ function postMessage(state: FakeDiscordState, req: FakeRequest): FakeAnswer {
   return json(message);
 }
 
+/** A guild channel as Discord creates it, with the permission overwrites it was given (kept as sent). */
+function createChannel(state: FakeDiscordState, guild: FakeGuild, req: FakeRequest): FakeAnswer {
+  const name = req.body?.name;
+  if (typeof name !== 'string' || name.length === 0 || name.length > 100) return discordError(400, 50035, 'Invalid Form Body');
+  const parentId = (req.body?.parent_id as string | undefined) ?? null;
+  if (parentId !== null && guild.channels.get(parentId)?.type !== ChannelType.GuildCategory) return discordError(400, 50035, 'Invalid Form Body');
+  const channel = {
+    id: state.nextId(),
+    guild_id: guild.id,
+    type: Number(req.body?.type ?? ChannelType.GuildText),
+    name,
+    parent_id: parentId,
+    position: guild.channels.size,
+    permission_overwrites: (req.body?.permission_overwrites as unknown[] | undefined) ?? [],
+  } as unknown as APIChannel;
+  guild.channels.set(channel.id, channel);
+  return json(channel);
+}
+
 /** An invite as `GET /guilds/{guild.id}/invites` shows it, with its use count. */
 function inviteOf(state: FakeDiscordState, g: FakeGuild, i: FakeInvite) {
   const inviter = i.inviterId === null ? undefined : state.users.get(i.inviterId);
@@ -114,6 +133,7 @@ export const DISCORD_ROUTES: FakeRoute[] = [
       }),
     ),
   },
+  { method: 'POST', pattern: '/guilds/:guild/channels', handler: withGuild(createChannel) },
   { method: 'GET', pattern: '/guilds/:guild/roles', handler: withGuild((_, g) => json([...g.roles.values()])) },
   {
     method: 'GET',

@@ -20,6 +20,7 @@ import { PlatformConfigurationError, PlatformRefusedError, type MessageOptions, 
 import { DISCORD, UNAUTHORIZED_MESSAGE, discordCode, translateDiscordError } from './discordErrors.js';
 import { countRequests, routeTemplate } from './discordMetrics.js';
 import { toChannel, toGuild, toInvite, toMember, toRole } from './discordShapes.js';
+import { isTicketChannelOf, ticketChannelBody } from './ticketChannelShape.js';
 import { createTtlCache } from './ttlCache.js';
 
 export interface DiscordPlatformOptions {
@@ -70,6 +71,15 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
   let botUser: Promise<APIUser> | undefined;
   let unauthorized = false;
   const invites = new Map<string, string>();
+  const ticketChannels = new Map<string, Promise<string>>();
+
+  function bot(): Promise<APIUser> {
+    botUser ??= call<APIUser>('reading the bot user', 'get', Routes.user('@me')).catch((err: unknown) => {
+      botUser = undefined;
+      throw err;
+    });
+    return botUser;
+  }
 
   // A 401 makes the library drop its token, so every later call would fail the same way: say so once, loudly.
   async function call<T>(what: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', route: RouteLike, data: RequestData = {}): Promise<T> {
@@ -129,11 +139,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
         ),
       );
       if (!guild) return undefined;
-      botUser ??= call<APIUser>('reading the bot user', 'get', Routes.user('@me')).catch((err: unknown) => {
-        botUser = undefined;
-        throw err;
-      });
-      return toGuild(guild as APIGuild, (await botUser).id);
+      return toGuild(guild as APIGuild, (await bot()).id);
     },
     async listRoles(guildId) {
       const roles = (await guildReads.get(`roles:${guildId}`, () => call<APIRole[]>('listing roles', 'get', Routes.guildRoles(guildId)))) as APIRole[];
@@ -233,6 +239,29 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       const url = `https://discord.gg/${invite.code}`;
       invites.set(idempotencyKey, url);
       return url;
+    },
+    createTicketChannel(guildId, request, idempotencyKey) {
+      // Discord has no idempotency for channels: a call while the first is under way gets its channel, and one made
+      // earlier (a create whose answer was lost, or by a process since gone) is found by its name and the opener's overwrite.
+      const known = ticketChannels.get(idempotencyKey);
+      if (known) return known;
+      const created = (async () => {
+        const listed = await call<APIChannel[]>('listing channels', 'get', Routes.guildChannels(guildId));
+        const earlier = listed.find((c) => isTicketChannelOf(c, request));
+        if (earlier) return earlier.id;
+        const botId = (await bot()).id;
+        const channel = await call<APIChannel>('creating a ticket channel', 'post', Routes.guildChannels(guildId), {
+          body: ticketChannelBody(guildId, request, botId),
+          reason: audit(null, `Ticket channel (${idempotencyKey})`),
+        });
+        guildReads.forget(`channels:${guildId}`);
+        return channel.id;
+      })();
+      // Kept only while under way: once made, the channel is found by the lookup above.
+      ticketChannels.set(idempotencyKey, created);
+      const settled = () => ticketChannels.delete(idempotencyKey);
+      created.then(settled, settled);
+      return created;
     },
     async closeTicketChannel(guildId, channelId, { thread }, idempotencyKey) {
       guildReads.forget(`channels:${guildId}`);

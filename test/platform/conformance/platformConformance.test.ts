@@ -131,6 +131,23 @@ describe.each(SUBJECTS)('Platform port: %s adapter', (_, makeSubject, botId) => 
     expect(await s.platform.listInvites(w.guildId)).toEqual([{ code: url.split('/').pop(), inviterId: w.botUserId, channelId: general, uses: 0, maxUses: 1 }]);
   });
 
+  it('creates one ticket channel per idempotency key, under a category or at the top', async () => {
+    const { s, w, alice } = await seeded();
+    const category = w.channels[0]!.id;
+    const before = await s.platform.listChannels(w.guildId);
+    const under = await s.platform.createTicketChannel(w.guildId, { name: 'ticket-1', parentId: category, openerId: alice }, `conf-ticket/${w.guildId}/1`);
+    const top = await s.platform.createTicketChannel(w.guildId, { name: 'ticket-2', openerId: alice, staffRoleIds: [w.roles[1]!.id] }, `conf-ticket/${w.guildId}/2`);
+    expect(await s.platform.createTicketChannel(w.guildId, { name: 'ticket-1', parentId: category, openerId: alice }, `conf-ticket/${w.guildId}/1`)).toBe(under);
+    expect(top).not.toBe(under);
+    const after = await s.platform.listChannels(w.guildId);
+    expect(after.filter((c) => !before.some((b) => b.id === c.id)).map((c) => [c.id, c.name, c.type, c.parentId]).sort()).toEqual(
+      [
+        [under, 'ticket-1', 'text', category],
+        [top, 'ticket-2', 'text', null],
+      ].sort(),
+    );
+  });
+
   it('closes a ticket thread and a ticket channel once', async () => {
     const { s, w, general, thread } = await seeded();
     expect(await s.platform.closeTicketChannel(w.guildId, thread, { thread: true }, `conf-close/${thread}`)).toBe(true);

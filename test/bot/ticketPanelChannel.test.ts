@@ -1,0 +1,146 @@
+import type { APIChannel } from 'discord-api-types/v10';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findTicket } from '../../db/tickets/tickets.js';
+import { NO_CHANNEL_YET } from '../../process/bot/interactions/ticketPanel.js';
+import { addGuild, missingPermissions, serverError } from '../../process/infra/fakeDiscord/index.js';
+import { ticketPanelButtonId } from '../../src/tickets/panelButtons.js';
+import { useTestDatabase } from '../harness/database.js';
+import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
+import { startBotBed, type BotBed } from './botHarness.js';
+import { memberMessage } from './messages.js';
+
+// A ticket opened from a panel's button gets its own channel on Discord (hidden from everyone but the opener and the
+// bot), stored on the ticket so the member's messages there reach its transcript; a channel Discord would not create
+// is created by the member's next press.
+
+const NOW = new Date('2026-11-25T12:00:00Z');
+const VIEW_SEND_HISTORY = String((1n << 10n) | (1n << 11n) | (1n << 16n));
+const database = useTestDatabase();
+let bed: BotBed;
+let guild: TestGuild;
+
+beforeAll(async () => {
+  bed = await startBotBed(database, NOW);
+  guild = await createTestGuild(database.db);
+  addGuild(bed.fake.state, { id: guild.id, name: 'Tickets', ownerId: guild.ownerId, roles: [], channels: [], members: [] });
+});
+afterAll(() => bed?.close());
+
+/** A panel button press as Discord sends it in the server. */
+const press = (panelId: number, userId: string) => {
+  const id = snowflake();
+  return {
+    id,
+    application_id: '1000000000000000001',
+    type: 3,
+    token: `token-${id}`,
+    version: 1,
+    guild_id: guild.id,
+    channel_id: snowflake(),
+    member: {
+      user: { id: userId, username: 'opener', discriminator: '0', global_name: null, avatar: null },
+      roles: [],
+      joined_at: '2026-01-01T00:00:00.000Z',
+      deaf: false,
+      mute: false,
+      flags: 0,
+      permissions: '0',
+    },
+    data: { custom_id: ticketPanelButtonId(panelId), component_type: 2 },
+    locale: 'en-US',
+    app_permissions: '0',
+    entitlements: [],
+    authorizing_integration_owners: {},
+  };
+};
+
+async function pressPanel(panelId: number, userId: string): Promise<string> {
+  const payload = press(panelId, userId);
+  await bed.dispatch('INTERACTION_CREATE', payload);
+  const answers = bed.fake.state.interactionAnswers.filter((a) => a.token === payload.token);
+  expect(answers).toHaveLength(1);
+  return (answers[0]!.body as { data: { content: string } }).data.content;
+}
+
+const ticketOf = async (userId: string) =>
+  database.db.selectFrom('tickets').select(['ticket_no', 'channel_id', 'status']).where('guild_id', '=', guild.id).where('user_id', '=', userId).execute();
+const channelsNamed = (name: string) =>
+  [...bed.fake.state.guilds.get(guild.id)!.channels.values()].filter((c) => (c as { name?: string }).name === name) as Array<
+    APIChannel & { parent_id: string | null; permission_overwrites: unknown[] }
+  >;
+
+describe('a ticket opened from a panel gets its channel', () => {
+  it("creates the channel, visible to the opener and the bot only, stores it on the ticket and mentions it in the answer; the opener's message there reaches the transcript", async () => {
+    const opener = snowflake();
+    const answer = await pressPanel(11, opener);
+
+    const [ticket] = await ticketOf(opener);
+    expect(ticket).toMatchObject({ status: 'open', channel_id: expect.any(String) });
+    const channels = channelsNamed(`ticket-${ticket!.ticket_no}`);
+    expect(channels).toHaveLength(1);
+    expect(channels[0]).toMatchObject({ id: ticket!.channel_id, type: 0, parent_id: null });
+    expect(channels[0]!.permission_overwrites).toEqual(
+      expect.arrayContaining([
+        { id: guild.id, type: 0, allow: '0', deny: String(1n << 10n) },
+        { id: opener, type: 1, allow: VIEW_SEND_HISTORY, deny: '0' },
+        { id: bed.fake.state.bot.id, type: 1, allow: VIEW_SEND_HISTORY, deny: '0' },
+      ]),
+    );
+    expect(channels[0]!.permission_overwrites).toHaveLength(3);
+    expect(answer).toBe(`Ticket #${ticket!.ticket_no} is open in <#${ticket!.channel_id}>. Staff will be with you shortly.`);
+
+    const message = memberMessage(guild.id, opener, new Date(NOW.getTime() + 1000), { channel_id: ticket!.channel_id, content: 'my order is lost' });
+    await bed.dispatch('MESSAGE_CREATE', message);
+    const stored = await database.db
+      .selectFrom('ticket_messages')
+      .select(['message_id', 'author_id', 'content'])
+      .where('guild_id', '=', guild.id)
+      .where('ticket_no', '=', ticket!.ticket_no)
+      .execute();
+    expect(stored).toEqual([{ message_id: message.id, author_id: opener, content: 'my order is lost' }]);
+    expect(await findTicket(database.db, guild.id, ticket!.ticket_no)).toMatchObject({ userMessages: 1, channelId: ticket!.channel_id });
+
+    // A second press names the ticket and its channel, and creates no other.
+    expect(await pressPanel(11, opener)).toBe(`You already have ticket #${ticket!.ticket_no} open from this panel: <#${ticket!.channel_id}>.`);
+    expect(channelsNamed(`ticket-${ticket!.ticket_no}`)).toHaveLength(1);
+  });
+
+  it.each([
+    ['refuses it (the bot lacks Manage Channels)', missingPermissions()],
+    ['is down', serverError(503)],
+  ])('when Discord %s, the ticket stays open without a channel and the answer says so; the next press creates it, once', async (_, answer) => {
+    const opener = snowflake();
+    bed.fake.fail({ method: 'POST', path: `/guilds/${guild.id}/channels`, answer });
+    const first = await pressPanel(12, opener);
+
+    const [ticket] = await ticketOf(opener);
+    expect(ticket).toEqual({ ticket_no: expect.any(Number), channel_id: null, status: 'open' });
+    expect(first).toBe(`Ticket #${ticket!.ticket_no} is open, but ${NO_CHANNEL_YET}`);
+    expect(channelsNamed(`ticket-${ticket!.ticket_no}`)).toEqual([]);
+
+    const second = await pressPanel(12, opener);
+    const after = await ticketOf(opener);
+    expect(after).toEqual([{ ticket_no: ticket!.ticket_no, channel_id: expect.any(String), status: 'open' }]);
+    const channels = channelsNamed(`ticket-${ticket!.ticket_no}`);
+    expect(channels.map((c) => c.id)).toEqual([after[0]!.channel_id]);
+    expect(second).toBe(`You already have ticket #${ticket!.ticket_no} open from this panel: <#${after[0]!.channel_id}>.`);
+
+    expect(await pressPanel(12, opener)).toBe(second);
+    expect(channelsNamed(`ticket-${ticket!.ticket_no}`)).toHaveLength(1);
+  });
+
+  it("when Discord makes the channel but its answer is lost, the next press finds that channel instead of making a second", async () => {
+    const opener = snowflake();
+    bed.fake.fail({ method: 'POST', path: `/guilds/${guild.id}/channels`, dropAnswer: true });
+    const first = await pressPanel(13, opener);
+    const [ticket] = await ticketOf(opener);
+    expect(ticket).toEqual({ ticket_no: expect.any(Number), channel_id: null, status: 'open' });
+    expect(first).toBe(`Ticket #${ticket!.ticket_no} is open, but ${NO_CHANNEL_YET}`);
+    const made = channelsNamed(`ticket-${ticket!.ticket_no}`);
+    expect(made).toHaveLength(1);
+
+    expect(await pressPanel(13, opener)).toBe(`You already have ticket #${ticket!.ticket_no} open from this panel: <#${made[0]!.id}>.`);
+    expect(await ticketOf(opener)).toEqual([{ ticket_no: ticket!.ticket_no, channel_id: made[0]!.id, status: 'open' }]);
+    expect(channelsNamed(`ticket-${ticket!.ticket_no}`)).toHaveLength(1);
+  });
+});
