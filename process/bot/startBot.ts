@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { DiscordAPIError, REST } from '@discordjs/rest';
-import { WebSocketManager, WebSocketShardEvents, WebSocketShardStatus, type SessionInfo } from '@discordjs/ws';
+import { CompressionMethod, WebSocketManager, WebSocketShardEvents, WebSocketShardStatus, type SessionInfo } from '@discordjs/ws';
 import { GatewayCloseCodes, GatewayDispatchEvents, GatewayIntentBits } from 'discord-api-types/v10';
 import type { Config } from '../../src/core/config.js';
 import { dispatchFailures, dispatchLatency, dispatchQueueDepth, dispatchRetries, gatewayEvents, gatewayPaused } from './botMetrics.js';
@@ -71,7 +71,7 @@ export interface ShardHealth {
 }
 
 /**
- * Connects to Discord's gateway with the bot token (@discordjs/ws: heartbeats, identify, resume, reconnect) and
+ * Connects to Discord's gateway with the bot token (@discordjs/ws: heartbeats, identify, resume, reconnect, zlib-stream compression) and
  * hands each dispatch to its handler through the dispatch queue (dispatchQueue.ts): in order per server, retried
  * while the database is out, bounded by pausing the gateway connections.
  */
@@ -87,6 +87,8 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
   const manager = new WebSocketManager({
     token: p.token,
     intents: BOT_INTENTS,
+    // Transport compression through Node's own zlib: a busy server's dispatches cost a fraction of the bandwidth.
+    compression: CompressionMethod.ZlibNative,
     rest,
     shardCount: config.bot.shardCount ?? null,
     shardIds: config.bot.shardIds ? ('start' in config.bot.shardIds ? { ...config.bot.shardIds } : [...config.bot.shardIds]) : null,

@@ -37,6 +37,8 @@ describe('a dropped gateway connection', () => {
     await last;
 
     expect(bed.gateway.identifies).toHaveLength(1);
+    // Both connections, the first and the resumed one, carried compressed payloads the bot inflated.
+    expect(bed.gateway.connections).toEqual([{ compressed: true }, { compressed: true }]);
     expect(await findPlatformMember(database.db, guild.id, a)).toBeUndefined();
     expect(await findPlatformMember(database.db, guild.id, b)).toBeDefined();
     expect(await findPlatformMember(database.db, guild.id, c)).toBeDefined();

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { constants as zlibConstants, createDeflate } from 'node:zlib';
 import { GatewayCloseCodes, GatewayOpcodes } from 'discord-api-types/v10';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { FakeDiscord } from './server.js';
@@ -37,6 +38,8 @@ export interface FakeGateway {
   url: string;
   identifies: GatewayIdentify[];
   resumes: Array<{ sessionId: string; seq: number | null }>;
+  /** Every connection in order, and whether it asked for zlib-stream transport compression. */
+  connections: Array<{ compressed: boolean }>;
   /** 'identify', 'ready', 'resume', 'heartbeat', 'connection' and 'closed' (by the client), as they happen. */
   events: EventEmitter;
   /** Sends a dispatch on a shard's latest session (kept for replay while it is disconnected); returns its sequence number. */
@@ -65,13 +68,26 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     status: 200,
     body: { url: address, shards: options.shards ?? 1, session_start_limit: { total: 1000, remaining: 1000, ...options.sessionStartLimit, reset_after: 86_400_000, max_concurrency: 1 } },
   }));
+  // A connection asking for `compress=zlib-stream` gets every payload through one deflate context of its own, each
+  // payload ended by a sync flush, as Discord sends them.
+  const connections: Array<{ compressed: boolean }> = [];
+  const compressors = new WeakMap<WebSocket, (text: string) => void>();
   fake.httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws));
+    const compress = new URL(req.url ?? '/', 'http://fake').searchParams.get('compress') === 'zlib-stream';
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      connections.push({ compressed: compress });
+      if (compress) compressors.set(ws, zlibStreamOf(ws));
+      onConnection(ws);
+    });
   });
   fake.httpServer.on('close', () => wss.close());
 
-  const send = (ws: WebSocket, payload: { op: number; d: unknown; s?: number | null; t?: string | null }) =>
-    ws.send(JSON.stringify({ s: null, t: null, ...payload }));
+  const send = (ws: WebSocket, payload: { op: number; d: unknown; s?: number | null; t?: string | null }) => {
+    const text = JSON.stringify({ s: null, t: null, ...payload });
+    const compressor = compressors.get(ws);
+    if (compressor) compressor(text);
+    else ws.send(text);
+  };
 
   function sendDispatch(session: Session, t: string, d: unknown): number {
     session.seq += 1;
@@ -141,6 +157,7 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     url: address,
     identifies,
     resumes,
+    connections,
     events,
     dispatch(t, d, shardId = 0) {
       const latest = latestOf.get(shardId);
@@ -151,5 +168,22 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     closeWith: (code, reason) => current()?.close(code, reason),
     drop: () => current()?.terminate(),
     connected: () => current() !== null,
+  };
+}
+
+/** The deflate context of one compressed connection: what each sync flush produces is sent as one binary message. */
+function zlibStreamOf(ws: WebSocket): (text: string) => void {
+  const deflate = createDeflate();
+  let pending: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => pending.push(chunk));
+  ws.on('close', () => deflate.destroy());
+  return (text) => {
+    deflate.write(text);
+    // The flush's output comes before its callback, and flushes complete in order, so messages keep their order.
+    deflate.flush(zlibConstants.Z_SYNC_FLUSH, () => {
+      const message = Buffer.concat(pending);
+      pending = [];
+      if (ws.readyState === ws.OPEN) ws.send(message);
+    });
   };
 }
