@@ -6,8 +6,11 @@ import { createBotDeps } from '../../process/bot/botDeps.js';
 import type { BotDeps } from '../../process/bot/handler.js';
 import { discordMemberList } from '../../src/platform/discord/discordMemberList.js';
 import { startBot, type BotOptions, type RunningBot } from '../../process/bot/startBot.js';
-import { attachFakeGateway, startFakeDiscord, type FakeDiscord, type FakeGateway, type FakeGatewayOptions } from '../../process/infra/fakeDiscord/index.js';
+import { attachFakeGateway, guildCreatePayload, startFakeDiscord, type FakeDiscord, type FakeGateway, type FakeGatewayOptions, type FakeInteractionAnswer } from '../../process/infra/fakeDiscord/index.js';
+import { changeGuild } from '../../src/guild/guildManagement.js';
+import type { GuildRecord } from '../../db/guild/guilds.js';
 import type { TestDatabase } from '../harness/database.js';
+import { seedFakeServer, type FakeServer } from './fakeServer.js';
 
 export interface BotBed {
   fake: FakeDiscord;
@@ -17,6 +20,8 @@ export interface BotBed {
   clock: ReturnType<typeof fixedClock>;
   /** Sends a dispatch from the fake gateway and resolves once the bot has handled it. */
   dispatch(t: string, d: unknown): Promise<number>;
+  /** What the bot answered to the interaction with this token, in order. */
+  answersTo(token: string): FakeInteractionAnswer[];
   close(): Promise<void>;
 }
 
@@ -65,9 +70,19 @@ export async function startBotBed(
       await handled(seq);
       return seq;
     },
+    answersTo: (token) => fake.state.interactionAnswers.filter((a) => a.token === token),
     async close() {
       await bot.stop();
       await fake.close();
     },
   };
+}
+
+/** A bot bed whose fake Discord holds a server the bot has synced (GUILD_CREATE handled), on Pro with `features` on. */
+export async function startBotBedOnServer(database: TestDatabase, now: Date, features: GuildRecord['features']): Promise<{ bed: BotBed; server: FakeServer }> {
+  const bed = await startBotBed(database, now);
+  const server = seedFakeServer(bed.fake);
+  await bed.dispatch('GUILD_CREATE', guildCreatePayload(bed.fake.state, server.id));
+  await changeGuild(database.db, server.id, { plan: 'pro', features }, { type: 'system' });
+  return { bed, server };
 }

@@ -5,7 +5,7 @@ import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
 import { createTestGuild, snowflake } from '../harness/fixtures.js';
 import { startBotBed, type BotBed } from './botHarness.js';
-import { memberMessage } from './messages.js';
+import { memberMessage } from './payloads.js';
 
 // The bot's own probes and metrics on BOT_PORT: its shards' state and the age of their last dispatch, so an
 // operator sees a gateway that stalled or that Discord ended.

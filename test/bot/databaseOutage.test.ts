@@ -12,7 +12,7 @@ import { attachFakeGateway, startFakeDiscord, type FakeDiscord, type FakeGateway
 import { XP_PER_MESSAGE } from '../../src/levels/activityXp.js';
 import { eventually } from '../harness/eventually.js';
 import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
-import { memberMessage } from './messages.js';
+import { memberMessage } from './payloads.js';
 
 // `npm run bot` as a process, with a PostgreSQL of this test's own that the test stops for 30 s while messages keep
 // arriving from the fake gateway: the bot retries, nothing is lost, nothing is counted twice, the process lives on.

@@ -5,15 +5,13 @@ import { fixedClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { GiveawayStartRequest } from '../../src/giveaways/contract.js';
 import { createGiveaway } from '../../src/giveaways/createGiveaway.js';
-import { changeGuild } from '../../src/guild/guildManagement.js';
-import { guildCreatePayload } from '../../process/infra/fakeDiscord/index.js';
 import { useTestDatabase } from '../harness/database.js';
 import { discordPlatformOn } from '../harness/discordGuild.js';
-import { snowflake } from '../harness/fixtures.js';
 import { testGateway } from '../harness/temporal.js';
 import { userIdAged } from '../api/giveaways/giveawayBed.js';
-import { startBotBed, type BotBed } from './botHarness.js';
-import { seedFakeServer } from './fakeServer.js';
+import { startBotBedOnServer, type BotBed } from './botHarness.js';
+import type { FakeServer } from './fakeServer.js';
+import { buttonPress } from './payloads.js';
 
 // The giveaway's message as the worker posts it on Discord carries the enter button, and the custom_id on it is the
 // one the bot takes: pressing the posted button enters. The ended message loses its button.
@@ -21,9 +19,10 @@ import { seedFakeServer } from './fakeServer.js';
 const NOW = new Date('2026-11-25T12:00:00Z');
 const database = useTestDatabase();
 let bed: BotBed;
+let s: FakeServer;
 
 beforeAll(async () => {
-  bed = await startBotBed(database, NOW);
+  ({ bed, server: s } = await startBotBedOnServer(database, NOW, ['giveaways']));
 });
 afterAll(() => bed?.close());
 
@@ -31,9 +30,6 @@ type Components = Array<{ type: number; components: Array<{ type: number; style:
 
 describe("the giveaway message's enter button", () => {
   it('is posted with the message, enters the member who presses it, and is taken away by the end edit', async () => {
-    const s = seedFakeServer(bed.fake);
-    await bed.dispatch('GUILD_CREATE', guildCreatePayload(bed.fake.state, s.id));
-    await changeGuild(database.db, s.id, { plan: 'pro', features: ['giveaways'] }, { type: 'system' });
     const body = GiveawayStartRequest.parse({ channelId: s.channels.general, prize: 'Nitro', durationSeconds: 600 });
     const giveaway = await database.db
       .transaction()
@@ -53,18 +49,7 @@ describe("the giveaway message's enter button", () => {
     expect(components).toEqual([{ type: 1, components: [{ type: 2, style: 1, custom_id: `giveaway:enter:${giveaway.id}`, label: 'Enter' }] }]);
 
     const user = userIdAged(NOW, 400);
-    const id = snowflake();
-    await bed.dispatch('INTERACTION_CREATE', {
-      id,
-      application_id: bed.fake.state.bot.id,
-      type: 3,
-      token: `token-${id}`,
-      version: 1,
-      guild_id: s.id,
-      channel_id: s.channels.general,
-      member: { user: { id: user, username: 'entrant', discriminator: '0', global_name: null, avatar: null }, roles: [], joined_at: '2026-01-01T00:00:00.000Z', deaf: false, mute: false, flags: 0, permissions: '0' },
-      data: { custom_id: components[0]!.components[0]!.custom_id, component_type: 2 },
-    });
+    await bed.dispatch('INTERACTION_CREATE', buttonPress(bed.fake.state.bot.id, components[0]!.components[0]!.custom_id, user, { guildId: s.id, channelId: s.channels.general }));
     const entries = await database.db.selectFrom('giveaway_entries').select('user_id').where('guild_id', '=', s.id).where('giveaway_id', '=', giveaway.id).execute();
     expect(entries).toEqual([{ user_id: user }]);
 

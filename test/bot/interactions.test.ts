@@ -13,6 +13,7 @@ import { eventually } from '../harness/eventually.js';
 import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { userIdAged } from '../api/giveaways/giveawayBed.js';
 import { startBotBed, type BotBed } from './botHarness.js';
+import { buttonPress, ephemeralAnswer } from './payloads.js';
 
 // INTERACTION_CREATE through the real bot, the fake gateway and the fake's interaction endpoints: a giveaway's enter
 // button and a ticket panel's button, each acknowledged within Discord's 3 s and answered to the member alone.
@@ -20,6 +21,7 @@ import { startBotBed, type BotBed } from './botHarness.js';
 const NOW = new Date('2026-11-25T12:00:00Z');
 const ACK_LIMIT_MS = 3_000;
 const EPHEMERAL = 64;
+const BOT_APPLICATION_ID = '1000000000000000001';
 const database = useTestDatabase();
 let guild: TestGuild;
 
@@ -36,34 +38,10 @@ async function activeGiveaway(requirements: Record<string, unknown> = {}): Promi
   return g.id;
 }
 
-/** A button press as Discord sends it in a server: the member with their roles and join date. */
-const press = (customId: string, userId: string, id = snowflake()) => ({
-  id,
-  application_id: '1000000000000000001',
-  type: 3,
-  token: `token-${id}`,
-  version: 1,
-  guild_id: guild.id,
-  channel_id: snowflake(),
-  member: {
-    user: { id: userId, username: 'presser', discriminator: '0', global_name: null, avatar: null },
-    roles: [],
-    joined_at: '2026-01-01T00:00:00.000Z',
-    deaf: false,
-    mute: false,
-    flags: 0,
-    permissions: '0',
-  },
-  data: { custom_id: customId, component_type: 2 },
-  locale: 'en-US',
-  app_permissions: '0',
-  entitlements: [],
-  authorizing_integration_owners: {},
-});
-
+/** A button press as Discord sends it in the test's server. */
+const press = (customId: string, userId: string) => buttonPress(BOT_APPLICATION_ID, customId, userId, { guildId: guild.id });
 const entriesOf = (giveawayId: number) =>
   database.db.selectFrom('giveaway_entries').select(['user_id', 'tickets']).where('guild_id', '=', guild.id).where('giveaway_id', '=', giveawayId).execute();
-const answersTo = (bed: BotBed, token: string) => bed.fake.state.interactionAnswers.filter((a) => a.token === token);
 
 /** Sends the press and waits until the bot handled it; returns when it left the fake gateway, on the fake's clock. */
 async function sendPress(bed: BotBed, payload: ReturnType<typeof press>): Promise<number> {
@@ -94,9 +72,9 @@ describe('answered directly (the work done within the answer budget)', () => {
     const dispatchedAt = await sendPress(bed, payload);
 
     expect(await entriesOf(giveawayId)).toEqual([{ user_id: user, tickets: 1 }]);
-    const answers = answersTo(bed, payload.token);
+    const answers = bed.answersTo(payload.token);
     expect(answers.map((a) => [a.kind, a.id, a.body])).toEqual([
-      ['callback', payload.id, { type: 4, data: { content: 'You entered the giveaway with 1 entry. Good luck!', flags: EPHEMERAL, allowed_mentions: { parse: [] } } }],
+      ['callback', payload.id, ephemeralAnswer('You entered the giveaway with 1 entry. Good luck!')],
     ]);
     ackWithinLimit(answers[0], dispatchedAt);
     // The interaction endpoints take the interaction's token, not the bot's.
@@ -114,8 +92,8 @@ describe('answered directly (the work done within the answer budget)', () => {
     await sendPress(bed, first);
 
     expect(await entriesOf(giveawayId)).toEqual([{ user_id: user, tickets: 1 }]);
-    expect(answersTo(bed, second.token).map((a) => (a.body as { data: { content: string } }).data.content)).toEqual(['You have already entered this giveaway. Good luck!']);
-    expect(answersTo(bed, first.token)).toHaveLength(1);
+    expect(bed.answersTo(second.token).map((a) => (a.body as { data: { content: string } }).data.content)).toEqual(['You have already entered this giveaway. Good luck!']);
+    expect(bed.answersTo(first.token)).toHaveLength(1);
   });
 
   it.each([
@@ -128,7 +106,7 @@ describe('answered directly (the work done within the answer budget)', () => {
     await sendPress(bed, payload);
 
     expect(await entriesOf(giveawayId)).toEqual([]);
-    expect(answersTo(bed, payload.token).map((a) => a.body)).toEqual([{ type: 4, data: { content, flags: EPHEMERAL, allowed_mentions: { parse: [] } } }]);
+    expect(bed.answersTo(payload.token).map((a) => a.body)).toEqual([ephemeralAnswer(content)]);
   });
 
   it('opens a ticket from a panel button (tickets.opened) with its channel; a second press names that ticket and opens none', async () => {
@@ -149,7 +127,7 @@ describe('answered directly (the work done within the answer budget)', () => {
       .where('ticket_no', '=', opened!.ticketNo)
       .executeTakeFirstOrThrow();
     expect(channelId).toMatch(/^\d+$/);
-    const answer = answersTo(bed, first.token);
+    const answer = bed.answersTo(first.token);
     expect(answer.map((a) => (a.body as { data: unknown }).data)).toEqual([
       { content: `Ticket #${opened!.ticketNo} is open in <#${channelId}>. Staff will be with you shortly.`, flags: EPHEMERAL, allowed_mentions: { parse: [] } },
     ]);
@@ -158,7 +136,7 @@ describe('answered directly (the work done within the answer budget)', () => {
     const second = press(ticketPanelButtonId(panelId), user);
     await sendPress(bed, second);
     expect(await ticketEvents()).toHaveLength(1);
-    expect(answersTo(bed, second.token).map((a) => (a.body as { data: { content: string } }).data.content)).toEqual([
+    expect(bed.answersTo(second.token).map((a) => (a.body as { data: { content: string } }).data.content)).toEqual([
       `You already have ticket #${opened!.ticketNo} open from this panel: <#${channelId}>.`,
     ]);
   });
@@ -174,11 +152,11 @@ describe('answered directly (the work done within the answer budget)', () => {
       await trx.selectFrom('giveaways').select('id').where('guild_id', '=', guild.id).where('id', '=', giveawayId).forUpdate().execute();
       dispatchedAt = Date.now();
       handled = bed.dispatch('INTERACTION_CREATE', payload);
-      await eventually(async () => answersTo(bed, payload.token).length, (n) => n > 0);
+      await eventually(async () => bed.answersTo(payload.token).length, (n) => n > 0);
     });
     await handled;
 
-    const answers = answersTo(bed, payload.token);
+    const answers = bed.answersTo(payload.token);
     expect(answers.map((a) => [a.kind, a.body])).toEqual([
       ['callback', { type: 5, data: { flags: EPHEMERAL } }],
       ['edit', { content: 'You entered the giveaway with 1 entry. Good luck!', allowed_mentions: { parse: [] } }],
@@ -191,7 +169,7 @@ describe('answered directly (the work done within the answer budget)', () => {
   it('answers a button it does not know (an old message) instead of leaving the press to fail', async () => {
     const payload = press('poll:vote:3', snowflake());
     await sendPress(bed, payload);
-    expect(answersTo(bed, payload.token).map((a) => (a.body as { data: { content: string } }).data.content)).toEqual([UNKNOWN_BUTTON_ANSWER]);
+    expect(bed.answersTo(payload.token).map((a) => (a.body as { data: { content: string } }).data.content)).toEqual([UNKNOWN_BUTTON_ANSWER]);
   });
 });
 
@@ -209,7 +187,7 @@ describe('deferred (the work outlasts the answer budget)', () => {
     const dispatchedAt = await sendPress(bed, payload);
 
     expect(await entriesOf(giveawayId)).toEqual([{ user_id: user, tickets: 1 }]);
-    const answers = answersTo(bed, payload.token);
+    const answers = bed.answersTo(payload.token);
     expect(answers.map((a) => [a.kind, a.id, a.body])).toEqual([
       ['callback', payload.id, { type: 5, data: { flags: EPHEMERAL } }],
       ['edit', payload.application_id, { content: 'You entered the giveaway with 1 entry. Good luck!', allowed_mentions: { parse: [] } }],
@@ -226,7 +204,7 @@ describe('deferred (the work outlasts the answer budget)', () => {
     } finally {
       await database.db.schema.alterTable('giveaway_entries_away').renameTo('giveaway_entries').execute();
     }
-    expect(answersTo(bed, payload.token).map((a) => [a.kind, a.body])).toEqual([
+    expect(bed.answersTo(payload.token).map((a) => [a.kind, a.body])).toEqual([
       ['callback', { type: 5, data: { flags: EPHEMERAL } }],
       ['edit', { content: FAILED_ANSWER, allowed_mentions: { parse: [] } }],
     ]);

@@ -5,6 +5,7 @@ import { BOT_INTENTS } from '../../process/bot/startBot.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { startBotBed, type BotBed } from './botHarness.js';
+import { memberAddPayload } from './payloads.js';
 
 // GUILD_MEMBER_ADD / REMOVE through the real bot against the fake gateway: the same use cases as
 // `simulate member-join` / `member-leave`, idempotent by Discord's ids.
@@ -21,15 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => bed?.close());
 
-const memberAdd = (guildId: string, userId: string, username = 'zoe', roles: string[] = []) => ({
-  guild_id: guildId,
-  user: { id: userId, username, discriminator: '0', global_name: null, avatar: null },
-  roles,
-  joined_at: JOINED.toISOString(),
-  deaf: false,
-  mute: false,
-  flags: 0,
-});
+const memberAdd = (guildId: string, userId: string, username = 'zoe', roles: string[] = []) => memberAddPayload(guildId, userId, JOINED, username, roles);
 const memberRemove = (guildId: string, userId: string) => ({ guild_id: guildId, user: { id: userId, username: 'zoe', discriminator: '0', global_name: null, avatar: null } });
 
 const eventsOf = (type: string) =>

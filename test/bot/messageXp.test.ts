@@ -5,7 +5,7 @@ import { useTestDatabase } from '../harness/database.js';
 import { createDiscordGuild, type DiscordGuild } from '../harness/discordGuild.js';
 import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { startBotBed, type BotBed } from './botHarness.js';
-import { memberMessage } from './messages.js';
+import { memberMessage } from './payloads.js';
 
 // MESSAGE_CREATE through the real bot against the fake gateway: XP from activity as `simulate level-activity`
 // records it, once per Discord message id and per cooldown (the message's own time is the clock); a level

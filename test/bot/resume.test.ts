@@ -4,6 +4,7 @@ import { findPlatformMember } from '../../db/platform/local.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { startBotBed, type BotBed } from './botHarness.js';
+import { memberAddPayload } from './payloads.js';
 
 // The gateway dropped mid-stream: the bot resumes its session, and the events sent meanwhile (Discord's replay)
 // are applied once, none lost.
@@ -20,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => bed?.close());
 
 const user = (id: string) => ({ id, username: `u${id.slice(-4)}`, discriminator: '0', global_name: null, avatar: null });
-const add = (userId: string) => ({ guild_id: guild.id, user: user(userId), roles: [], joined_at: NOW.toISOString(), deaf: false, mute: false, flags: 0 });
+const add = (userId: string) => memberAddPayload(guild.id, userId, NOW, user(userId).username);
 
 describe('a dropped gateway connection', () => {
   it('is resumed with the last sequence seen; the replayed events are applied once and nothing is identified again', async () => {

@@ -3,7 +3,7 @@ import { BotStartError } from '../../process/bot/startBot.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createTestGuild, snowflake } from '../harness/fixtures.js';
 import { startBotBed } from './botHarness.js';
-import { memberMessage } from './messages.js';
+import { memberMessage } from './payloads.js';
 
 // Which shards a bot process runs: Discord's recommended count (GET /gateway/bot) or DISCORD_SHARD_COUNT, and the
 // range DISCORD_SHARD_IDS names; a session limit reached is one clear refusal.

@@ -4,7 +4,7 @@ import { openTicket } from '../../src/tickets/openTicket.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { startBotBed, type BotBed } from './botHarness.js';
-import { memberMessage } from './messages.js';
+import { memberMessage } from './payloads.js';
 
 // MESSAGE_CREATE in a ticket's channel: stored for the transcript and counted for the user's or the staff's side,
 // as `simulate ticket-message` does; messages elsewhere, or in a closed ticket, are not stored.

@@ -7,7 +7,7 @@ import { ticketPanelButtonId } from '../../src/tickets/panelButtons.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { startBotBed, type BotBed } from './botHarness.js';
-import { memberMessage } from './messages.js';
+import { buttonPress, memberMessage } from './payloads.js';
 
 // A ticket opened from a panel's button gets its own channel on Discord (hidden from everyone but the opener and the
 // bot), stored on the ticket so the member's messages there reach its transcript; a channel Discord would not create
@@ -27,37 +27,12 @@ beforeAll(async () => {
 afterAll(() => bed?.close());
 
 /** A panel button press as Discord sends it in the server. */
-const press = (panelId: number, userId: string) => {
-  const id = snowflake();
-  return {
-    id,
-    application_id: '1000000000000000001',
-    type: 3,
-    token: `token-${id}`,
-    version: 1,
-    guild_id: guild.id,
-    channel_id: snowflake(),
-    member: {
-      user: { id: userId, username: 'opener', discriminator: '0', global_name: null, avatar: null },
-      roles: [],
-      joined_at: '2026-01-01T00:00:00.000Z',
-      deaf: false,
-      mute: false,
-      flags: 0,
-      permissions: '0',
-    },
-    data: { custom_id: ticketPanelButtonId(panelId), component_type: 2 },
-    locale: 'en-US',
-    app_permissions: '0',
-    entitlements: [],
-    authorizing_integration_owners: {},
-  };
-};
+const press = (panelId: number, userId: string) => buttonPress(bed.fake.state.bot.id, ticketPanelButtonId(panelId), userId, { guildId: guild.id });
 
 async function pressPanel(panelId: number, userId: string): Promise<string> {
   const payload = press(panelId, userId);
   await bed.dispatch('INTERACTION_CREATE', payload);
-  const answers = bed.fake.state.interactionAnswers.filter((a) => a.token === payload.token);
+  const answers = bed.answersTo(payload.token);
   expect(answers).toHaveLength(1);
   return (answers[0]!.body as { data: { content: string } }).data.content;
 }

@@ -6,7 +6,7 @@ import { DEMO_BOT_ID, DEMO_GUILD_ID, DEMO_OWNER_ID, seedDemoGuild } from '../../
 import { startDevBot } from '../../process/dev/devBot.js';
 import { DEV_OAUTH_CLIENT, devPlatformChoice, startDevFakeDiscord } from '../../process/dev/devFakeDiscord.js';
 import { createPlatform } from '../../process/platform.js';
-import { memberMessage } from '../bot/messages.js';
+import { memberMessage } from '../bot/payloads.js';
 import { useTestDatabase } from '../harness/database.js';
 import { snowflake } from '../harness/fixtures.js';
 

@@ -1,5 +1,6 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { AuditRecord } from '../../../src/console/readAuditLog.js';
+import { DataTable } from './dataTable.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
 
 const ACTOR_LABELS: Record<string, string> = { console_user: 'console user', api_key: 'API key', operator: 'operator', system: 'system' };
@@ -46,41 +47,27 @@ export function AuditPage(props: {
         </p>
       </form>
       <div id="audit">
-        {props.entries.length === 0 ? (
-          <p data-empty="audit">No entry matches.</p>
-        ) : (
-          <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
-            <table>
-              <caption>Audit log of {guild.name}, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.entries.map((e) => (
-                  <tr data-audit-id={e.id} data-actor-type={e.actorType}>
-                    <td>{isoTime(e.createdAt)}</td>
-                    <td>
-                      <Actor entry={e} />
-                    </td>
-                    <td>
-                      <code>{e.action}</code>
-                    </td>
-                    <td>{e.targetType ? `${e.targetType} ${e.targetId ?? ''}` : ''}</td>
-                    <td>
-                      <code>{JSON.stringify(e.data)}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          caption={<>Audit log of {guild.name}, newest first</>}
+          columns={['When', 'Who', 'Action', 'Target', 'Details']}
+          rows={props.entries}
+          empty={{ name: 'audit', text: 'No entry matches.' }}
+          row={(e) => (
+            <tr data-audit-id={e.id} data-actor-type={e.actorType}>
+              <td>{isoTime(e.createdAt)}</td>
+              <td>
+                <Actor entry={e} />
+              </td>
+              <td>
+                <code>{e.action}</code>
+              </td>
+              <td>{e.targetType ? `${e.targetType} ${e.targetId ?? ''}` : ''}</td>
+              <td>
+                <code>{JSON.stringify(e.data)}</code>
+              </td>
+            </tr>
+          )}
+        />
         {props.olderHref && (
           <p>
             <a href={props.olderHref} rel="next">

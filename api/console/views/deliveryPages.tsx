@@ -1,6 +1,7 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { WebhookEndpoint } from '../../../db/webhooks/webhooks.js';
 import type { DeliverySummary, DeliveryView } from '../../../src/webhooks/readDeliveries.js';
+import { DataTable } from './dataTable.js';
 import { CsrfField, isoTime, Layout, type Viewer } from './layout.js';
 
 const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'webhooks' as const });
@@ -14,39 +15,25 @@ export interface DeliveryFilter {
 function DeliveryTable(props: { guild: GuildRecord; deliveries: DeliverySummary[]; olderHref: string | null }) {
   return (
     <div id="deliveries">
-      {props.deliveries.length === 0 ? (
-        <p data-empty="deliveries">No delivery matches.</p>
-      ) : (
-        <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
-          <table>
-            <caption>Deliveries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Delivery</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.deliveries.map((d) => (
-                <tr data-delivery-id={String(d.id)}>
-                  <td>
-                    <a href={`/console/servers/${props.guild.id}/deliveries/${d.id}`}>#{d.id}</a>
-                  </td>
-                  <td>
-                    {d.eventType} <code class="muted">{d.eventId}</code>
-                  </td>
-                  <td data-status={d.status}>{d.status}</td>
-                  <td>{d.attempts}</td>
-                  <td>{isoTime(d.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Deliveries, newest first"
+        columns={['Delivery', 'Event', 'Status', 'Attempts', 'Created']}
+        rows={props.deliveries}
+        empty={{ name: 'deliveries', text: 'No delivery matches.' }}
+        row={(d) => (
+          <tr data-delivery-id={String(d.id)}>
+            <td>
+              <a href={`/console/servers/${props.guild.id}/deliveries/${d.id}`}>#{d.id}</a>
+            </td>
+            <td>
+              {d.eventType} <code class="muted">{d.eventId}</code>
+            </td>
+            <td data-status={d.status}>{d.status}</td>
+            <td>{d.attempts}</td>
+            <td>{isoTime(d.createdAt)}</td>
+          </tr>
+        )}
+      />
       {props.olderHref && (
         <p>
           <a href={props.olderHref} rel="next">
@@ -149,39 +136,24 @@ export function DeliveryPage(props: { viewer: Viewer; guild: GuildRecord; delive
         </form>
       )}
       <h2>Attempts</h2>
-      {d.attemptLog.length === 0 ? (
-        <p data-empty="attempts">No attempt yet.</p>
-      ) : (
-        <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
-          <table>
-            <caption>Every attempt, first to last</caption>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Time</th>
-                <th scope="col">Status code</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Response excerpt</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.attemptLog.map((a) => (
-                <tr data-attempt={String(a.attempt)}>
-                  <td>{a.attempt}</td>
-                  <td>{isoTime(a.attemptedAt)}</td>
-                  <td data-status-code>{a.statusCode ?? '—'}</td>
-                  <td>{a.durationMs} ms</td>
-                  <td>
-                    <code>{a.responseExcerpt ?? ''}</code>
-                  </td>
-                  <td>{a.error ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Every attempt, first to last"
+        columns={['#', 'Time', 'Status code', 'Duration', 'Response excerpt', 'Error']}
+        rows={d.attemptLog}
+        empty={{ name: 'attempts', text: 'No attempt yet.' }}
+        row={(a) => (
+          <tr data-attempt={String(a.attempt)}>
+            <td>{a.attempt}</td>
+            <td>{isoTime(a.attemptedAt)}</td>
+            <td data-status-code>{a.statusCode ?? '—'}</td>
+            <td>{a.durationMs} ms</td>
+            <td>
+              <code>{a.responseExcerpt ?? ''}</code>
+            </td>
+            <td>{a.error ?? ''}</td>
+          </tr>
+        )}
+      />
       <h2>Event body</h2>
       <pre>
         <code>{body}</code>

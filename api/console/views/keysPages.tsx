@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from '../../../db/keys/apiKeys.js';
 import type { KeyView } from '../../../src/keys/readKeys.js';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
+import { DataTable } from './dataTable.js';
 import { CsrfField, isoTime, Layout, type Viewer } from './layout.js';
 
 const keyState = (k: ApiKeyRecord, now: Date) => (k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active');
@@ -53,6 +54,34 @@ function CreateKeyForm(props: { guild: GuildRecord; viewer: Viewer; scopes: read
   );
 }
 
+function KeyRow({ guild, apiKey: k, now }: { guild: GuildRecord; apiKey: KeyView; now: Date }) {
+  const state = keyState(k, now);
+  return (
+    <tr data-key-id={String(k.id)}>
+      <td>{k.name}</td>
+      <td>
+        <code>{k.prefix}…</code>
+      </td>
+      <td>{k.scopes.join(', ')}</td>
+      <td>{k.createdBy ?? '—'}</td>
+      <td>{isoTime(k.createdAt)}</td>
+      <td>{k.expiresAt ? isoTime(k.expiresAt) : 'never'}</td>
+      <td data-last-used>{k.lastUsedAt ? isoTime(k.lastUsedAt) : 'never'}</td>
+      <td data-state={state}>
+        {state}
+        {k.revokedAt && <> {isoTime(k.revokedAt)}</>}
+      </td>
+      <td>
+        {state === 'active' && (
+          <a href={`/console/servers/${guild.id}/keys/${k.id}/revoke`} aria-label={`Revoke ${k.name}`}>
+            Revoke…
+          </a>
+        )}
+      </td>
+    </tr>
+  );
+}
+
 export function KeysPage(props: {
   viewer: Viewer;
   guild: GuildRecord;
@@ -64,59 +93,13 @@ export function KeysPage(props: {
   const { guild } = props;
   return (
     <Layout title="API keys" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'keys' }}>
-      {props.keys.length === 0 ? (
-        <p data-empty="keys">No API key yet.</p>
-      ) : (
-      <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
-        <table>
-          <caption>API keys of {guild.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Created by</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.keys.map((k) => {
-              const state = keyState(k, props.now);
-              return (
-                <tr data-key-id={String(k.id)}>
-                  <td>{k.name}</td>
-                  <td>
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td>{k.scopes.join(', ')}</td>
-                  <td>{k.createdBy ?? '—'}</td>
-                  <td>{isoTime(k.createdAt)}</td>
-                  <td>{k.expiresAt ? isoTime(k.expiresAt) : 'never'}</td>
-                  <td data-last-used>{k.lastUsedAt ? isoTime(k.lastUsedAt) : 'never'}</td>
-                  <td data-state={state}>
-                    {state}
-                    {k.revokedAt && <> {isoTime(k.revokedAt)}</>}
-                  </td>
-                  <td>
-                    {state === 'active' && (
-                      <a href={`/console/servers/${guild.id}/keys/${k.id}/revoke`} aria-label={`Revoke ${k.name}`}>
-                        Revoke…
-                      </a>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      )}
+      <DataTable
+        caption={<>API keys of {guild.name}</>}
+        columns={['Name', 'Prefix', 'Scopes', 'Created by', 'Created', 'Expires', 'Last used', 'State', <span class="visually-hidden">Actions</span>]}
+        rows={props.keys}
+        empty={{ name: 'keys', text: 'No API key yet.' }}
+        row={(k) => <KeyRow guild={guild} apiKey={k} now={props.now} />}
+      />
       <CreateKeyForm guild={guild} viewer={props.viewer} scopes={props.scopes} expiryDays={props.expiryDays} />
     </Layout>
   );

@@ -1,6 +1,7 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { WebhookEndpoint } from '../../../db/webhooks/webhooks.js';
 import { SecretOnce } from './keysPages.js';
+import { DataTable } from './dataTable.js';
 import { CsrfField, isoTime, Layout, type Viewer } from './layout.js';
 
 const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'webhooks' as const });
@@ -62,28 +63,13 @@ export function WebhooksPage(props: { viewer: Viewer; guild: GuildRecord; endpoi
   const { guild, viewer } = props;
   return (
     <Layout title="Webhook endpoints" viewer={viewer} server={nav(guild)}>
-      {props.endpoints.length === 0 ? (
-        <p data-empty="endpoints">No webhook endpoint yet.</p>
-      ) : (
-        <div class="scroll" tabIndex={0} role="region" aria-label="Table (scrolls sideways on a narrow screen)">
-          <table>
-            <caption>Webhook endpoints of {guild.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.endpoints.map((e) => (
-                <EndpointRow guild={guild} endpoint={e} csrf={viewer.csrf} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption={<>Webhook endpoints of {guild.name}</>}
+        columns={['URL', 'Events', 'State', 'Actions']}
+        rows={props.endpoints}
+        empty={{ name: 'endpoints', text: 'No webhook endpoint yet.' }}
+        row={(e) => <EndpointRow guild={guild} endpoint={e} csrf={viewer.csrf} />}
+      />
       <form method="post" action={`/console/servers/${guild.id}/webhooks`} class="card">
         <h2>Add an endpoint</h2>
         <CsrfField token={viewer.csrf} />

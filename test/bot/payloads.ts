@@ -1,0 +1,83 @@
+import { snowflake } from '../harness/fixtures.js';
+
+/** A MESSAGE_CREATE payload as Discord sends it for a member's message in a server, written at `at`. */
+export const memberMessage = (guildId: string, authorId: string, at: Date, extra: Record<string, unknown> = {}, author: Record<string, unknown> = {}) => ({
+  id: snowflake(),
+  channel_id: snowflake(),
+  guild_id: guildId,
+  author: { id: authorId, username: 'zoe', discriminator: '0', global_name: null, avatar: null, ...author },
+  content: 'hello',
+  timestamp: at.toISOString(),
+  edited_timestamp: null,
+  tts: false,
+  mention_everyone: false,
+  mentions: [],
+  mention_roles: [],
+  attachments: [],
+  embeds: [],
+  pinned: false,
+  type: 0,
+  ...extra,
+});
+
+/** A GUILD_MEMBER_ADD payload as Discord sends it. */
+export const memberAddPayload = (guildId: string, userId: string, joinedAt: Date, username = 'zoe', roles: string[] = []) => ({
+  guild_id: guildId,
+  user: { id: userId, username, discriminator: '0', global_name: null, avatar: null },
+  roles,
+  joined_at: joinedAt.toISOString(),
+  deaf: false,
+  mute: false,
+  flags: 0,
+});
+
+const COMPONENT = 3;
+const DIALOG_SUBMIT = 5;
+const EPHEMERAL = 64;
+
+/** Where an interaction comes from: a server's channel (Discord sends the member) or the user's DM with the bot. */
+export type InteractionPlace = { guildId: string; channelId?: string } | { dm: true };
+
+/** An INTERACTION_CREATE payload as Discord sends it, for the bot application `applicationId`. */
+export function interactionPayload(applicationId: string, type: typeof COMPONENT | typeof DIALOG_SUBMIT, data: Record<string, unknown>, userId: string, place: InteractionPlace) {
+  const id = snowflake();
+  const user = { id: userId, username: 'presser', discriminator: '0', global_name: null, avatar: null };
+  const where =
+    'dm' in place
+      ? { channel_id: snowflake(), user }
+      : {
+          guild_id: place.guildId,
+          channel_id: place.channelId ?? snowflake(),
+          member: { user, roles: [], joined_at: '2026-01-01T00:00:00.000Z', deaf: false, mute: false, flags: 0, permissions: '0' },
+        };
+  return {
+    id,
+    application_id: applicationId,
+    type,
+    token: `token-${id}`,
+    version: 1,
+    ...where,
+    data,
+    locale: 'en-US',
+    app_permissions: '0',
+    entitlements: [],
+    authorizing_integration_owners: {},
+  };
+}
+
+/** A button press: a component interaction on the button `customId`. */
+export const buttonPress = (applicationId: string, customId: string, userId: string, place: InteractionPlace) =>
+  interactionPayload(applicationId, COMPONENT, { custom_id: customId, component_type: 2 }, userId, place);
+
+/** A dialog's submission with its text inputs' values. */
+export const dialogSubmit = (applicationId: string, customId: string, values: Record<string, string>, userId: string, place: InteractionPlace) =>
+  interactionPayload(
+    applicationId,
+    DIALOG_SUBMIT,
+    { custom_id: customId, components: Object.entries(values).map(([custom_id, value]) => ({ type: 1, components: [{ type: 4, id: 1, custom_id, value }] })) },
+    userId,
+    place,
+  );
+
+/** The interaction callback the bot sends to answer the member alone with `content`. */
+export const ephemeralAnswer = (content: string) => ({ type: 4, data: { content, flags: EPHEMERAL, allowed_mentions: { parse: [] } } });
