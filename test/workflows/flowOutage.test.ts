@@ -1,57 +1,21 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Worker } from '@temporalio/worker';
+import { describe, expect, it } from 'vitest';
 import { upsertPlatformChannels } from '../../db/platform/local.js';
 import { findFlowRun, insertFlowRun } from '../../db/flows/runs.js';
 import { findLevelMember } from '../../db/levels/members.js';
-import { createDatabase, type DatabaseHandle } from '../../db/pool.js';
-import { systemClock } from '../../src/core/clock.js';
-import { createLogger } from '../../src/core/logger.js';
 import { flowRunWorkflow, flowRunWorkflowId, type FlowNodeValue } from '../../src/flows/ids.js';
 import { flowRunInput } from '../../src/flows/flowRunOperation.js';
-import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { ATTEMPTS_BEFORE_GIVING_UP } from '../../process/outageRetries.js';
-import { createWorker } from '../../process/worker.js';
 import { eventually } from '../harness/eventually.js';
 import { addTestMember, createTestGuild, snowflake } from '../harness/fixtures.js';
-import { sharedBundle } from '../harness/temporal.js';
+import { useOutageWorker } from '../harness/outageWorker.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
-import { startTcpProxy, type TcpProxy } from '../harness/tcpProxy.js';
 
 // The production worker (createWorker, with its activity interceptors) reaches the database through a proxy that
 // can take it away; the time-skipping server fires the backoff timers of an hour's retries at once.
 const bed = useTimeSkippingTestBed({ taskQueue: 'flow-outage-bed' });
 const taskQueue = 'flow-outage-test';
-let proxy: TcpProxy;
-let workerDatabase: DatabaseHandle;
-let worker: Worker;
-let running: Promise<void>;
-beforeAll(async () => {
-  proxy = await startTcpProxy(bed.database.url);
-  workerDatabase = createDatabase(proxy.url, 5);
-  const db = workerDatabase.db;
-  worker = await createWorker({
-    connection: bed.env.nativeConnection,
-    namespace: 'default',
-    taskQueue,
-    bundle: await sharedBundle(),
-    deps: {
-      db,
-      platform: createLocalPlatform(db),
-      clock: systemClock,
-      logger: createLogger('silent', taskQueue),
-      temporal: { client: bed.client, taskQueue },
-      webhooks: { allowInsecureLocal: true },
-    },
-  });
-  running = worker.run();
-});
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await workerDatabase?.close();
-  await proxy?.close();
-});
+const outage = useOutageWorker(bed, taskQueue);
 
 const HOUR_MS = 3_600_000;
 
@@ -108,7 +72,7 @@ describe('flow runs across a database outage (time-skipping)', () => {
 
   it("a run whose effects cannot reach the database for an hour, far past its 30 s timeout, succeeds when it is back, each effect once", async () => {
     const db = bed.db();
-    proxy.setDown(true);
+    outage.proxy.setDown(true);
     const startedAt = await bed.env.currentTimeMs();
     const { guild, userId, record, handle } = await acceptedRun();
     // Awaiting the result lets the server skip time; each attempt knocks on the proxy once or more.
@@ -116,13 +80,13 @@ describe('flow runs across a database outage (time-skipping)', () => {
     outcome.catch(() => {});
     const closed = async () => (await handle.describe()).status.name !== 'RUNNING';
     const state = await eventually(
-      async () => ({ refused: proxy.refused, elapsed: (await bed.env.currentTimeMs()) - startedAt, closed: await closed() }),
+      async () => ({ refused: outage.proxy.refused, elapsed: (await bed.env.currentTimeMs()) - startedAt, closed: await closed() }),
       (s) => s.closed || s.elapsed > HOUR_MS,
       120_000,
     );
     expect(state.closed).toBe(false);
     expect(state.refused).toBeGreaterThan(3 * ATTEMPTS_BEFORE_GIVING_UP);
-    proxy.setDown(false);
+    outage.proxy.setDown(false);
 
     expect(await outcome).toMatchObject({ status: 'success', output: { messageId: expect.any(String) }, error: null });
     expect(await findFlowRun(db, guild.id, record.executionId)).toMatchObject({ status: 'success', error: null });

@@ -24,7 +24,7 @@ export class TimeBudget {
   /** A wait node: sleeps its time, or what is left of the budget and then ends the run. */
   async wait(ms: number): Promise<void> {
     if (ms > this.leftMs) {
-      await sleep(this.leftMs);
+      if (this.leftMs > 0) await sleep(this.leftMs);
       throw new FlowTimedOut(this.timeoutSeconds);
     }
     await sleep(ms);
