@@ -7,7 +7,6 @@ import { requestXpChange } from '../../src/levels/requestXpChange.js';
 import { readPolledStatus } from '../../src/core/temporal/polledStatus.js';
 import { xpChangeOperation, xpChangeStatus } from '../../src/levels/xpChangeOperation.js';
 import { ATTEMPTS_BEFORE_GIVING_UP } from '../../process/outageRetries.js';
-import { eventually } from '../harness/eventually.js';
 import { addTestMember, createTestGuild, createTestKey } from '../harness/fixtures.js';
 import { useOutageWorker } from '../harness/outageWorker.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
@@ -50,12 +49,7 @@ it('an accepted XP change outlasts an hour without its database and is applied o
   // Awaiting the result lets the server skip time; each attempt knocks on the proxy once or more.
   const outcome = handle.result();
   outcome.catch(() => {});
-  const closed = async () => (await handle.describe()).status.name !== 'RUNNING';
-  const state = await eventually(
-    async () => ({ refused: outage.proxy.refused, elapsed: (await bed.env.currentTimeMs()) - startedAt, closed: await closed() }),
-    (s) => s.closed || s.elapsed > HOUR_MS,
-    120_000,
-  );
+  const state = await outage.hold(handle, startedAt, HOUR_MS);
   expect(state.closed).toBe(false);
   expect(state.refused).toBeGreaterThan(3 * ATTEMPTS_BEFORE_GIVING_UP);
   outage.proxy.setDown(false);

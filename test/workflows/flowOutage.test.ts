@@ -6,7 +6,6 @@ import { findLevelMember } from '../../db/levels/members.js';
 import { flowRunWorkflow, flowRunWorkflowId, type FlowNodeValue } from '../../src/flows/ids.js';
 import { flowRunInput } from '../../src/flows/flowRunOperation.js';
 import { ATTEMPTS_BEFORE_GIVING_UP } from '../../process/outageRetries.js';
-import { eventually } from '../harness/eventually.js';
 import { addTestMember, createTestGuild, snowflake } from '../harness/fixtures.js';
 import { useOutageWorker } from '../harness/outageWorker.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
@@ -78,12 +77,7 @@ describe('flow runs across a database outage (time-skipping)', () => {
     // Awaiting the result lets the server skip time; each attempt knocks on the proxy once or more.
     const outcome = handle.result();
     outcome.catch(() => {});
-    const closed = async () => (await handle.describe()).status.name !== 'RUNNING';
-    const state = await eventually(
-      async () => ({ refused: outage.proxy.refused, elapsed: (await bed.env.currentTimeMs()) - startedAt, closed: await closed() }),
-      (s) => s.closed || s.elapsed > HOUR_MS,
-      120_000,
-    );
+    const state = await outage.hold(handle, startedAt, HOUR_MS);
     expect(state.closed).toBe(false);
     expect(state.refused).toBeGreaterThan(3 * ATTEMPTS_BEFORE_GIVING_UP);
     outage.proxy.setDown(false);
