@@ -10,7 +10,7 @@ import { addTestMember, createTestGuild, snowflake } from '../harness/fixtures.j
 import { useOutageWorker } from '../harness/outageWorker.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
 
-// The production worker (createWorker, with its activity interceptors) reaches the database through a proxy that
+// The production worker (with its activity interceptors) reaches the database through a proxy that
 // can take it away; the time-skipping server fires the backoff timers of an hour's retries at once.
 const bed = useTimeSkippingTestBed({ taskQueue: 'flow-outage-bed' });
 const taskQueue = 'flow-outage-test';
