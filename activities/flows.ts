@@ -6,8 +6,8 @@ import { applyFlowBankChange, type FlowEffectRef } from '../src/flows/applyFlowB
 import { applyFlowXpChange } from '../src/flows/applyFlowXpChange.js';
 import { BankParams, HttpParams, MessageParams, parseParams, RoleParams, XpParams } from '../src/flows/effectParams.js';
 import { ExpressionError, resolveTemplate } from '../src/flows/expressions.js';
-import { FlowHttpError, HTTP_TIMEOUT_MS, sendFlowRequest } from '../src/flows/httpRequest.js';
-import { FLOW_NODE_FAILED, type FlowRunOutcome } from '../src/flows/ids.js';
+import { FlowHttpError, sendFlowRequest } from '../src/flows/httpRequest.js';
+import { FLOW_NODE_FAILED, HTTP_TIMEOUT_MS, type FlowRunOutcome } from '../src/flows/ids.js';
 import type { Feature } from '../src/core/features.js';
 import { findHumanMember } from '../src/core/members.js';
 import { isFeatureEnabled } from '../src/guild/featureEnabled.js';

@@ -62,12 +62,25 @@ export const LONG_MAINTENANCE_PASS: ActivityOptions = { startToCloseTimeout: '10
 
 /**
  * Flow runs: an expression fails the same way every time, so it is tried a few times only for the worker's
- * sake; effects retry briefly, and the flow's own timeout bounds the whole run anyway.
+ * sake. FLOW_EFFECT is what runs started before patch `flow-run-outlasts-outages` keep: effects retried briefly
+ * under a timer around the whole run.
  */
 export const FLOW_EXPRESSION: LocalActivityOptions = { startToCloseTimeout: '10 seconds', retry: { maximumAttempts: 3 } };
 export const FLOW_EFFECT: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
+};
+
+/**
+ * A flow's platform effects (message and role nodes) from patch `flow-run-outlasts-outages` on: an accepted run
+ * outlasts an outage of any length (no attempt limit, backoff capped at a minute), while another failure gives up
+ * after its attempts (GIVE_UP_TYPE) and fails the node. Each is keyed on its run and node (a message's idempotency
+ * key, a role's set operation), so however many attempts it takes it is applied once. Its bank and XP nodes are
+ * DATABASE_STEPs.
+ */
+export const FLOW_PLATFORM_EFFECT: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [GIVE_UP_TYPE] },
 };
 
 /**

@@ -1,7 +1,8 @@
-import { CancellationScope, isCancellation, proxyLocalActivities, sleep, upsertMemo } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, patched, proxyLocalActivities, sleep, upsertMemo } from '@temporalio/workflow';
 import type { FlowsActivities } from '../activities/flows.js';
 import { FLOW_RUN_STATUS_MEMO, type FlowRunInput, type FlowRunOutcome } from '../src/flows/ids.js';
 import { BOOKKEEPING_STEP } from './activityProfiles.js';
+import { TimeBudget } from './flows/timeBudget.js';
 import { walkFlow, type WalkEnd } from './flows/walk.js';
 
 const bookkeeping = proxyLocalActivities<FlowsActivities>(BOOKKEEPING_STEP);
@@ -9,11 +10,45 @@ const bookkeeping = proxyLocalActivities<FlowsActivities>(BOOKKEEPING_STEP);
 type Ending = WalkEnd | { status: 'stopped' | 'cancelled'; error: string };
 
 /**
- * One run of a flow (`flow-run/<guild>/<executionId>`): walks the definition snapshotted in its input, under the
- * flow's own timeout (then `stopped`); an operator's cancel ends it `cancelled`. The end is recorded in the run's
- * durable record and returned.
+ * The patch under which a run outlasts outages: its effects retry an outage without end, and its timeout counts
+ * only the flow's own time (workflows/flows/timeBudget.ts) instead of a timer around the whole walk.
+ */
+export const FLOW_RUN_OUTLASTS_OUTAGES = 'flow-run-outlasts-outages';
+
+const CANCELLED: Ending = { status: 'cancelled', error: 'cancelled by an operator' };
+
+/**
+ * One run of a flow (`flow-run/<guild>/<executionId>`): walks the definition snapshotted in its input within
+ * the flow's own timeout (then `stopped`); an operator's cancel ends it `cancelled`. The end is recorded in the
+ * run's durable record and returned.
  */
 export async function flowRun(input: FlowRunInput): Promise<FlowRunOutcome> {
+  const ending = patched(FLOW_RUN_OUTLASTS_OUTAGES) ? await walkWithinBudget(input) : await walkUnderTimer(input);
+  const finishedMs = Date.now();
+  const outcome: FlowRunOutcome = {
+    status: ending.status,
+    output: ending.status === 'success' ? ending.output : null,
+    error: ending.status === 'success' ? null : ending.error,
+    finishedAt: new Date(finishedMs).toISOString(),
+    durationMs: Math.max(0, finishedMs - Date.parse(input.startedAt)),
+  };
+  // Recorded even when the run was cancelled: the record must say how it ended.
+  await CancellationScope.nonCancellable(() => bookkeeping.finishFlowRun(input.executionId, outcome));
+  upsertMemo({ [FLOW_RUN_STATUS_MEMO]: outcome.status });
+  return outcome;
+}
+
+async function walkWithinBudget(input: FlowRunInput): Promise<Ending> {
+  try {
+    return await walkFlow(input, new TimeBudget(input.timeoutSeconds));
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    return CANCELLED;
+  }
+}
+
+/** Runs started before the patch: the flow's timeout is a timer that cancels the walk wherever it is. */
+async function walkUnderTimer(input: FlowRunInput): Promise<Ending> {
   let timedOut = false;
   const walkScope = new CancellationScope();
   const timerScope = new CancellationScope();
@@ -29,22 +64,9 @@ export async function flowRun(input: FlowRunInput): Promise<FlowRunOutcome> {
     ending = await walkScope.run(() => walkFlow(input));
   } catch (err) {
     if (!isCancellation(err)) throw err;
-    ending = timedOut
-      ? { status: 'stopped', error: `the flow's timeout of ${input.timeoutSeconds} s passed` }
-      : { status: 'cancelled', error: 'cancelled by an operator' };
+    ending = timedOut ? { status: 'stopped', error: `the flow's timeout of ${input.timeoutSeconds} s passed` } : CANCELLED;
   }
   timerScope.cancel();
   await timer;
-  const finishedMs = Date.now();
-  const outcome: FlowRunOutcome = {
-    status: ending.status,
-    output: ending.status === 'success' ? ending.output : null,
-    error: ending.status === 'success' ? null : ending.error,
-    finishedAt: new Date(finishedMs).toISOString(),
-    durationMs: Math.max(0, finishedMs - Date.parse(input.startedAt)),
-  };
-  // Recorded even when the run was cancelled: the record must say how it ended.
-  await CancellationScope.nonCancellable(() => bookkeeping.finishFlowRun(input.executionId, outcome));
-  upsertMemo({ [FLOW_RUN_STATUS_MEMO]: outcome.status });
-  return outcome;
+  return ending;
 }

@@ -1,7 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import type { HttpParamsValue } from './effectParams.js';
+import { HTTP_TIMEOUT_MS } from './ids.js';
 
-export const HTTP_TIMEOUT_MS = 10_000;
 export const HTTP_RESPONSE_MAX_BYTES = 64 * 1024;
 
 export interface FlowHttpResponse {

@@ -37,6 +37,9 @@ export const FLOW_OUTPUT_MAX_BYTES = 64 * 1024;
 /** What all node outputs of one run may add up to, as JSON. */
 export const FLOW_CONTEXT_MAX_BYTES = 1024 * 1024;
 
+/** An http node's request, connect to last byte; also what such a node counts against the flow's timeout at most. */
+export const HTTP_TIMEOUT_MS = 10_000;
+
 /** Failure type of a node that failed for good (its message is the run's error). */
 export const FLOW_NODE_FAILED = 'FLOW_NODE_FAILED';
 /** The memo key the run's status is mirrored into (describe() reads it without a worker). */

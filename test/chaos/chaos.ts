@@ -8,7 +8,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { SCOPES } from '../../src/core/scopes.js';
 import { createApiKey } from '../../src/keys/keyManagement.js';
 import { addEndpoint } from '../../src/webhooks/endpointManagement.js';
-import { checkEffects, flowNotSucceeded, takeBaseline, untilDelivered } from './checks.js';
+import { checkEffects, flowRefused, takeBaseline, untilDelivered } from './checks.js';
 import { MixedLoad, untilAllTerminal, type LoadTargets } from './load.js';
 import { ChaosStack } from './stack.js';
 
@@ -33,8 +33,8 @@ interface PhaseFigures {
   statuses: Record<string, number>;
   accepted: Record<string, number>;
   noAnswer: number;
-  /** Flow runs that ended `error` or `stopped`: a fault outlasted their bounded retries or timeout (checks.ts). */
-  flowsNotSucceeded: number;
+  /** Flow runs that ended `error` because their own step refused (checks.ts); every other run must succeed. */
+  flowsRefused: number;
   /** From the fault's end until the api's and the worker's /readyz both answer 200. */
   recoverySeconds: number;
   /** From the load's end until every accepted operation is terminal. */
@@ -138,7 +138,7 @@ async function main(): Promise<number> {
         statuses: load.statuses,
         accepted: Object.fromEntries(kinds.map((k) => [k, load.accepted.filter((op) => op.kind === k).length])),
         noAnswer: load.noAnswer,
-        flowsNotSucceeded: load.accepted.filter(flowNotSucceeded).length,
+        flowsRefused: load.accepted.filter(flowRefused).length,
         recoverySeconds: round(recoveryMs),
         settleSeconds: round(settleMs),
         deliverySeconds: round(deliveryMs),

@@ -1,15 +1,16 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { isTerminal, type AcceptedOp } from './load.js';
+import type { AcceptedOp } from './load.js';
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /**
- * A flow run may end `error` or `stopped` when a fault outlasts its effects' retries (about 8 s, FLOW_EFFECT in
- * workflows/activityProfiles.ts) or its own timeout (30 s for the demo flow): flows are bounded by design. Such a run
- * is terminal and its nodes before the failing one stay applied; the checks count it and check its effects instead.
+ * A flow run whose own step refused ends `error` with the refusal's code (`node "pay" (bankTransaction):
+ * BALANCE_LIMIT: ...`): the one way an accepted run may end otherwise than `success`. A fault never may: its steps
+ * wait out outages and worker restarts (docs/flows.md).
  */
-export const flowNotSucceeded = (op: AcceptedOp) => op.kind === 'flow' && isTerminal(op.status) && op.status !== 'success';
+const REFUSED_STEP = /^node "[^"]+" \([^)]+\): [A-Z][A-Z_]+: /;
+export const flowRefused = (op: AcceptedOp) => op.kind === 'flow' && op.status === 'error' && typeof op.error === 'string' && REFUSED_STEP.test(op.error);
 
 /** What the database held before the load: the baseline every effect is counted from. */
 export interface Baseline {
@@ -31,7 +32,7 @@ export async function takeBaseline(db: Kysely<Database>, guildId: string, xpUser
  */
 export async function checkEffects(db: Kysely<Database>, guildId: string, baseline: Baseline, ops: AcceptedOp[], delivered: Map<string, number>): Promise<string[]> {
   const problems: string[] = [];
-  const notOk = ops.filter((op) => !['done', 'success'].includes(op.status) && !flowNotSucceeded(op));
+  const notOk = ops.filter((op) => !['done', 'success'].includes(op.status) && !flowRefused(op));
   for (const op of notOk.slice(0, 10)) problems.push(`${op.kind} ${op.tag} ended ${op.status}${op.error ? `: ${JSON.stringify(op.error)}` : ''}`);
   if (notOk.length > 10) problems.push(`... and ${notOk.length - 10} more operations not done`);
 
@@ -55,20 +56,31 @@ export async function checkEffects(db: Kysely<Database>, guildId: string, baseli
     const rows = ledger.filter((row) => row.reason === op.tag).length;
     if (rows !== 1) problems.push(`bank credit "${op.tag}" has ${rows} ledger rows`);
   }
-  // A flow's bank node records its effect once per run (flow_effects), with the ledger row it wrote.
+  // A flow run's bank node records its effect once per run (flow_effects), with the ledger row it wrote; its
+  // message node posts under the run and node's idempotency key. A successful run did each exactly once, a refused
+  // one neither.
   const flows = ops.filter((o) => o.kind === 'flow');
+  const executions = flows.map((op) => Number(op.tag));
   const effects = flows.length === 0 ? [] : await db
     .selectFrom('flow_effects')
-    .select(['execution_id', 'result'])
-    .where('execution_id', 'in', flows.map((op) => Number(op.tag)))
+    .select(['execution_id'])
+    .where('execution_id', 'in', executions)
     .where('node_id', '=', 'pay')
     .execute();
+  const announced = flows.length === 0 ? [] : await db
+    .selectFrom('platform_messages')
+    .select(['idempotency_key'])
+    .where('guild_id', '=', guildId)
+    .where('idempotency_key', 'in', flows.map((op) => `flow/${guildId}/${op.tag}/announce`))
+    .execute();
   for (const op of flows) {
+    const expected = op.status === 'success' ? 1 : 0;
     const paid = effects.filter((e) => String(e.execution_id) === op.tag).length;
-    if (paid > 1 || (op.status === 'success' && paid !== 1)) problems.push(`flow run ${op.tag} (${op.status}) paid ${paid} times`);
+    const said = announced.filter((m) => m.idempotency_key === `flow/${guildId}/${op.tag}/announce`).length;
+    if (paid !== expected || said !== expected) problems.push(`flow run ${op.tag} (${op.status}) paid ${paid} times and announced ${said} times`);
   }
   const flowLedger = ledger.filter((row) => row.type === 'flow');
-  const expectedFlowSum = sum(flows.filter((op) => effects.some((e) => String(e.execution_id) === op.tag)).map((op) => op.amount));
+  const expectedFlowSum = sum(flows.filter((op) => op.status === 'success').map((op) => op.amount));
   if (flowLedger.length !== effects.length || sum(flowLedger.map((row) => Number(row.amount))) !== expectedFlowSum) {
     problems.push(`flow ledger rows: ${flowLedger.length} summing to ${sum(flowLedger.map((row) => Number(row.amount)))}, expected ${effects.length} summing to ${expectedFlowSum}`);
   }

@@ -1,58 +1,21 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Worker } from '@temporalio/worker';
 import { findLevelMember } from '../../db/levels/members.js';
 import { findXpChange } from '../../db/levels/xpChanges.js';
-import { createDatabase, type DatabaseHandle } from '../../db/pool.js';
-import { systemClock } from '../../src/core/clock.js';
-import { createLogger } from '../../src/core/logger.js';
 import { requestXpChange } from '../../src/levels/requestXpChange.js';
 import { readPolledStatus } from '../../src/core/temporal/polledStatus.js';
 import { xpChangeOperation, xpChangeStatus } from '../../src/levels/xpChangeOperation.js';
-import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { ATTEMPTS_BEFORE_GIVING_UP } from '../../process/outageRetries.js';
-import { createWorker } from '../../process/worker.js';
-import { eventually } from '../harness/eventually.js';
 import { addTestMember, createTestGuild, createTestKey } from '../harness/fixtures.js';
-import { sharedBundle } from '../harness/temporal.js';
+import { useOutageWorker } from '../harness/outageWorker.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
-import { startTcpProxy, type TcpProxy } from '../harness/tcpProxy.js';
 
 // The production worker (createWorker) reaches the database through a proxy that can take it away; the
 // time-skipping server fires the backoff timers of an hour's retries at once.
 const bed = useTimeSkippingTestBed({ taskQueue: 'database-outage-bed' });
 const taskQueue = 'database-outage-test';
-let proxy: TcpProxy;
-let workerDatabase: DatabaseHandle;
-let worker: Worker;
-let running: Promise<void>;
-beforeAll(async () => {
-  proxy = await startTcpProxy(bed.database.url);
-  workerDatabase = createDatabase(proxy.url, 5);
-  const db = workerDatabase.db;
-  worker = await createWorker({
-    connection: bed.env.nativeConnection,
-    namespace: 'default',
-    taskQueue,
-    bundle: await sharedBundle(),
-    deps: {
-      db,
-      platform: createLocalPlatform(db),
-      clock: systemClock,
-      logger: createLogger('silent', taskQueue),
-      temporal: { client: bed.client, taskQueue },
-      webhooks: { allowInsecureLocal: true },
-    },
-  });
-  running = worker.run();
-});
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await workerDatabase?.close();
-  await proxy?.close();
-});
+const outage = useOutageWorker(bed, taskQueue);
 
 const HOUR_MS = 3_600_000;
 
@@ -80,21 +43,16 @@ const start = (change: Awaited<ReturnType<typeof acceptedChange>>['change']) =>
 it('an accepted XP change outlasts an hour without its database and is applied once when it is back', async () => {
   const db = bed.db();
   const { guild, userId, change } = await acceptedChange();
-  proxy.setDown(true);
+  outage.proxy.setDown(true);
   const startedAt = await bed.env.currentTimeMs();
   const handle = await start(change);
   // Awaiting the result lets the server skip time; each attempt knocks on the proxy once or more.
   const outcome = handle.result();
   outcome.catch(() => {});
-  const closed = async () => (await handle.describe()).status.name !== 'RUNNING';
-  const state = await eventually(
-    async () => ({ refused: proxy.refused, elapsed: (await bed.env.currentTimeMs()) - startedAt, closed: await closed() }),
-    (s) => s.closed || s.elapsed > HOUR_MS,
-    120_000,
-  );
+  const state = await outage.hold(handle, startedAt, HOUR_MS);
   expect(state.closed).toBe(false);
   expect(state.refused).toBeGreaterThan(3 * ATTEMPTS_BEFORE_GIVING_UP);
-  proxy.setDown(false);
+  outage.proxy.setDown(false);
 
   expect(await outcome).toEqual({ status: 'done', result: { previousLevel: 0, level: 1, xp: 120 } });
   expect(await findXpChange(db, change.changeId)).toMatchObject({ status: 'done', error: null });

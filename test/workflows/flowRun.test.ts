@@ -18,7 +18,8 @@ import type { FlowDefinitionInput } from '../../src/flows/definition.js';
 const { db, app, gateway } = useWorkflowTestBed();
 const operator = cli(db, systemClock, { temporal: gateway });
 
-// A customer's HTTP API on loopback: /json answers JSON, /big more than the cap, /redirect a 302 to a private address.
+// A customer's HTTP API on loopback: /json answers JSON, /big more than the cap, /redirect a 302 to a private address,
+// /slow answers late.
 let api: { url: string; close(): Promise<void>; received: Array<{ method: string; body: string }> };
 beforeAll(async () => {
   const received: Array<{ method: string; body: string }> = [];
@@ -29,6 +30,8 @@ beforeAll(async () => {
       received.push({ method: req.method!, body: Buffer.concat(chunks).toString('utf8') });
       if (req.url === '/big') return res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(70 * 1024));
       if (req.url === '/redirect') return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+      // Answers after 1.5 s: longer than a flow timeout of 1 s, shorter than the request's own limit.
+      if (req.url === '/slow') return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 1_500);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, echo: Buffer.concat(chunks).toString('utf8') }));
     });
   });
@@ -120,6 +123,16 @@ describe('flow runs (workflow flow-run)', () => {
     expect(big.res.body).toMatchObject({ status: 'error', error: 'node "call" (http): the response is larger than 65536 bytes', output: null });
     const redirect = await run(guild, key, manualFlow([{ id: 'call', type: 'http', method: 'GET', url: `${api.url}/redirect` }]));
     expect(redirect.res.body).toMatchObject({ status: 'success', output: { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data' } } });
+  });
+
+  it("an http request counts against the flow's timeout: one answering past it ends the run stopped before its next node", async () => {
+    const { guild, key } = await flowsGuild(db());
+    const { res } = await run(
+      guild,
+      key,
+      manualFlow([{ id: 'call', type: 'http', method: 'GET', url: `${api.url}/slow` }, { id: 'after', type: 'set', values: { ran: true } }], { timeoutSeconds: 1 }),
+    );
+    expect(res.body).toMatchObject({ status: 'stopped', error: "the flow's timeout of 1 s passed", output: null });
   });
 
   it.each(['http://169.254.169.254/latest/meta-data', 'http://10.0.0.1/', 'http://[::ffff:192.168.0.1]/'])('http node refuses private address %s', async (url) => {

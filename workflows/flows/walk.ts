@@ -2,14 +2,16 @@ import type { FlowNodeValue, FlowRunInput } from '../../src/flows/ids.js';
 import { FLOW_CONTEXT_MAX_BYTES, FLOW_OUTPUT_MAX_BYTES } from '../../src/flows/ids.js';
 import { jsonSize, nodeFailureMessage } from './nodeFailure.js';
 import { runNode } from './nodes.js';
+import { FlowTimedOut, type TimeBudget } from './timeBudget.js';
 
-export type WalkEnd = { status: 'success'; output: unknown } | { status: 'error'; error: string };
+export type WalkEnd = { status: 'success'; output: unknown } | { status: 'error' | 'stopped'; error: string };
 
 /**
  * Walks the snapshotted nodes from the trigger: each node runs once (saved definitions have no cycles), its
- * output kept for later expressions. Ends with the last node's output, or with the first node failure.
+ * output kept for later expressions. Ends with the last node's output, with the first node failure, or (with a
+ * `budget`, see runNode) `stopped` when the flow's own time passes its timeout.
  */
-export async function walkFlow(run: FlowRunInput): Promise<WalkEnd> {
+export async function walkFlow(run: FlowRunInput, budget?: TimeBudget): Promise<WalkEnd> {
   const byId = new Map<string, FlowNodeValue>(run.nodes.map((n) => [n.id, n]));
   const trigger = run.nodes.find((n) => n.type === 'trigger');
   if (!trigger) return { status: 'error', error: 'the definition has no trigger node' };
@@ -20,8 +22,9 @@ export async function walkFlow(run: FlowRunInput): Promise<WalkEnd> {
   while (node) {
     let step;
     try {
-      step = await runNode(node, run, outputs);
+      step = await runNode(node, run, outputs, budget);
     } catch (err) {
+      if (err instanceof FlowTimedOut) return { status: 'stopped', error: err.message };
       const message = nodeFailureMessage(err, node);
       if (message === undefined) throw err;
       return { status: 'error', error: message };
