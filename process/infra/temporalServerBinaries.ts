@@ -78,7 +78,7 @@ async function buildBinary(name: BinaryName, searchPath: string, cacheDir: strin
     const e = err as NodeJS.ErrnoException & { stderr?: string };
     const why = e.code === 'ENOENT' ? 'go is not on PATH' : (e.stderr ?? e.message).trim().split('\n').slice(-3).join(' | ');
     throw new TemporalServerBinaryError(
-      `Could not build ${target} (${why}). Install Go (1.25 or newer) and try again, or set ${setting} to a built ${file} binary.`,
+      `Could not build ${target} (${why}). Install Go (1.26.4 or newer, as its go.mod asks) and try again, or set ${setting} to a built ${file} binary.`,
     );
   }
   return join(cacheDir, file);

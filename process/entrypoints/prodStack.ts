@@ -1,0 +1,31 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../src/core/config.js';
+import { withLocalWebhooks } from '../dev/localWebhooks.js';
+import { prodStackBanner } from '../prodStack/banner.js';
+import { checkProdStack } from '../prodStack/stackCheck.js';
+import { startProdStack } from '../prodStack/startProdStack.js';
+import { runUntilSignal } from './shutdown.js';
+
+// `npm run stack:prod`: the production topology with the real Temporal server, for operators and the reference
+// figures (docs/deployment.md, Production-like stack). Never needed by `npm run dev` or `npm test`.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const say = (line: string) => console.log(`[stack:prod] ${line}`);
+const { values } = parseArgs({ args: process.argv.slice(2), options: { check: { type: 'boolean', default: false } }, strict: true });
+
+runUntilSignal(async (defer) => {
+  const config = withLocalWebhooks(loadConfig());
+  const workDir = await mkdtemp(join(tmpdir(), 'cb-prod-stack-'));
+  // Registered first, so it runs last, once PostgreSQL has stopped. The processes' logs stay for a look afterwards.
+  defer(() => rm(join(workDir, 'pgdata'), { recursive: true, force: true }));
+  const stack = await startProdStack(config, root, workDir, say, defer);
+  console.log(prodStackBanner(stack, workDir));
+  if (values.check) {
+    await checkProdStack(stack, say);
+    // The same ordered stop as Ctrl-C, with exit code 0.
+    process.kill(process.pid, 'SIGINT');
+  }
+}, say);
