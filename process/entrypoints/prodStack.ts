@@ -14,7 +14,14 @@ import { runUntilSignal } from './shutdown.js';
 // figures (docs/deployment.md, Production-like stack). Never needed by `npm run dev` or `npm test`.
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const say = (line: string) => console.log(`[stack:prod] ${line}`);
-const { values } = parseArgs({ args: process.argv.slice(2), options: { check: { type: 'boolean', default: false } }, strict: true });
+const values = (() => {
+  try {
+    return parseArgs({ args: process.argv.slice(2), options: { check: { type: 'boolean', default: false } }, strict: true }).values;
+  } catch (err) {
+    process.stderr.write(`error: ${(err as Error).message} (the one option is --check)\n`);
+    process.exit(2);
+  }
+})();
 
 runUntilSignal(async (defer) => {
   const config = withLocalWebhooks(loadConfig());

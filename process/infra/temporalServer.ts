@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Connection, isGrpcServiceError } from '@temporalio/client';
 import pg from 'pg';
 import { msToTs } from '@temporalio/common/lib/time.js';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import { ensureDatabase } from './embeddedPostgres.js';
 import { freePort } from './freePort.js';
 import type { TemporalDevSettings } from './temporalDevSettings.js';
@@ -16,7 +16,8 @@ import type { TemporalServerBinaries } from './temporalServerBinaries.js';
 import { TEMPORAL_DATABASES, temporalDynamicConfigYaml, temporalServerConfigYaml, type TemporalServerPorts } from './temporalServerConfig.js';
 
 const run = promisify(execFile);
-const { IndexedValueType } = temporal.api.enums.v1;
+// A CommonJS package: its namespace comes through the default export under ESM.
+const { IndexedValueType } = proto.temporal.api.enums.v1;
 
 export interface TemporalServerOptions {
   binaries: TemporalServerBinaries;
@@ -40,7 +41,7 @@ export interface RunningTemporalServer extends RunningTemporal {
   logFile: string;
 }
 
-const INDEXED_VALUE_TYPE: Record<TemporalDevSettings['searchAttributes'][string], temporal.api.enums.v1.IndexedValueType> = {
+const INDEXED_VALUE_TYPE: Record<TemporalDevSettings['searchAttributes'][string], proto.temporal.api.enums.v1.IndexedValueType> = {
   Keyword: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
   Text: IndexedValueType.INDEXED_VALUE_TYPE_TEXT,
   Int: IndexedValueType.INDEXED_VALUE_TYPE_INT,

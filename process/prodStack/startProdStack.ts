@@ -41,6 +41,8 @@ export interface ProdStack {
  * Discord holding the demo guild (as `npm run dev -- --platform fake-discord`), each process on its own ports.
  */
 export async function startProdStack(config: Config, root: string, workDir: string, log: (line: string) => void, defer: Defer): Promise<ProdStack> {
+  // First: a binary that is missing and cannot be built ends the start before anything runs.
+  const binaries = await resolveTemporalServerBinaries(config.temporal, log);
   // DATABASE_URL is the service's database; Temporal's two go beside it on the same server.
   const { serverUrl, databaseUrl } = config.database.url
     ? { serverUrl: config.database.url, databaseUrl: config.database.url }
@@ -51,7 +53,6 @@ export async function startProdStack(config: Config, root: string, workDir: stri
   const guildId = await seedDemoGuild(database.db);
   const apiKey = await devApiKey(database.db, guildId, DEMO_OWNER_ID, join(workDir, 'credentials.json'));
 
-  const binaries = await resolveTemporalServerBinaries(config.temporal, log);
   const settings = await readTemporalDevSettings(join(root, 'temporal-dev.yml'));
   const { namespace, historyShards } = config.temporal;
   const temporal = await startTemporalServer({ binaries, postgresUrl: serverUrl, namespace, settings, historyShards, fresh: false, workDir, log });
