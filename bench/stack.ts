@@ -28,7 +28,7 @@ export interface BenchStack {
 /**
  * PostgreSQL and Temporal for the benchmarks: DATABASE_URL and TEMPORAL_ADDRESS when set, otherwise an
  * embedded PostgreSQL kept in .dev/bench-pgdata (so the seeded data is reused between runs) and, by target, an
- * in-memory Temporal dev server or the real server with its databases on that PostgreSQL, new for each run.
+ * in-memory Temporal dev server or the real server with its databases on that PostgreSQL.
  */
 export async function startBenchStack(config: Config, root: string, target: BenchTarget, log: (line: string) => void): Promise<BenchStack> {
   const stops: Array<() => Promise<void>> = [];
@@ -75,7 +75,10 @@ async function startTemporal(config: Config, root: string, target: BenchTarget, 
   await mkdir(workDir, { recursive: true });
   const binaries = await resolveTemporalServerBinaries(config.temporal, log);
   const { namespace, historyShards } = config.temporal;
-  const temporal = await startTemporalServer({ binaries, postgresUrl: databaseUrl, namespace, settings, historyShards, fresh: true, workDir, log });
+  // On the bench's own PostgreSQL each run gets a new cluster, as from the in-memory dev server; an operator's
+  // DATABASE_URL keeps what its server holds.
+  const fresh = !config.database.url;
+  const temporal = await startTemporalServer({ binaries, postgresUrl: databaseUrl, namespace, settings, historyShards, fresh, workDir, log });
   stops.push(temporal.stop);
   return { address: temporal.address, namespace: temporal.namespace, historyShards };
 }
