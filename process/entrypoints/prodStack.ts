@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,8 @@ const values = (() => {
 runUntilSignal(async (defer) => {
   const config = withLocalWebhooks(loadConfig());
   const workDir = await mkdtemp(join(tmpdir(), 'cb-prod-stack-'));
+  // As root, PostgreSQL runs as the `postgres` user, which must pass through to its data folder inside.
+  await chmod(workDir, 0o711);
   // Registered first, so it runs last, once PostgreSQL has stopped. The processes' logs stay for a look afterwards.
   defer(() => rm(join(workDir, 'pgdata'), { recursive: true, force: true }));
   const stack = await startProdStack(config, root, workDir, say, defer);

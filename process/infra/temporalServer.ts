@@ -9,7 +9,7 @@ import pg from 'pg';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
 import { ensureDatabase } from './embeddedPostgres.js';
-import { freePort } from './freePort.js';
+import { freePort, freePortBetween } from './freePort.js';
 import type { TemporalDevSettings } from './temporalDevSettings.js';
 import type { RunningTemporal } from './temporalDevServer.js';
 import type { TemporalServerBinaries } from './temporalServerBinaries.js';
@@ -135,11 +135,22 @@ async function applySchemas(sqlTool: string, postgres: PostgresEndpoint): Promis
   }
 }
 
+// The server stores membership ports in a PostgreSQL smallint: a port the system picks (32768 and up here) fails
+// its start with "out of range for type smallint".
+const MEMBERSHIP_PORTS = { low: 10_000, high: 32_767 };
+
 async function freePorts(): Promise<TemporalServerPorts> {
-  const names = ['frontend', 'history', 'matching', 'worker', 'frontendMembership', 'historyMembership', 'matchingMembership', 'workerMembership'] as const;
-  const ports: Partial<TemporalServerPorts> = {};
-  for (const name of names) ports[name] = await freePort();
-  return ports as TemporalServerPorts;
+  const membership = () => freePortBetween(MEMBERSHIP_PORTS.low, MEMBERSHIP_PORTS.high);
+  return {
+    frontend: await freePort(),
+    history: await freePort(),
+    matching: await freePort(),
+    worker: await freePort(),
+    frontendMembership: await membership(),
+    historyMembership: await membership(),
+    matchingMembership: await membership(),
+    workerMembership: await membership(),
+  };
 }
 
 async function connectWhenUp(address: string, exited: () => boolean, logFile: string): Promise<Connection> {
@@ -148,7 +159,10 @@ async function connectWhenUp(address: string, exited: () => boolean, logFile: st
     if (exited()) throw new Error(`The Temporal server exited during its start: see ${logFile}.`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
-      await connection.workflowService.getSystemInfo({});
+      await connection.workflowService.getSystemInfo({}).catch(async (err: unknown) => {
+        await connection.close();
+        throw err;
+      });
       return connection;
     } catch {
       if (performance.now() > deadline) throw new Error(`The Temporal server did not answer on ${address} within ${START_TIMEOUT_MS / 1000} s: see ${logFile}.`);
@@ -158,11 +172,26 @@ async function connectWhenUp(address: string, exited: () => boolean, logFile: st
 }
 
 async function ensureNamespace(connection: Connection, namespace: string): Promise<void> {
-  try {
-    // The dev server's retention: closed runs are kept a day.
-    await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
-  } catch (err) {
-    if (!(isGrpcServiceError(err) && err.code === GRPC_ALREADY_EXISTS)) throw err;
+  await untilItWorks(async () => {
+    try {
+      // The dev server's retention: closed runs are kept a day.
+      await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
+    } catch (err) {
+      if (!(isGrpcServiceError(err) && err.code === GRPC_ALREADY_EXISTS)) throw err;
+    }
+  });
+}
+
+/** Retries `attempt` while the services of a server just started find each other; its last error after the start timeout. */
+async function untilItWorks(attempt: () => Promise<void>): Promise<void> {
+  const deadline = performance.now() + START_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (performance.now() > deadline) throw err;
+      await sleep(500);
+    }
   }
 }
 
@@ -171,24 +200,17 @@ async function ensureNamespace(connection: Connection, namespace: string): Promi
  * yet (their namespace caches refresh every few seconds), so the calls are retried until a query on them answers.
  */
 async function ensureSearchAttributes(connection: Connection, namespace: string, wanted: TemporalDevSettings['searchAttributes']): Promise<void> {
-  const deadline = performance.now() + START_TIMEOUT_MS;
-  for (;;) {
-    try {
-      const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-      const missing = Object.entries(wanted).filter(([name]) => !customAttributes?.[name]);
-      if (missing.length === 0) {
-        // A query on each attribute answers once the namespace and its attributes are usable for visibility.
-        const query = Object.keys(wanted).map((name) => `${name} IS NOT NULL`).join(' OR ');
-        await connection.workflowService.countWorkflowExecutions({ namespace, query });
-        return;
-      }
+  await untilItWorks(async () => {
+    const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+    const missing = Object.entries(wanted).filter(([name]) => !customAttributes?.[name]);
+    if (missing.length > 0) {
       await connection.operatorService.addSearchAttributes({
         namespace,
         searchAttributes: Object.fromEntries(missing.map(([name, type]) => [name, INDEXED_VALUE_TYPE[type]])),
       });
-    } catch (err) {
-      if (performance.now() > deadline) throw err;
-      await sleep(500);
     }
-  }
+    // A query on each attribute answers once the namespace and its attributes are usable for visibility.
+    const query = Object.keys(wanted).map((name) => `${name} IS NOT NULL`).join(' OR ');
+    await connection.workflowService.countWorkflowExecutions({ namespace, query });
+  });
 }
