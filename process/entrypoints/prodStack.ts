@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/core/config.js';
 import { withLocalWebhooks } from '../dev/localWebhooks.js';
 import { prodStackBanner } from '../prodStack/banner.js';
 import { checkProdStack } from '../prodStack/stackCheck.js';
 import { startProdStack } from '../prodStack/startProdStack.js';
+import { loadConfigOrExit } from './bootConfig.js';
 import { runUntilSignal } from './shutdown.js';
 
 // `npm run stack:prod`: the production topology with the real Temporal server, for operators and the reference
@@ -23,8 +23,9 @@ const values = (() => {
   }
 })();
 
+const config = withLocalWebhooks(loadConfigOrExit());
+
 runUntilSignal(async (defer) => {
-  const config = withLocalWebhooks(loadConfig());
   const workDir = await mkdtemp(join(tmpdir(), 'cb-prod-stack-'));
   // As root, PostgreSQL runs as the `postgres` user, which must pass through to its data folder inside.
   await chmod(workDir, 0o711);
