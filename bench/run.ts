@@ -23,7 +23,7 @@ import { runGatewayIngest } from './scenarios/gatewayIngest.js';
 import type { ScenarioContext } from './scenarios/context.js';
 import { createBenchKey, seedBenchGuild } from './seed.js';
 import type { ServerThreadData } from './serverThread.js';
-import { startBenchStack } from './stack.js';
+import { startBenchStack, type BenchTarget } from './stack.js';
 
 // Latency scenarios first: `write` and `webhook-throughput` leave a backlog of workflows that Temporal
 // keeps draining for a minute or two, which would slow whatever ran next.
@@ -61,8 +61,10 @@ const { values } = parseArgs({
     members: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
-    /** Temporal workers, each in a thread of its own (the first one also serves the api). */
-    workers: { type: 'string', default: '1' },
+    /** `dev`: the Temporal dev server (SQLite, in memory); `prod`: the real server on PostgreSQL (docs/deployment.md). */
+    target: { type: 'string', default: 'dev' },
+    /** Temporal workers, each in a thread of its own (the first one also serves the api); default 1, 2 with `--target prod`. */
+    workers: { type: 'string' },
     /** Giveaways opened by `giveaways-open` and `giveaways-end` (the issue's size is 10,000: about 25 minutes here). */
     giveaways: { type: 'string', default: '1000' },
     /** `read` rounds, each a bare and a full load in alternating order; the median ratio is reported. */
@@ -77,6 +79,12 @@ const { values } = parseArgs({
     'response-check': { type: 'string', default: 'shape' },
   },
 });
+if (values.target !== 'dev' && values.target !== 'prod') {
+  console.error(`--target must be dev or prod (got "${values.target}").`);
+  process.exit(2);
+}
+const target: BenchTarget = values.target;
+const workers = Number(values.workers ?? (target === 'prod' ? 2 : 1));
 const names = values.only.split(',') as ScenarioName[];
 const unknown = names.filter((n) => !(n in SCENARIOS) && !(n in STANDALONE));
 if (unknown.length > 0) {
@@ -93,12 +101,14 @@ for (const name of names.filter((n): n is keyof typeof STANDALONE => n in STANDA
   results.push(await STANDALONE[name]());
 }
 const onStack = names.filter((n): n is keyof typeof SCENARIOS => n in SCENARIOS);
+let temporal: { target: BenchTarget; serverVersion: string; historyShards: number | null; workers: number } | null = null;
 if (onStack.length > 0) results.push(...(await runOnStack(onStack)));
 addCeilingRatio(results);
 const report = {
   recordedAt: new Date().toISOString(),
   machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
   dataset: onStack.length > 0 ? { members, accountsWithLedger: members } : null,
+  temporal,
   results,
 };
 await mkdir(new URL('./results/', import.meta.url), { recursive: true });
@@ -109,7 +119,7 @@ log(`results written to ${fileURLToPath(file)}`);
 
 /** The scenarios that drive the api and worker: PostgreSQL and Temporal started (or reused), the guild seeded. */
 async function runOnStack(onStack: Array<keyof typeof SCENARIOS>) {
-  const stack = await startBenchStack(loadConfig(), root, log);
+  const stack = await startBenchStack(loadConfig(), root, target, log);
   const { db, close } = createDatabase(stack.databaseUrl, 4);
   const threads: Worker[] = [];
   try {
@@ -135,7 +145,7 @@ async function runOnStack(onStack: Array<keyof typeof SCENARIOS>) {
     };
     const ports = await startThread('api+worker');
     const apiThread = threads[0]!;
-    for (let i = 1; i < Number(values.workers); i++) await startThread('worker');
+    for (let i = 1; i < workers; i++) await startThread('worker');
     // The thread's own event loop utilization, read from this side (worker.performance).
     const apiThreadBusyMs = async () => apiThread.performance.eventLoopUtilization().active;
     const ctx: ScenarioContext = {
@@ -151,7 +161,7 @@ async function runOnStack(onStack: Array<keyof typeof SCENARIOS>) {
       readRounds: Number(values['read-rounds']),
       xpRatePerSecond: Number(values.rate),
       leaderboardRows: Number(values.rows),
-      workers: Number(values.workers),
+      workers,
       giveaways: Number(values.giveaways),
       temporal: {
         client: new Client({ connection: Connection.lazy({ address: stack.temporalAddress }), namespace: stack.temporalNamespace }),
@@ -159,6 +169,9 @@ async function runOnStack(onStack: Array<keyof typeof SCENARIOS>) {
       },
       temporalAddress: stack.temporalAddress,
     };
+    const { serverVersion } = await ctx.temporal.client.workflowService.getSystemInfo({});
+    temporal = { target, serverVersion: serverVersion ?? 'unknown', historyShards: stack.historyShards, workers };
+    log(`Temporal ${target === 'prod' ? 'server' : 'dev server'} ${temporal.serverVersion} at ${stack.temporalAddress}, ${workers} worker(s)`);
     const results = [];
     for (const name of onStack) {
       log(`running ${name}...`);

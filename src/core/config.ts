@@ -40,6 +40,14 @@ const EnvSchema = z.object({
   /** Searched for those binaries after the two paths above. */
   PATH: z.string().default(''),
   /**
+   * The real Temporal server and its temporal-sql-tool, for `npm run stack:prod` and `npm run bench -- --target prod`
+   * only; unset: the ones built into ~/.cache/community-bot (built there when missing).
+   */
+  TEMPORAL_SERVER_PATH: z.string().optional(),
+  TEMPORAL_SQL_TOOL_PATH: z.string().optional(),
+  /** History shards of that server's cluster (fixed when its database is first set up). */
+  TEMPORAL_HISTORY_SHARDS: z.coerce.number().int().min(1).max(16_384).default(4),
+  /**
    * How a response is checked against its documented schema: `parse` runs the whole schema, `shape` a compiled
    * check of fields and primitive types (api/responseCheck.ts). Unset: `shape` in production, `parse` elsewhere.
    */
@@ -175,6 +183,9 @@ export type Config = Readonly<{
     workflowBundlePath?: string;
     cliPath?: string;
     testServerPath?: string;
+    serverPath?: string;
+    sqlToolPath?: string;
+    historyShards: number;
     /** The process's PATH, where the Temporal binaries are looked for. */
     binarySearchPath: string;
   }>;
@@ -243,6 +254,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
       cliPath: e.TEMPORAL_CLI_PATH,
       testServerPath: e.TEMPORAL_TEST_SERVER_PATH,
+      serverPath: e.TEMPORAL_SERVER_PATH,
+      sqlToolPath: e.TEMPORAL_SQL_TOOL_PATH,
+      historyShards: e.TEMPORAL_HISTORY_SHARDS,
       binarySearchPath: e.PATH,
     }),
     dev: Object.freeze({ postgresPort: e.DEV_POSTGRES_PORT }),
