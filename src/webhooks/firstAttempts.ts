@@ -85,6 +85,9 @@ export async function attemptFirstDeliveries(deps: FirstAttemptsDeps, run: First
   });
   if (interrupted.length > 0) await recordFirstAttempts(deps.db, interrupted);
   const outcomes: Array<{ ok: boolean; at: Date }> = [];
+  // A lane dials its next delivery while the last one's log line is written; all are written before the
+  // outcome is counted (a failed write fails the step, whose next try logs the attempt as interrupted).
+  const logged: Array<Promise<void>> = [];
   const heartbeats = setInterval(run.heartbeat, 1_000);
   try {
     await inParallel(
@@ -98,11 +101,14 @@ export async function attemptFirstDeliveries(deps: FirstAttemptsDeps, run: First
         const target = { url: endpoint.url, secret: endpoint.secret, eventId: delivery.eventId, body: delivery.body };
         const result: AttemptResult = await sendAttempt(deps.dispatcher, target, Math.floor(deps.clock.now().getTime() / 1000), run.signal);
         if (run.signal.aborted) return;
-        await deps.log.record({ deliveryId: delivery.id, attempt: 1, attemptedAt, ...result });
+        const line = deps.log.record({ deliveryId: delivery.id, attempt: 1, attemptedAt, ...result });
+        line.catch(() => {}); // awaited below, with the others
+        logged.push(line);
         if (result.ok) noteDelivered(delivery.committedAt, attemptedAt, result.durationMs);
         outcomes.push({ ok: result.ok, at: attemptedAt });
       },
     );
+    await Promise.all(logged);
   } finally {
     clearInterval(heartbeats);
   }
