@@ -1,5 +1,5 @@
 /** Items written by one statement at most: bounds the statement's parameters and a group's wait. */
-export const MAX_GROUP_ITEMS = 500;
+const MAX_GROUP_ITEMS = 500;
 
 interface Pending<T, R> {
   item: T;
