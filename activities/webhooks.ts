@@ -5,7 +5,7 @@ import { createDeliveries, findDeliveryTarget, finishDelivery, recordAttempt, su
 import { noteDelivered } from '../src/core/metrics.js';
 import { ATTEMPT_TIMEOUT_MS, deliveryBody } from '../src/webhooks/delivery.js';
 import { noteFailingStreak } from '../src/webhooks/failingStreak.js';
-import { attemptFirstDeliveries } from '../src/webhooks/firstAttempts.js';
+import { attemptFirstDeliveries, createFirstAttemptLog } from '../src/webhooks/firstAttempts.js';
 import { createGuardedDispatcher } from '../src/webhooks/guardedDispatcher.js';
 import type { EndpointBatchOutcome, WebhookBatchPlan } from '../src/webhooks/ids.js';
 import { sendAttempt } from '../src/webhooks/sendAttempt.js';
@@ -18,6 +18,7 @@ export type AttemptOutcome = 'succeeded' | 'failed' | 'endpoint-disabled';
 
 export function createWebhooksActivities({ db, clock, webhooks }: ActivityDeps) {
   const dispatcher = createGuardedDispatcher({ allowLoopback: webhooks.allowInsecureLocal, connectTimeoutMs: ATTEMPT_TIMEOUT_MS });
+  const firstAttemptLog = createFirstAttemptLog(db);
 
   /** One delivery per subscribed, enabled endpoint as of now; a repeated call returns the same ones. */
   async function createDeliveriesNow(event: StoredEvent) {
@@ -46,7 +47,7 @@ export function createWebhooksActivities({ db, clock, webhooks }: ActivityDeps) 
     async attemptBatchDeliveries(batchId: number, endpointId: number, startedAt: number): Promise<EndpointBatchOutcome> {
       const context = Context.current();
       return attemptFirstDeliveries(
-        { db, clock, dispatcher },
+        { db, clock, dispatcher, log: firstAttemptLog },
         { batchId, endpointId, startedAt, signal: context.cancellationSignal, heartbeat: () => context.heartbeat() },
       );
     },

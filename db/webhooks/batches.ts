@@ -44,34 +44,58 @@ export async function deliveriesAwaitingFirstAttempt(db: Kysely<Database>, batch
   return rows.map((r) => ({ id: Number(r.id), eventId: r.event_id, body: r.body, committedAt: r.created_at, firstDialledAt: r.first_dialled_at }));
 }
 
-/** Claims a first attempt for dialling; false when an earlier try claimed it (it is not dialled again). */
-export async function claimFirstAttempt(db: Kysely<Database>, deliveryId: number, at: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ first_dialled_at: at })
-    .where('id', '=', deliveryId)
-    .where('first_dialled_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+/**
+ * Claims first attempts for dialling, many in one statement; answers, per claim in order, whether it is
+ * this caller's (false when an earlier try claimed it: it is not dialled again).
+ */
+export async function claimFirstAttempts(db: Kysely<Database>, claims: Array<{ deliveryId: number; at: Date }>): Promise<boolean[]> {
+  const { rows } = await sql<{ id: string }>`
+    update webhook_deliveries d
+    set first_dialled_at = c.at
+    from unnest(${claims.map((c) => c.deliveryId)}::bigint[], ${claims.map((c) => c.at)}::timestamptz[]) as c(id, at)
+    where d.id = c.id and d.first_dialled_at is null
+    returning d.id
+  `.execute(db);
+  const claimed = new Set(rows.map((r) => Number(r.id)));
+  // A delivery named twice in one statement is claimed once: the first asker has it.
+  return claims.map((c) => claimed.delete(c.deliveryId));
 }
 
 /**
- * Logs a first attempt once, in one statement: the attempt row, the delivery's count and, after a success,
- * its final status. A failed one stays pending for its retry run.
+ * Logs first attempts once, many in one statement: each attempt row, its delivery's count and, after a
+ * success, its final status. A failed one stays pending for its retry run; one logged already is left as it is.
  */
-export async function recordFirstAttempt(db: Kysely<Database>, a: AttemptRecord & { ok: boolean }): Promise<void> {
+export async function recordFirstAttempts(db: Kysely<Database>, attempts: Array<AttemptRecord & { ok: boolean }>): Promise<void> {
+  const rows = attempts.map((a) => ({
+    delivery_id: a.deliveryId,
+    attempt: a.attempt,
+    attempted_at: a.attemptedAt.toISOString(),
+    duration_ms: a.durationMs,
+    status_code: a.statusCode,
+    error: a.error,
+    response_excerpt: a.responseExcerpt,
+    ok: a.ok,
+  }));
   await sql`
-    with logged as (
+    with given as (
+      select distinct on (delivery_id, attempt) *
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as g(
+        delivery_id bigint, attempt integer, attempted_at timestamptz, duration_ms integer,
+        status_code integer, error text, response_excerpt text, ok boolean
+      )
+    ),
+    logged as (
       insert into webhook_attempts (delivery_id, attempt, attempted_at, duration_ms, status_code, error, response_excerpt)
-      values (${a.deliveryId}, ${a.attempt}, ${a.attemptedAt}, ${a.durationMs}, ${a.statusCode}, ${a.error}, ${a.responseExcerpt})
+      select delivery_id, attempt, attempted_at, duration_ms, status_code, error, response_excerpt from given
       on conflict (delivery_id, attempt) do nothing
-      returning delivery_id
+      returning delivery_id, attempt
     )
     update webhook_deliveries d
     set attempts = d.attempts + 1,
-        status = case when ${a.ok} then 'succeeded' else d.status end,
-        completed_at = case when ${a.ok} then ${a.attemptedAt}::timestamptz else d.completed_at end
-    where d.id in (select delivery_id from logged)
+        status = case when g.ok then 'succeeded' else d.status end,
+        completed_at = case when g.ok then g.attempted_at else d.completed_at end
+    from logged l join given g on g.delivery_id = l.delivery_id and g.attempt = l.attempt
+    where d.id = l.delivery_id
   `.execute(db);
 }
 

@@ -2,18 +2,20 @@ import type { Kysely } from 'kysely';
 import type { Dispatcher } from 'undici';
 import {
   cancelFirstAttempts,
-  claimFirstAttempt,
+  claimFirstAttempts,
   countSucceededFirstAttempts,
   deliveriesAwaitingFirstAttempt,
   failedFirstAttempts,
   findAttemptEndpoint,
-  recordFirstAttempt,
+  recordFirstAttempts,
 } from '../../db/webhooks/batches.js';
 import type { Database } from '../../db/schema.js';
+import type { AttemptRecord } from '../../db/webhooks/webhooks.js';
 import type { Clock } from '../core/clock.js';
 import { noteDelivered } from '../core/metrics.js';
 import type { EndpointBatchOutcome } from './ids.js';
 import { noteFailingStreak } from './failingStreak.js';
+import { groupedWrites } from './groupedWrites.js';
 import { sendAttempt, type AttemptResult } from './sendAttempt.js';
 
 /**
@@ -24,10 +26,31 @@ export const FIRST_ATTEMPTS_PER_ENDPOINT = 16;
 
 export const INTERRUPTED_ATTEMPT = 'the worker stopped during this attempt; its outcome is unknown';
 
+/**
+ * One worker's claims and log lines of first attempts. Every endpoint's attempts of every batch the worker
+ * runs share it, so the claims (and the log lines) asked for together go to PostgreSQL in one statement:
+ * the statements per delivery fall as the load grows, and each claim still precedes its dial.
+ */
+export interface FirstAttemptLog {
+  claim(claim: { deliveryId: number; at: Date }): Promise<boolean>;
+  record(attempt: AttemptRecord & { ok: boolean }): Promise<void>;
+}
+
+export function createFirstAttemptLog(db: Kysely<Database>): FirstAttemptLog {
+  return {
+    claim: groupedWrites((claims) => claimFirstAttempts(db, claims)),
+    record: groupedWrites(async (attempts) => {
+      await recordFirstAttempts(db, attempts);
+      return attempts.map(() => undefined);
+    }),
+  };
+}
+
 export interface FirstAttemptsDeps {
   db: Kysely<Database>;
   clock: Clock;
   dispatcher: Dispatcher;
+  log: FirstAttemptLog;
 }
 
 export interface FirstAttemptsRun {
@@ -55,13 +78,16 @@ export async function attemptFirstDeliveries(deps: FirstAttemptsDeps, run: First
     return { succeeded: 0, cancelled: await cancelFirstAttempts(deps.db, run.batchId, run.endpointId, now()), failed: [] };
   }
   const waiting = await deliveriesAwaitingFirstAttempt(deps.db, run.batchId, run.endpointId);
-  for (const cut of waiting.filter((d) => d.firstDialledAt !== null)) {
+  const interrupted = waiting.filter((d) => d.firstDialledAt !== null).map((cut) => {
     const attemptedAt = cut.firstDialledAt!;
     const durationMs = Math.max(0, now().getTime() - attemptedAt.getTime());
-    const result = { ok: false, statusCode: null, error: INTERRUPTED_ATTEMPT, responseExcerpt: null, durationMs };
-    await recordFirstAttempt(deps.db, { deliveryId: cut.id, attempt: 1, attemptedAt, ...result });
-  }
+    return { deliveryId: cut.id, attempt: 1, attemptedAt, ok: false, statusCode: null, error: INTERRUPTED_ATTEMPT, responseExcerpt: null, durationMs };
+  });
+  if (interrupted.length > 0) await recordFirstAttempts(deps.db, interrupted);
   const outcomes: Array<{ ok: boolean; at: Date }> = [];
+  // A lane dials its next delivery while the last one's log line is written; all are written before the
+  // outcome is counted (a failed write fails the step, whose next try logs the attempt as interrupted).
+  const logged: Array<Promise<void>> = [];
   const heartbeats = setInterval(run.heartbeat, 1_000);
   try {
     await inParallel(
@@ -71,15 +97,18 @@ export async function attemptFirstDeliveries(deps: FirstAttemptsDeps, run: First
         // Claimed one by one, right before dialling: a delivery the worker never reached stays unclaimed.
         if (run.signal.aborted) return;
         const attemptedAt = now();
-        if (!(await claimFirstAttempt(deps.db, delivery.id, attemptedAt))) return;
+        if (!(await deps.log.claim({ deliveryId: delivery.id, at: attemptedAt }))) return;
         const target = { url: endpoint.url, secret: endpoint.secret, eventId: delivery.eventId, body: delivery.body };
         const result: AttemptResult = await sendAttempt(deps.dispatcher, target, Math.floor(deps.clock.now().getTime() / 1000), run.signal);
         if (run.signal.aborted) return;
-        await recordFirstAttempt(deps.db, { deliveryId: delivery.id, attempt: 1, attemptedAt, ...result });
+        const line = deps.log.record({ deliveryId: delivery.id, attempt: 1, attemptedAt, ...result });
+        line.catch(() => {}); // awaited below, with the others
+        logged.push(line);
         if (result.ok) noteDelivered(delivery.committedAt, attemptedAt, result.durationMs);
         outcomes.push({ ok: result.ok, at: attemptedAt });
       },
     );
+    await Promise.all(logged);
   } finally {
     clearInterval(heartbeats);
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { insertEndpoint, setEndpointEnabled } from '../../db/webhooks/webhooks.js';
 import { systemClock } from '../../src/core/clock.js';
 import { startFanouts } from '../../src/events/outbox.js';
-import { relayUnstartedBatches } from '../../src/events/batchLaunch.js';
+import { MAX_BATCH_EVENTS, relayUnstartedBatches } from '../../src/events/batchLaunch.js';
 import { FIRST_ATTEMPTS_PER_ENDPOINT } from '../../src/webhooks/firstAttempts.js';
 import { webhookBatchWorkflowId } from '../../src/events/ids.js';
 import { useTestDatabase } from '../harness/database.js';
@@ -75,6 +75,25 @@ describe('batches', () => {
       expect(statuses).toHaveLength(eventIds.length);
       const started = await database.db.selectFrom('events').select('fanout_started_at').where('id', 'in', eventIds).execute();
       expect(started.every((e) => e.fanout_started_at !== null)).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('take the events handed over in one tick together, a hundred at most to a batch', async () => {
+    const receiver = await startEventReceiver(() => 204);
+    try {
+      const guild = await createTestGuild(database.db);
+      await insertEndpoint(database.db, { guildId: guild.id, url: receiver.url, events: [], secret: 'whsec_tick' });
+      const eventIds = await commitEvents(database.db, guild.id, MAX_BATCH_EVENTS + 50);
+      // As from many requests answered in one turn of the event loop: no batch of one leaves ahead of the rest.
+      await Promise.all(eventIds.map((id) => startFanouts(deps(), [{ id, guildId: guild.id }] as never)));
+      const sizes = new Map<number, number>();
+      for (const batchId of await batchIdsOf(eventIds)) sizes.set(batchId, (sizes.get(batchId) ?? 0) + 1);
+      expect([...sizes.values()].sort((a, b) => b - a)).toEqual([MAX_BATCH_EVENTS, 50]);
+      for (const batchId of sizes.keys()) await gateway.client.workflow.getHandle(webhookBatchWorkflowId(guild.id, batchId)).result();
+      expect(receiver.received.size).toBe(eventIds.length);
+      expect([...receiver.received.values()].every((n) => n === 1)).toBe(true);
     } finally {
       await receiver.close();
     }
