@@ -15,6 +15,8 @@ export interface GiveawayWorkerArgs {
   namespace: string;
   taskQueue: string;
   maxCachedWorkflows: number;
+  /** As TEMPORAL_MAX_CONCURRENT_ACTIVITIES in production. */
+  maxConcurrentActivities: number;
   /** The workflow bundle written beforehand (as WORKFLOW_BUNDLE_PATH in production); unset, the process bundles. */
   workflowBundlePath?: string;
 }
@@ -46,6 +48,7 @@ const worker = await createWorker({
     webhooks: { allowInsecureLocal: false },
   },
   maxCachedWorkflows: args.maxCachedWorkflows,
+  maxConcurrentActivities: args.maxConcurrentActivities,
 });
 // The batch of ends, as the worker process creates it, on this run's own task queue (so under an id of its own).
 const endsSchedule = { ...giveawayEndsSchedule, id: `${giveawayEndsSchedule.id}/${args.taskQueue}` };
