@@ -1,44 +1,41 @@
-import { finishAction, type GiveawayActionType } from '../db/giveaways/actions.js';
 import { findDraw } from '../db/giveaways/draws.js';
-import { findGiveaway } from '../db/giveaways/giveaways.js';
-import { findGuild } from '../db/guild/guilds.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
 import { recordGiveawayPosted } from '../src/giveaways/activateGiveaway.js';
 import { runDraw } from '../src/giveaways/drawGiveaway.js';
 import { GIVEAWAY_ENTER_LABEL, giveawayEnterButtonId } from '../src/giveaways/giveawayButtons.js';
 import { RerollRefusal } from '../src/giveaways/giveawayRefusal.js';
-import { activeGiveawayMessage, closedGiveawayMessage, drawAnnouncement, winnerDirectMessage } from '../src/giveaways/giveawayMessages.js';
-import type { DrawActor, DrawOutcome, RerollRequest } from '../src/giveaways/ids.js';
+import { activeGiveawayMessage } from '../src/giveaways/giveawayMessages.js';
+import type { DrawActor, DrawOutcome, GiveawayEndState, RerollRequest } from '../src/giveaways/ids.js';
+import { countDraws } from '../src/giveaways/readGiveaways.js';
 import type { ActivityDeps } from './deps.js';
+import { createGiveawayEffects, loadGiveaway } from './giveawayEffects.js';
+import { createGiveawayEndsActivities } from './giveawayEnds.js';
 import { refuse } from './refusal.js';
 
 export type GiveawaysActivities = ReturnType<typeof createGiveawaysActivities>;
 
 export function createGiveawaysActivities(deps: ActivityDeps) {
   const { db, platform, clock } = deps;
-
-  async function load(guildId: string, giveawayId: number) {
-    const g = await findGiveaway(db, guildId, giveawayId);
-    if (!g) throw refuse('GIVEAWAY_NOT_FOUND', `Giveaway ${giveawayId} of guild ${guildId} does not exist.`);
-    return g;
-  }
-
-  const done = (guildId: string, giveawayId: number, type: GiveawayActionType, drawNumber: number | null, error: string | null, userId?: string) =>
-    finishAction(db, { guildId, giveawayId, type, drawNumber, userId: userId ?? null }, { error }, clock.now());
+  const load = (guildId: string, giveawayId: number) => loadGiveaway(db, guildId, giveawayId);
+  const effects = createGiveawayEffects(deps);
 
   return {
+    ...effects,
+    ...createGiveawayEndsActivities(deps, effects),
+
     /**
      * The start: posts the giveaway message once (idempotency key per giveaway), records its link and makes
-     * the giveaway `active`. A giveaway cancelled meanwhile stays cancelled ('cancelled').
+     * the giveaway `active`. A giveaway cancelled meanwhile stays cancelled ('cancelled'). `endBy` `batch`: the
+     * every-second batch ends it at its endsAt (runs from before that patch pass nothing: their timer ends it).
      */
-    async activateGiveaway(guildId: string, giveawayId: number): Promise<'active' | 'cancelled'> {
+    async activateGiveaway(guildId: string, giveawayId: number, endBy: 'batch' | 'workflow' = 'workflow'): Promise<'active' | 'cancelled'> {
       const g = await load(guildId, giveawayId);
       if (g.status === 'cancelled') return 'cancelled';
       if (g.status !== 'scheduled') return 'active';
       const messageId = await platform.postMessage(guildId, g.channelId, activeGiveawayMessage(g), `giveaway-message/${guildId}/${giveawayId}`, {
         buttons: [{ id: giveawayEnterButtonId(giveawayId), label: GIVEAWAY_ENTER_LABEL }],
       });
-      return db.transaction().execute((trx) => recordGiveawayPosted(trx, { guildId, giveawayId, channelId: g.channelId, messageId, at: clock.now() }));
+      return db.transaction().execute((trx) => recordGiveawayPosted(trx, { guildId, giveawayId, channelId: g.channelId, messageId, at: clock.now(), endBy }));
     },
 
     /** The draw at the end (draw 1): entries closed, winners drawn and stored, `giveaways.ended`. */
@@ -46,6 +43,12 @@ export function createGiveawaysActivities(deps: ActivityDeps) {
       const { outcome, events } = await runDraw(db, platform, { guildId, giveawayId, drawNumber: 1, actor, at: clock.now() });
       await startFanoutsOrLeaveToRelay(deps, events);
       return outcome;
+    },
+
+    /** Where a batch-ended giveaway stands in the database, which its workflow learns only when it needs to. */
+    async giveawayEndState(guildId: string, giveawayId: number): Promise<GiveawayEndState> {
+      const g = await load(guildId, giveawayId);
+      return { status: g.status, draws: await countDraws(db, guildId, giveawayId) };
     },
 
     /** A reroll's draw `drawNumber`, among entrants who never won, replacing winners (NOT_A_WINNER, TOO_MANY_WINNERS). */
@@ -63,43 +66,5 @@ export function createGiveawaysActivities(deps: ActivityDeps) {
       }
     },
 
-    /** Edits the giveaway message to its ended or cancelled look; MESSAGE_NOT_FOUND when it is gone. */
-    async editGiveawayMessage(guildId: string, giveawayId: number, drawNumber: number | null): Promise<void> {
-      const g = await load(guildId, giveawayId);
-      if (g.messageId === null) return;
-      // The ended or cancelled message takes no more entries: its button goes.
-      if (!(await platform.editMessage(guildId, g.channelId, g.messageId, closedGiveawayMessage(g), { buttons: [] }))) {
-        throw refuse('MESSAGE_NOT_FOUND', `The message of giveaway ${giveawayId} is gone.`);
-      }
-      if (drawNumber !== null) await done(guildId, giveawayId, 'edit', drawNumber, null);
-    },
-
-    /** Announces a draw's winners in the giveaway's channel, once per draw. */
-    async announceDraw(guildId: string, giveawayId: number, drawNumber: number): Promise<void> {
-      const g = await load(guildId, giveawayId);
-      const draw = (await findDraw(db, guildId, giveawayId, drawNumber))!;
-      await platform.postMessage(guildId, g.channelId, drawAnnouncement(g, draw.winnerIds, draw.kind === 'reroll'), `giveaway-announce/${guildId}/${giveawayId}/${drawNumber}`);
-      await done(guildId, giveawayId, 'announce', drawNumber, null);
-    },
-
-    /** The winners of a draw to DM: all of them when the giveaway DMs winners, else none. */
-    async drawWinnersToDm(guildId: string, giveawayId: number, drawNumber: number): Promise<string[]> {
-      const g = await load(guildId, giveawayId);
-      return g.dmWinners ? ((await findDraw(db, guildId, giveawayId, drawNumber))?.winnerIds ?? []) : [];
-    },
-
-    /** DMs one winner of a draw, once; 'failed' (recorded as DM_FAILED) when they do not accept DMs. */
-    async dmWinner(guildId: string, giveawayId: number, drawNumber: number, userId: string): Promise<'sent' | 'failed'> {
-      const g = await load(guildId, giveawayId);
-      const guild = await findGuild(db, guildId);
-      const status = await platform.sendDirectMessage(guildId, userId, winnerDirectMessage(g, guild?.name ?? 'the server'), `giveaway-dm/${guildId}/${giveawayId}/${drawNumber}/${userId}`);
-      await done(guildId, giveawayId, 'dm', drawNumber, status === 'sent' ? null : 'DM_FAILED', userId);
-      return status;
-    },
-
-    /** Records a bot action that failed for good (its retries ran out). */
-    async failGiveawayAction(guildId: string, giveawayId: number, type: GiveawayActionType, drawNumber: number, error: string, userId?: string): Promise<void> {
-      await done(guildId, giveawayId, type, drawNumber, error, userId);
-    },
   };
 }

@@ -5,6 +5,8 @@ import { createLogger } from '../src/core/logger.js';
 import { createLocalPlatform } from '../src/platform/localPlatform.js';
 import { Client, Connection } from '@temporalio/client';
 import { createWorker, workflowCode } from '../process/worker.js';
+import { ensureSchedules } from '../src/core/temporal/schedules.js';
+import { giveawayEndsSchedule } from '../src/giveaways/schedules.js';
 
 /** What the scenario passes to the worker process it forks (JSON in argv[2]). */
 export interface GiveawayWorkerArgs {
@@ -13,6 +15,8 @@ export interface GiveawayWorkerArgs {
   namespace: string;
   taskQueue: string;
   maxCachedWorkflows: number;
+  /** As TEMPORAL_MAX_CONCURRENT_ACTIVITIES in production. */
+  maxConcurrentActivities: number;
   /** The workflow bundle written beforehand (as WORKFLOW_BUNDLE_PATH in production); unset, the process bundles. */
   workflowBundlePath?: string;
 }
@@ -44,7 +48,11 @@ const worker = await createWorker({
     webhooks: { allowInsecureLocal: false },
   },
   maxCachedWorkflows: args.maxCachedWorkflows,
+  maxConcurrentActivities: args.maxConcurrentActivities,
 });
+// The batch of ends, as the worker process creates it, on this run's own task queue (so under an id of its own).
+const endsSchedule = { ...giveawayEndsSchedule, id: `${giveawayEndsSchedule.id}/${args.taskQueue}` };
+await ensureSchedules({ client, taskQueue: args.taskQueue }, [endsSchedule]);
 const running = worker.run();
 const send = (message: GiveawayWorkerMessage) => process.send!(message);
 send({ type: 'ready', ...memory() });
@@ -52,6 +60,7 @@ const sampler = setInterval(() => send({ type: 'rss', ...memory() }), 1000);
 process.on('message', async (message) => {
   if (message !== 'stop') return;
   clearInterval(sampler);
+  await client.schedule.getHandle(endsSchedule.id).delete();
   worker.shutdown();
   await running;
   await connection.close();

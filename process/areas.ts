@@ -47,9 +47,10 @@ import { flowRunOperation } from '../src/flows/flowRunOperation.js';
 import { relayFlowEvents } from '../src/flows/eventTrigger.js';
 import { giveawaysRoutes } from '../api/routes/giveaways.js';
 import { createGiveawaysActivities } from '../activities/giveaways.js';
-import { giveawayWorkflow } from '../src/giveaways/ids.js';
+import { giveawayEndsWorkflow, giveawayWorkflow } from '../src/giveaways/ids.js';
 import { giveawayOperation } from '../src/giveaways/giveawayOperation.js';
-import { relayGiveawayCancels } from '../src/giveaways/cancelRelay.js';
+import { relayGiveawayCancels, relayGiveawayCloses } from '../src/giveaways/cancelRelay.js';
+import { giveawayEndsSchedule } from '../src/giveaways/schedules.js';
 import { relayOf, type AreaModule } from './area.js';
 
 /** The one list of areas: the api mounts their routes, the worker registers the rest. */
@@ -124,8 +125,9 @@ export const AREAS: AreaModule[] = [
     name: 'giveaways',
     routes: giveawaysRoutes,
     activities: createGiveawaysActivities,
-    relays: [relayOf(giveawayOperation), relayGiveawayCancels],
-    workflows: [giveawayWorkflow],
+    relays: [relayOf(giveawayOperation), relayGiveawayCancels, relayGiveawayCloses],
+    schedules: [giveawayEndsSchedule],
+    workflows: [giveawayWorkflow, giveawayEndsWorkflow],
   },
   // eventFanout runs only for events whose fan-out started before batches (issue 16); new ones go in batches.
   {

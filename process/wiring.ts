@@ -111,6 +111,7 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     tracing: tracingOptions,
     deps: { db, platform: createPlatform(config, db, logger, { callSignal: activityCancellation, metrics: platformMetrics }), clock: systemClock, logger, temporal, webhooks: config.webhooks },
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
+    maxConcurrentActivities: config.temporal.maxConcurrentActivities,
     shutdownGraceMs: config.ops.workerShutdownGraceMs,
     shutdownForceMs: config.ops.workerShutdownForceMs,
   });

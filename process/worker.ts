@@ -39,6 +39,8 @@ export interface WorkerOptions {
   bundle: WorkflowBundleOption;
   deps: ActivityDeps;
   maxCachedWorkflows?: number;
+  /** Activities run at once (TEMPORAL_MAX_CONCURRENT_ACTIVITIES); unset, the SDK's 100. */
+  maxConcurrentActivities?: number;
   /** Running activities may finish for this long after shutdown begins, then are cancelled (SDK default: 0). */
   shutdownGraceMs?: number;
   /** Shutdown gives up waiting after this long. */
@@ -65,6 +67,7 @@ export function createWorker(options: WorkerOptions): Promise<Worker> {
     // backlog of 2,000 fan-outs and their deliveries ran at 10 deliveries/s, with the SDK's heap-sized
     // default (about 600 runs per GB, 2,300 here) at 15/s. Still bounded, by the heap.
     maxCachedWorkflows: options.maxCachedWorkflows,
+    ...(options.maxConcurrentActivities === undefined ? {} : { maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities }),
     // Only when set: the SDK takes an explicit undefined for a value and refuses it.
     ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceTime: options.shutdownGraceMs }),
     ...(options.shutdownForceMs === undefined ? {} : { shutdownForceTime: options.shutdownForceMs }),

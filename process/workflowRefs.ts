@@ -4,7 +4,7 @@ import { applicationDecisionWorkflow } from '../src/applications/ids.js';
 import type { Workflow, WorkflowOf, WorkflowRef } from '../src/core/temporal/workflowRef.js';
 import { eventFanoutWorkflow, webhookBatchWorkflow } from '../src/events/ids.js';
 import { flowRunWorkflow } from '../src/flows/ids.js';
-import { giveawayWorkflow } from '../src/giveaways/ids.js';
+import { giveawayEndsWorkflow, giveawayWorkflow } from '../src/giveaways/ids.js';
 import { inviteMilestonesWorkflow, refreshInviteRanksWorkflow } from '../src/invites/ids.js';
 import { purgeExpiredRecordsWorkflow } from '../src/keys/ids.js';
 import { refreshLevelRanksWorkflow, xpChangeWorkflow } from '../src/levels/ids.js';
@@ -36,6 +36,7 @@ export const WORKFLOW_REFS = {
   purchaseRefund: purchaseRefundWorkflow,
   flowRun: flowRunWorkflow,
   giveaway: giveawayWorkflow,
+  giveawayEnds: giveawayEndsWorkflow,
 } satisfies { [N in keyof Exported]: WorkflowRef<Workflow> };
 
 /** True when A and B are the same type (not merely assignable: a function with fewer parameters is assignable). */

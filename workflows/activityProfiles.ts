@@ -92,3 +92,10 @@ export const DRAW_STEP: ActivityOptions = {
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
+
+/**
+ * The every-second batch of giveaway ends: one try, since the next firing is the retry (a pass that crashed left
+ * its undrawn giveaways due and its effects queued); the timeout bounds how long a dead worker holds the schedule,
+ * which skips firings while a pass runs.
+ */
+export const EVERY_SECOND_PASS: ActivityOptions = { startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } };

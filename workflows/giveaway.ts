@@ -5,12 +5,14 @@ import {
   condition,
   defineSignal,
   defineUpdate,
+  patched,
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
 import type { GiveawaysActivities } from '../activities/giveaways.js';
 import {
   GIVEAWAY_CANCEL_SIGNAL,
+  GIVEAWAY_CLOSE_SIGNAL,
   GIVEAWAY_END_UPDATE,
   GIVEAWAY_REROLL_UPDATE,
   type DrawActor,
@@ -25,6 +27,7 @@ import { activityFailureType, refusalCode } from './refusalCode.js';
 export const endUpdate = defineUpdate<DrawRef, [DrawActor]>(GIVEAWAY_END_UPDATE);
 export const rerollUpdate = defineUpdate<DrawRef, [RerollRequest]>(GIVEAWAY_REROLL_UPDATE);
 export const cancelSignal = defineSignal(GIVEAWAY_CANCEL_SIGNAL);
+export const closeSignal = defineSignal(GIVEAWAY_CLOSE_SIGNAL);
 
 // Posting waits out a platform outage (the giveaway cannot run without its message); the draw is retried until stored.
 const start = proxyActivities<GiveawaysActivities>(PLATFORM_EFFECT);
@@ -42,6 +45,11 @@ const wrongState = (code: 'GIVEAWAY_NOT_ACTIVE' | 'GIVEAWAY_NOT_ENDED', phase: P
  * waits for its end (timer, or the `end` update), draws, then applies each draw (message edited, winners
  * announced and DMed) and stays open for `reroll` updates until the reroll window passes. A `cancel` signal
  * (the cancel relay, after a cancel committed) stops it before the draw.
+ *
+ * Since `giveaway-end-batch` (docs/performance.md, "Giveaway ends") a run hands its end to the every-second
+ * batch (workflows/giveawayEnds.ts), which draws and applies it without a workflow task: the run keeps no timer,
+ * learns of the end from the database when a reroll comes, and completes on the `close` signal once the reroll
+ * window passed. A manual end (the `end` update) still draws here; the row lock decides which of the two draws.
  */
 export async function giveaway(input: GiveawayInput): Promise<GiveawayOutcome> {
   const { guildId, giveawayId } = input;
@@ -55,9 +63,24 @@ export async function giveaway(input: GiveawayInput): Promise<GiveawayOutcome> {
   let activating = false;
   // The end's draw is under way: the database may already say `ended`, so a reroll is accepted and waits for it.
   let endDrawing = false;
+  // The every-second batch ends this run's giveaway (patch giveaway-end-batch); `closing`: its reroll window passed.
+  let endsByBatch = false;
+  let closing = false;
+  let learning: Promise<void> | undefined;
   const applyQueue: number[] = [];
 
+  /** A batch-ended run: takes the end from the database when the batch drew it (the run is not told). */
+  const learnEnd = () =>
+    (learning ??= start.giveawayEndState(guildId, giveawayId).then((state) => {
+      learning = undefined;
+      if (phase !== 'active' || state.status !== 'ended') return;
+      lastDraw = Math.max(lastDraw, state.draws);
+      ended ??= { drawNumber: 1 };
+      phase = 'ended';
+    }));
+
   setHandler(cancelSignal, () => void (cancelled = true));
+  setHandler(closeSignal, () => void (closing = true));
   setHandler(
     endUpdate,
     async (actor) => {
@@ -75,6 +98,10 @@ export async function giveaway(input: GiveawayInput): Promise<GiveawayOutcome> {
   setHandler(
     rerollUpdate,
     async (request) => {
+      if (endsByBatch && phase === 'active' && !endDrawing) {
+        await learnEnd();
+        if (phase === 'active' && !endDrawing) throw wrongState('GIVEAWAY_NOT_ENDED', phase);
+      }
       await condition(() => phase !== 'active' && !drawing);
       if (phase !== 'ended') throw wrongState('GIVEAWAY_NOT_ENDED', phase);
       drawing = true;
@@ -90,16 +117,54 @@ export async function giveaway(input: GiveawayInput): Promise<GiveawayOutcome> {
     },
     {
       validator: (_request: RerollRequest) => {
-        if (phase !== 'ended' && !endDrawing) throw wrongState('GIVEAWAY_NOT_ENDED', phase);
+        // A batch-ended run in `active` may be ended in the database already: the handler looks.
+        if (phase !== 'ended' && !endDrawing && !(endsByBatch && phase === 'active')) throw wrongState('GIVEAWAY_NOT_ENDED', phase);
       },
     },
   );
+
+  /**
+   * Active until the batch, a manual end or a cancel ends it; no timer. The batch's draw is not announced to the run:
+   * it stays here until a reroll looks it up or `close` (the reroll window passed) finishes it. The effects of a
+   * batch's draw are the batch's; those of a manual end's draw and of rerolls are the run's.
+   */
+  async function endByBatch(): Promise<GiveawayOutcome> {
+    endsByBatch = true;
+    if ((await start.activateGiveaway(guildId, giveawayId, 'batch')) === 'cancelled') return finishCancelled(input, () => (phase = 'cancelled'));
+    phase = 'active';
+    while (phase === 'active') {
+      await condition(() => cancelled || endRequest !== undefined || closing || phase !== 'active');
+      if (phase !== 'active') break;
+      if (cancelled) return finishCancelled(input, () => (phase = 'cancelled'));
+      if (endRequest === undefined) {
+        // `close` comes only for a giveaway the batch ended; should the row say otherwise, the run waits on.
+        await learnEnd();
+        if (phase === 'active') closing = false;
+        continue;
+      }
+      endDrawing = true;
+      const outcome = await draws.endGiveaway(guildId, giveawayId, endRequest);
+      if (outcome.status === 'cancelled') return finishCancelled(input, () => (phase = 'cancelled'));
+      lastDraw = Math.max(lastDraw, 1);
+      ended = { drawNumber: 1 };
+      phase = 'ended';
+      // A manual end's effects come at once from here; a batch pass that finds them still queued repeats none.
+      applyQueue.push(1);
+    }
+    for (;;) {
+      const next = applyQueue.shift();
+      if (next !== undefined) await applyDraw(guildId, giveawayId, next);
+      else if (closing && allHandlersFinished() && !drawing) return { status: 'ended', draws: lastDraw };
+      else await condition(() => applyQueue.length > 0 || (closing && allHandlersFinished() && !drawing));
+    }
+  }
 
   if (!input.reopened) {
     const untilStart = input.startsAtMs - Date.now();
     if (untilStart > 0) await condition(() => cancelled, untilStart);
     if (cancelled) return finishCancelled(input, () => (phase = 'cancelled'));
     activating = true;
+    if (patched('giveaway-end-batch')) return endByBatch();
     if ((await start.activateGiveaway(guildId, giveawayId)) === 'cancelled') return finishCancelled(input, () => (phase = 'cancelled'));
     phase = 'active';
     const untilEnd = input.endsAtMs - Date.now();

@@ -15,3 +15,4 @@ export { purchaseEffects } from './purchaseEffects.js';
 export { purchaseRefund } from './purchaseRefund.js';
 export { flowRun } from './flowRun.js';
 export { giveaway } from './giveaway.js';
+export { giveawayEnds } from './giveawayEnds.js';

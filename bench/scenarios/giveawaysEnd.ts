@@ -32,6 +32,9 @@ export interface GiveawaysEndResult {
 }
 
 const MAX_CACHED_WORKFLOWS = 100;
+/** The worker's default (TEMPORAL_MAX_CONCURRENT_ACTIVITIES) and its heap cap, as docs/deployment.md sets them. */
+const MAX_CONCURRENT_ACTIVITIES = 20;
+const MAX_OLD_SPACE_MB = 256;
 const END_SPREAD_S = 120;
 /** The first end comes once all should be open at this many starts per second, and never before this many seconds. */
 const MIN_START_RATE = 10;
@@ -60,6 +63,7 @@ export async function runGiveawaysEnd(ctx: ScenarioContext): Promise<GiveawaysEn
       namespace: ctx.temporal.client.options.namespace,
       taskQueue,
       maxCachedWorkflows: MAX_CACHED_WORKFLOWS,
+      maxConcurrentActivities: MAX_CONCURRENT_ACTIVITIES,
       workflowBundlePath,
     },
     (m) => {
@@ -127,7 +131,7 @@ interface ForkedWorker {
 
 /** Starts bench/giveawayWorker.ts in a child process (with tsx) and resolves once it polls. */
 async function forkWorker(args: GiveawayWorkerArgs, onMemory: (m: { rssMb: number; heapMb: number }) => void): Promise<ForkedWorker> {
-  const child: ChildProcess = fork(new URL('../giveawayWorker.ts', import.meta.url), [JSON.stringify(args)], { execArgv: ['--import', 'tsx'] });
+  const child: ChildProcess = fork(new URL('../giveawayWorker.ts', import.meta.url), [JSON.stringify(args)], { execArgv: ['--import', 'tsx', `--max-old-space-size=${MAX_OLD_SPACE_MB}`] });
   const ready = await new Promise<{ rssMb: number; heapMb: number }>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the giveaway worker exited with ${code} before it was ready`)));

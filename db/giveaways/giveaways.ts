@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema.js';
-import type { GiveawayStatus, GiveawaysTable } from './tables.js';
+import type { GiveawayEndBy, GiveawayStatus, GiveawaysTable } from './tables.js';
 
-export type { GiveawayStatus };
+export type { GiveawayEndBy, GiveawayStatus };
 
 export interface GiveawayRequirements {
   roleIds: string[];
@@ -141,6 +141,7 @@ export type GiveawayChange = Partial<{
   endedAt: Date;
   winnerIds: string[];
   cancelledAt: Date;
+  endBy: GiveawayEndBy;
 }>;
 
 export async function updateGiveaway(trx: Kysely<Database>, guildId: string, id: number, c: GiveawayChange): Promise<void> {
@@ -154,6 +155,7 @@ export async function updateGiveaway(trx: Kysely<Database>, guildId: string, id:
       ...(c.endedAt ? { ended_at: c.endedAt } : {}),
       ...(c.winnerIds ? { winner_ids: c.winnerIds } : {}),
       ...(c.cancelledAt ? { cancelled_at: c.cancelledAt } : {}),
+      ...(c.endBy ? { end_by: c.endBy } : {}),
     })
     .where('guild_id', '=', guildId)
     .where('id', '=', id)

@@ -11,6 +11,7 @@ export interface GiveawaySettingsTable {
 }
 
 export type GiveawayStatus = 'scheduled' | 'active' | 'ended' | 'cancelled';
+export type GiveawayEndBy = 'workflow' | 'batch';
 
 export interface GiveawaysTable {
   guild_id: string;
@@ -38,6 +39,9 @@ export interface GiveawaysTable {
   workflow_started_at: Date | null;
   cancelled_at: Date | null;
   cancel_notified_at: Date | null;
+  /** Who ends the giveaway at ends_at: its workflow's timer (runs from before the batch) or the every-second batch. */
+  end_by: ColumnType<GiveawayEndBy, GiveawayEndBy | undefined, GiveawayEndBy>;
+  close_notified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface GiveawayEntriesTable {

@@ -30,6 +30,11 @@ const EnvSchema = z.object({
   TEMPORAL_API_KEY: z.string().optional(),
   /** Open runs a worker keeps in memory; unset: the SDK's default, about 600 per GB of heap. */
   TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
+  /**
+   * Activities a worker runs at once. The SDK's default, 100, lets a burst of starts and posts grow the heap (and,
+   * V8 keeping what it grew, the RSS) past what a pool of 20 connections can serve anyway: docs/performance.md.
+   */
+  TEMPORAL_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).default(20),
   /** A workflow bundle written by `npm run bundle:workflows`; unset, the worker bundles the workflows as it starts. */
   WORKFLOW_BUNDLE_PATH: z.string().optional(),
   /** Port of the embedded PostgreSQL that `npm run dev` starts when DATABASE_URL is not set. */
@@ -180,6 +185,7 @@ export type Config = Readonly<{
     tlsCaPath?: string;
     apiKey?: string;
     maxCachedWorkflows?: number;
+    maxConcurrentActivities: number;
     workflowBundlePath?: string;
     cliPath?: string;
     testServerPath?: string;
@@ -251,6 +257,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tlsCaPath: e.TEMPORAL_TLS_CA_PATH,
       apiKey: e.TEMPORAL_API_KEY,
       maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
+      maxConcurrentActivities: e.TEMPORAL_MAX_CONCURRENT_ACTIVITIES,
       workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
       cliPath: e.TEMPORAL_CLI_PATH,
       testServerPath: e.TEMPORAL_TEST_SERVER_PATH,

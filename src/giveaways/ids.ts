@@ -47,7 +47,21 @@ export interface DrawOutcome {
   winnerIds: string[];
 }
 
+/** A giveaway as its database row stands, for a workflow whose end the batch may have drawn. */
+export interface GiveawayEndState {
+  status: 'scheduled' | 'active' | 'ended' | 'cancelled';
+  draws: number;
+}
+
+/** One pass of the batch of ends: giveaways drawn, queued effects tried. */
+export interface EndBatchResult {
+  drawn: number;
+  effects: number;
+}
+
 export const giveawayWorkflow: WorkflowRef<(input: GiveawayInput) => Promise<GiveawayOutcome>> = { name: 'giveaway' };
+
+export const giveawayEndsWorkflow: WorkflowRef<() => Promise<EndBatchResult>> = { name: 'giveawayEnds' };
 
 export const giveawayWorkflowId = (guildId: string, giveawayId: number) => `giveaway/${guildId}/${giveawayId}`;
 
@@ -55,3 +69,5 @@ export const giveawayWorkflowId = (guildId: string, giveawayId: number) => `give
 export const GIVEAWAY_END_UPDATE = 'end';
 export const GIVEAWAY_REROLL_UPDATE = 'reroll';
 export const GIVEAWAY_CANCEL_SIGNAL = 'cancel';
+/** To a batch-ended giveaway's workflow once its reroll window passed (src/giveaways/cancelRelay.ts): it completes. */
+export const GIVEAWAY_CLOSE_SIGNAL = 'close';

@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { findDraw } from '../../db/giveaways/draws.js';
 import { findGiveaway } from '../../db/giveaways/giveaways.js';
 import { DEFAULT_GIVEAWAY_SETTINGS } from '../../db/giveaways/settings.js';
-import { listPlatformMessages } from '../../db/platform/messages.js';
-import { systemClock } from '../../src/core/clock.js';
+import { fixedClock, systemClock, type Clock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
+import { relayGiveawayCloses } from '../../src/giveaways/cancelRelay.js';
 import { GiveawayStartRequest } from '../../src/giveaways/contract.js';
 import { createGiveaway } from '../../src/giveaways/createGiveaway.js';
+import { drawDueGiveaways, END_BATCH_LIMITS } from '../../src/giveaways/endDueGiveaways.js';
 import { giveawayInput } from '../../src/giveaways/giveawayOperation.js';
 import { giveawayWorkflowId, REROLL_WINDOW_MS } from '../../src/giveaways/ids.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
@@ -18,7 +19,7 @@ import { sharedBundle } from '../harness/temporal.js';
 import type { TestApp } from '../harness/testApp.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
 
-// The time-skipping server fires the start, end and reroll-window timers at once.
+// The time-skipping server fires the start timer at once; the end is the batch's (ends_at in PostgreSQL).
 const bed = useTimeSkippingTestBed({ taskQueue: 'giveaway-timers-test' });
 const { db, taskQueue } = bed;
 const { setup, enter } = giveawayRequests(db, {} as TestApp, systemClock);
@@ -40,62 +41,68 @@ async function create(g: GiveawayGuild, startsInMs: number, lastsMs: number) {
 
 const eventTime = (e: { eventTime?: { seconds?: unknown; nanos?: number | null } | null }) => Number(e.eventTime!.seconds) * 1000 + (e.eventTime!.nanos ?? 0) / 1e6;
 
+const untilActive = async (g: GiveawayGuild, id: number) => {
+  for (let i = 0; i < 200 && (await findGiveaway(db(), g.id, id))!.status !== 'active'; i++) await new Promise((r) => setTimeout(r, 50));
+  expect((await findGiveaway(db(), g.id, id))!.status).toBe('active');
+};
+
 describe('giveaway timers (time-skipping)', () => {
-  it('waits for startsAt, posts, waits for endsAt, draws, then stays open for the reroll window and closes', async () => {
+  it('waits for startsAt on a timer and posts; keeps no end timer: the batch draws it at endsAt, the close relay ends the run', async () => {
     const g = await setup();
     const giveaway = await create(g, HOUR, 2 * HOUR);
     const handle = await bed.client.workflow.start('giveaway', { taskQueue, workflowId: giveawayWorkflowId(g.id, giveaway.id), args: [giveawayInput(giveaway)] });
-    expect(await handle.result()).toEqual({ status: 'ended', draws: 1 });
-
+    await bed.env.sleep(HOUR + 1_000);
+    await untilActive(g, giveaway.id);
+    // The batch's clock at the end (its workflow is the dev-server test's: test/workflows/giveawayBatchEnds.test.ts).
+    const deps = { db: db(), platform: createLocalPlatform(db()), clock: fixedClock(giveaway.endsAt), logger: createLogger('silent', taskQueue), temporal: { client: bed.client, taskQueue } };
+    expect(await drawDueGiveaways(deps, END_BATCH_LIMITS)).toEqual({ claimed: 1, drawn: 1 });
     const after = (await findGiveaway(db(), g.id, giveaway.id))!;
     expect(after).toMatchObject({ status: 'ended', winnerIds: [] });
     expect(after.messageUrl).not.toBeNull();
     expect(await findDraw(db(), g.id, giveaway.id, 1)).toMatchObject({ winnerIds: [], entrants: 0, entries: 0, checkedEntrants: 0, shortfall: 1 });
-    const contents = (await listPlatformMessages(db(), g.id, g.channelId)).map((m) => m.content);
-    expect(contents).toEqual([expect.stringContaining('No valid entrants'), expect.stringContaining('no winner drawn')]);
 
-    // Three timers: until the start (1 h), until the end (2 h after the start), the reroll window (7 days).
+    const closing = { ...deps, clock: fixedClock(new Date(giveaway.endsAt.getTime() + REROLL_WINDOW_MS + 60_000)) };
+    expect(await relayGiveawayCloses(closing)).toBe(1);
+    expect(await handle.result()).toEqual({ status: 'ended', draws: 1 });
+    // One timer, until the start (1 h); the message goes up when it fires, not before.
     const events = (await handle.fetchHistory()).events!;
     const timers = events.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds) * 1000);
-    expect(timers).toHaveLength(3);
+    expect(timers).toHaveLength(1);
     expect(Math.abs(timers[0]! - HOUR)).toBeLessThan(5_000);
-    expect(Math.abs(timers[1]! - 2 * HOUR)).toBeLessThan(5_000);
-    expect(Math.abs(timers[2]! - REROLL_WINDOW_MS)).toBeLessThan(5_000);
-    // The message goes up when the start timer fires, not before.
     const started = eventTime(events[0]!);
     const firstActivity = events.find((e) => e.activityTaskScheduledEventAttributes)!;
     expect(eventTime(firstActivity) - started).toBeGreaterThanOrEqual(HOUR - 5_000);
   });
 
-  it('a worker restarted between the start and the end: the durable end timer fires on the new worker, which draws', async () => {
+  it('a worker restarted between the start and the end: the end, held in PostgreSQL, is drawn by the batch on the new worker', async () => {
     const g = await setup();
     const members = [await g.addMember(), await g.addMember()];
     const giveaway = await create(g, 0, 3 * HOUR);
     const queue = `${taskQueue}-restart`;
     const deps = { db: db(), platform: createLocalPlatform(db()), clock: systemClock, logger: createLogger('silent', queue), temporal: { client: bed.client, taskQueue: queue }, webhooks: { allowInsecureLocal: true } };
     // No sticky cache: the time-skipping server would hold the next task for the stopped worker's sticky queue.
-    const makeWorker = async () =>
+    const makeWorker = async (clock: Clock) =>
       Worker.create({
         connection: bed.env.nativeConnection,
         taskQueue: queue,
         workflowBundle: await sharedBundle(),
-        activities: collectActivities(AREAS, deps),
+        activities: collectActivities(AREAS, { ...deps, clock }),
         maxCachedWorkflows: 0,
       });
 
-    const first = await makeWorker();
+    const first = await makeWorker(systemClock);
     const running = first.run();
-    const handle = await bed.client.workflow.start('giveaway', { taskQueue: queue, workflowId: giveawayWorkflowId(g.id, giveaway.id), args: [giveawayInput(giveaway)] });
-    // Without awaiting the result the server does not skip time: the run posts and sleeps toward its end.
-    for (let i = 0; i < 200 && (await findGiveaway(db(), g.id, giveaway.id))!.status !== 'active'; i++) await new Promise((r) => setTimeout(r, 50));
-    expect((await findGiveaway(db(), g.id, giveaway.id))!.status).toBe('active');
+    await bed.client.workflow.start('giveaway', { taskQueue: queue, workflowId: giveawayWorkflowId(g.id, giveaway.id), args: [giveawayInput(giveaway)] });
+    await untilActive(g, giveaway.id);
     for (const m of members) await enter(g, giveaway.id, m);
     first.shutdown();
     await running;
 
-    const second = await makeWorker();
-    const result = await second.runUntil(handle.result());
-    expect(result).toEqual({ status: 'ended', draws: 1 });
+    // The schedule's next firing after the end, on the new worker.
+    const second = await makeWorker(fixedClock(giveaway.endsAt));
+    const pass = await second.runUntil(bed.client.workflow.execute('giveawayEnds', { taskQueue: queue, workflowId: `giveaways/ends/restart-${giveaway.id}` }));
+    expect(pass.drawn).toBe(1);
+    expect((await findGiveaway(db(), g.id, giveaway.id))!.status).toBe('ended');
     const draw = await findDraw(db(), g.id, giveaway.id, 1);
     expect(draw).toMatchObject({ entrants: 2, checkedEntrants: 2, shortfall: 0 });
     expect(members).toContain(draw!.winnerIds[0]);

@@ -1,0 +1,49 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { QueuedEndAction } from '../db/giveaways/batchEnds.js';
+import { OPERATION_GAVE_UP } from '../src/core/errorCodes.js';
+import { applyQueuedEndActions, drawDueGiveaways, END_BATCH_LIMITS } from '../src/giveaways/endDueGiveaways.js';
+import type { EndBatchResult } from '../src/giveaways/ids.js';
+import type { ActivityDeps } from './deps.js';
+import type { createGiveawayEffects } from './giveawayEffects.js';
+
+/** An effect the platform keeps failing (not refusing) is retried by each pass this long, then recorded as failed. */
+const END_EFFECT_RETRY_MS = 10 * 60_000;
+
+/** The batch of giveaway ends (workflows/giveawayEnds.ts, every second): what a per-giveaway timer did, for all at once. */
+export function createGiveawayEndsActivities(deps: ActivityDeps, effects: ReturnType<typeof createGiveawayEffects>) {
+  const { clock, logger } = deps;
+
+  /** One effect of a batch end; a refusal (message gone, DMs closed) is recorded, an outage left for the next pass. */
+  async function applyEndAction(a: QueuedEndAction): Promise<void> {
+    try {
+      if (a.type === 'edit') await effects.editGiveawayMessage(a.guildId, a.giveawayId, a.drawNumber);
+      else if (a.type === 'announce') await effects.announceDraw(a.guildId, a.giveawayId, a.drawNumber);
+      else await effects.dmWinner(a.guildId, a.giveawayId, a.drawNumber, a.userId!);
+    } catch (err) {
+      const refusal = err instanceof ApplicationFailure && err.nonRetryable ? err.type : undefined;
+      if (!refusal && clock.now().getTime() - a.queuedAt.getTime() < END_EFFECT_RETRY_MS) {
+        logger.warn({ err, giveawayId: a.giveawayId, type: a.type }, 'giveaway end effect failed; the next pass retries it');
+        return;
+      }
+      await effects.failGiveawayAction(a.guildId, a.giveawayId, a.type, a.drawNumber, refusal ?? OPERATION_GAVE_UP, a.userId ?? undefined);
+    }
+  }
+
+  return {
+    /**
+     * Draws every batch-ended giveaway that is due (in rounds, while a round finds a full batch), then applies the
+     * queued effects of batch ends. Idempotent: a retry or the next pass finds the stored draws and finished actions.
+     */
+    async endDueGiveaways(): Promise<EndBatchResult> {
+      let drawn = 0;
+      for (;;) {
+        const round = await drawDueGiveaways(deps, END_BATCH_LIMITS);
+        drawn += round.drawn;
+        // A full round may have left more due; one that drew nothing (the platform down) waits for the next firing.
+        if (round.claimed < END_BATCH_LIMITS.giveaways || round.drawn === 0) break;
+      }
+      const effectsTried = await applyQueuedEndActions(deps.db, applyEndAction, END_BATCH_LIMITS);
+      return { drawn, effects: effectsTried };
+    },
+  };
+}
