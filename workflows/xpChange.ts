@@ -43,8 +43,8 @@ async function failed(changeId: string, err: unknown): Promise<XpChangeOutcome> 
 }
 
 /**
- * A change whose level stays needs one local activity and one workflow task (its status read from the record);
- * a level move runs its two platform effects side by side, so one more workflow task sees both finish.
+ * A change whose level stays needs one local activity and one workflow task; a level move adds one activity for
+ * its platform effects (refusals returned, not thrown) and one workflow task after it.
  */
 async function inOneStep({ changeId, guildId, userId }: XpChangeInput): Promise<XpChangeOutcome> {
   let step: Awaited<ReturnType<typeof steps.runXpChange>>;
@@ -55,10 +55,7 @@ async function inOneStep({ changeId, guildId, userId }: XpChangeInput): Promise<
   }
   const { result, finished } = step;
   if (!finished) {
-    await Promise.all([
-      unlessRefused(effects.syncRewardRoles(guildId, userId, result.level)),
-      result.level > result.previousLevel && unlessRefused(effects.announceLevelUp(changeId, guildId, userId, result.level)),
-    ]);
+    await effects.levelMoveEffects({ changeId, guildId, userId, ...result });
     await steps.finishXpChange(changeId, { status: 'done', result });
   }
   setStatus('done', { result });
