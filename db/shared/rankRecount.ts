@@ -21,9 +21,9 @@ export interface RecountPace {
 /**
  * The rest after a chunk: as long as the chunk for one that only read, up to four times as long for one that
  * rewrote every position it covered. A chunk's writes cost the readers more than its time shows (WAL, index
- * entries, dirty pages flushed later), and at 10,000,000 rows most chunks of a recount rewrite nothing; resting
- * twice every chunk's time held the writing chunks too close together (page@0 p99 146-263 ms during a recount at
- * load 18) and the reading ones too far apart (a recount outlasting its schedule).
+ * entries, dirty pages written back later), and most chunks of a recount at 10,000,000 rows rewrite nothing:
+ * resting twice every chunk's time rested those as long as the writing ones, and the recount outlasted its
+ * one-minute schedule.
  */
 export function restMs({ ms, rows, written }: ChunkCost): number {
   return ms * (1 + (3 * written) / rows);
