@@ -66,7 +66,6 @@ async function acceptedChange() {
   return { guild, userId, change };
 }
 
-
 const start = (change: Awaited<ReturnType<typeof acceptedChange>>['change']) =>
   bed.client.workflow.start(xpChangeOperation.workflow.name, {
     taskQueue,
