@@ -1,15 +1,35 @@
 import { dropRankSnapshot, listLargeLevelGuilds, listSnapshotGuilds, refreshRankSnapshot } from '../db/levels/ranks.js';
-import { finishXpChange, markXpChangeProcessing, type XpChangeResult } from '../db/levels/xpChanges.js';
+import { findXpChange, finishXpChange, markXpChangeProcessing, type XpChangeResult } from '../db/levels/xpChanges.js';
 import { applyPendingXpChange } from '../src/levels/applyPendingXpChange.js';
 import { announceLevelUp, syncRewardRoles } from '../src/levels/levelUpEffects.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
 import { RANK_SNAPSHOT_THRESHOLD } from '../src/levels/leaderboard.js';
 import { findHumanMember, type HumanMemberRefusal } from '../src/core/members.js';
+import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
+import { platformFailure } from './platformFailures.js';
 import { requireFeature } from './featureCheck.js';
 import { refuse } from './refusal.js';
 
 export type LevelsActivities = ReturnType<typeof createLevelsActivities>;
+
+/** A level move's effect the platform refused for good, with the refusal's code. */
+export interface LevelEffectRefusal {
+  effect: 'rewardRoles' | 'announcement';
+  error: string;
+}
+
+/** The code of a platform refusal (as platformFailure tells it) that `run` ended with; anything else is rethrown. */
+async function refusalOf(run: () => Promise<unknown>): Promise<string | undefined> {
+  try {
+    await run();
+    return undefined;
+  } catch (err) {
+    const failure = platformFailure(err);
+    if (failure instanceof ApplicationFailure && failure.nonRetryable) return failure.type ?? undefined;
+    throw err;
+  }
+}
 
 const TARGET_REFUSALS: Record<HumanMemberRefusal, string> = {
   MEMBER_NOT_FOUND: 'The user is no longer a member.',
@@ -18,21 +38,67 @@ const TARGET_REFUSALS: Record<HumanMemberRefusal, string> = {
 
 export function createLevelsActivities(deps: ActivityDeps) {
   const { db, platform, clock } = deps;
+  /** Refuses the change if its target or feature went away since it was accepted. */
+  async function checkXpTarget(guildId: string, userId: string): Promise<void> {
+    await requireFeature(db, guildId, 'levels');
+    const target = await findHumanMember(platform, guildId, userId);
+    if ('refusal' in target) throw refuse(target.refusal, TARGET_REFUSALS[target.refusal]);
+  }
+  const notFound = (changeId: string) => refuse('XP_CHANGE_NOT_FOUND', `XP change ${changeId} does not exist.`);
+
   return {
     /** Marks the change processing, refusing it if its target or feature went away since it was accepted. */
     async beginXpChange(changeId: string, guildId: string, userId: string): Promise<void> {
       await markXpChangeProcessing(db, changeId);
-      await requireFeature(db, guildId, 'levels');
-      const target = await findHumanMember(platform, guildId, userId);
-      if ('refusal' in target) throw refuse(target.refusal, TARGET_REFUSALS[target.refusal]);
+      await checkXpTarget(guildId, userId);
     },
 
     /** Applies the change in one transaction (see applyPendingXpChange), then starts its event's fan-out. */
     async applyXpChange(changeId: string): Promise<XpChangeResult> {
       const applied = await db.transaction().execute((trx) => applyPendingXpChange(trx, changeId, clock.now()));
-      if (!applied) throw refuse('XP_CHANGE_NOT_FOUND', `XP change ${changeId} does not exist.`);
+      if (!applied) throw notFound(changeId);
       await startFanoutsOrLeaveToRelay(deps, applied.events);
       return applied.result;
+    },
+
+    /**
+     * The whole change in one step (workflow patch `xp-change-one-step`): checked like beginXpChange, applied like
+     * applyXpChange and, when its level did not move (nothing left to do), recorded done in the same transaction.
+     * `finished` false leaves it processing for its reward roles and announcement. A retry after the commit finds
+     * it applied and skips the checks: a target who left since then does not undo an applied change.
+     */
+    async runXpChange(changeId: string, guildId: string, userId: string): Promise<{ result: XpChangeResult; finished: boolean }> {
+      const change = await findXpChange(db, changeId);
+      if (!change) throw notFound(changeId);
+      if (!change.result) await checkXpTarget(guildId, userId);
+      const applied = await db.transaction().execute(async (trx) => {
+        const applied = await applyPendingXpChange(trx, changeId, clock.now());
+        const finished = applied !== undefined && applied.result.level === applied.result.previousLevel;
+        if (finished) await finishXpChange(trx, changeId, { status: 'done', result: applied.result }, clock.now());
+        return applied && { ...applied, finished };
+      });
+      if (!applied) throw notFound(changeId);
+      await startFanoutsOrLeaveToRelay(deps, applied.events);
+      return { result: applied.result, finished: applied.finished };
+    },
+
+    /**
+     * A level move's platform effects in one activity (patch `xp-change-one-step`): the reward roles, then the
+     * announcement of a level reached. A refusal of one is returned with its code (the XP stands, the other effect
+     * still happens); an outage fails the activity, whose retry repeats both, each idempotent.
+     */
+    async levelMoveEffects(change: { changeId: string; guildId: string; userId: string } & XpChangeResult): Promise<{ refused: LevelEffectRefusal[] }> {
+      const { changeId, guildId, userId, level } = change;
+      const refused: LevelEffectRefusal[] = [];
+      const attempt = async (effect: LevelEffectRefusal['effect'], run: () => Promise<unknown>) => {
+        const error = await refusalOf(run);
+        if (error) refused.push({ effect, error });
+      };
+      await attempt('rewardRoles', () => syncRewardRoles(db, platform, guildId, userId, level));
+      if (level > change.previousLevel) {
+        await attempt('announcement', () => announceLevelUp(db, platform, { guildId, userId, level, idempotencyKey: `level-up/${changeId}` }));
+      }
+      return { refused };
     },
 
     /** Makes the member hold exactly the reward roles of their level; repeating it changes nothing. */

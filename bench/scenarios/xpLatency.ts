@@ -16,6 +16,8 @@ export interface XpLatencyResult {
   /** From sending the POST to the first poll that saw `done`. */
   postToDoneMs: LatencySummary;
   failed: number;
+  /** POSTs answered otherwise than 202 (a 503 under load): nothing to poll, left out of the latencies. */
+  rejected: number;
 }
 
 const CHANGES = 1_000;
@@ -43,6 +45,7 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
   const base = `${ctx.fullUrl}/api/v1/guilds/${BENCH_GUILD_ID}/levels`;
   const started = performance.now();
   let failed = 0;
+  let rejected = 0;
   let pollsInFlight = 0;
   const pollSlotFreed: Array<() => void> = [];
   async function poll(changeId: string): Promise<string> {
@@ -57,13 +60,19 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
     }
   }
 
-  async function one(i: number): Promise<number> {
+  async function one(i: number): Promise<number | undefined> {
     const sentAt = performance.now();
     const res = await fetch(`${base}/members/${memberId(i % ctx.members)}/xp-changes`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ type: 'add', amount: 50 }),
     });
+    // Polling a change that was never accepted would never end.
+    if (res.status !== 202) {
+      rejected++;
+      await res.body?.cancel();
+      return undefined;
+    }
     const { changeId } = (await res.json()) as { changeId: string };
     for (;;) {
       const status = await poll(changeId);
@@ -75,7 +84,7 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
     }
   }
 
-  const runs: Array<Promise<number>> = [];
+  const runs: Array<Promise<number | undefined>> = [];
   for (let i = 0; i < CHANGES; i++) {
     // Open loop: the i-th change is sent at i / rate seconds, whatever the earlier ones are doing.
     const due = started + (i * 1000) / ctx.xpRatePerSecond;
@@ -83,7 +92,7 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
     runs.push(one(i));
   }
   const sendSeconds = (performance.now() - started) / 1000;
-  const latencies = await Promise.all(runs);
+  const latencies = (await Promise.all(runs)).filter((ms) => ms !== undefined);
   const allDoneSeconds = (performance.now() - started) / 1000;
   return {
     scenario: 'xp-latency',
@@ -95,5 +104,6 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
     pollIntervalMs: POLL_INTERVAL_MS,
     postToDoneMs: latencySummary(latencies),
     failed,
+    rejected,
   };
 }

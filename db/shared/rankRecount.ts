@@ -5,18 +5,35 @@ import type { Database } from '../schema.js';
 // The rank snapshots of large servers (levels and invites) are recounted the same way: the board index walked in
 // chunks inside one repeatable-read transaction, resting between chunks, writing only the positions that changed.
 
-/** How a recount shares the machine: rows per statement, and what it does between two (given the last one's time). */
+/** One chunk as its pace sees it: its time, the board rows it read and the snapshot rows it wrote. */
+export interface ChunkCost {
+  ms: number;
+  rows: number;
+  written: number;
+}
+
+/** How a recount shares the machine: rows per statement, and what it does between two (given the last one's cost). */
 export interface RecountPace {
   chunkRows: number;
-  rest: (chunkMs: number) => Promise<void>;
+  rest: (chunk: ChunkCost) => Promise<void>;
 }
 
 /**
- * A chunk of 10,000 rows takes 50-150 ms of one core; resting twice as long leaves the api most of the machine for
- * the 20-25 s a recount of 1,000,000 members then takes, where one statement held a core for 4-8 s at a stretch
- * (invites page@0 p99 25 ms during the recount instead of 62-92 ms: `npm run bench -- --only invites-leaderboard`).
+ * The rest after a chunk: as long as the chunk for one that only read, up to four times as long for one that
+ * rewrote every position it covered. A chunk's writes cost the readers more than its time shows (WAL, index
+ * entries, dirty pages written back later), and most chunks of a recount at 10,000,000 rows rewrite nothing:
+ * resting twice every chunk's time rested those as long as the writing ones, and the recount outlasted its
+ * one-minute schedule.
  */
-export const RECOUNT_PACE: RecountPace = { chunkRows: 10_000, rest: (chunkMs) => sleep(chunkMs * 2) };
+export function restMs({ ms, rows, written }: ChunkCost): number {
+  return ms * (1 + (3 * written) / rows);
+}
+
+/**
+ * Chunks of 10,000 rows take 50-150 ms of one core each; with rests in between the api keeps most of the machine,
+ * where one statement held a core for 4-8 s at a stretch (`npm run bench -- --only invites-leaderboard`).
+ */
+export const RECOUNT_PACE: RecountPace = { chunkRows: 10_000, rest: (chunk) => sleep(restMs(chunk)) };
 
 /** A place on a board: highest score first, ties by user id. */
 export interface BoardKey {
@@ -74,7 +91,7 @@ export async function recountInChunks(
         written += next.written;
         if (!next.last) break;
         after = next.last;
-        await pace.rest(performance.now() - started);
+        await pace.rest({ ms: performance.now() - started, rows: next.rows, written: next.written });
       }
       const dropped = await sql`delete from ${sql.table(snapshot.rows)} where guild_id = ${guildId} and position > ${total}`.execute(trx);
       await sql`insert into ${sql.table(snapshot.state)} (guild_id, total, refreshed_at) values (${guildId}, ${total}, ${at})

@@ -4,14 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { createFlowsActivities } from '../../activities/flows.js';
 import { createLevelsActivities } from '../../activities/levels.js';
 import { createModerationActivities } from '../../activities/moderation.js';
+import { findXpChange } from '../../db/levels/xpChanges.js';
 import { findModAction, insertModAction } from '../../db/moderation/actions.js';
+import { deletePlatformMember } from '../../db/platform/local.js';
 import { systemClock } from '../../src/core/clock.js';
 import type { Feature } from '../../src/core/features.js';
 import { createLogger } from '../../src/core/logger.js';
 import { FLOW_NODE_FAILED } from '../../src/flows/ids.js';
+import { requestXpChange } from '../../src/levels/requestXpChange.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
-import { addTestMember, createTestGuild, snowflake } from '../harness/fixtures.js';
+import { addTestMember, createTestGuild, createTestKey, snowflake } from '../harness/fixtures.js';
 import { testGateway } from '../harness/temporal.js';
 
 // The feature and member checks the activities share (src/guild/featureEnabled.ts, findHumanMember in
@@ -44,12 +47,14 @@ async function guildWithMembers(features: Feature[]) {
   return { guild, human: await addTestMember(database.db, guild), bot: await addTestMember(database.db, guild, { bot: true }) };
 }
 
+const XP_TARGET_REFUSALS = [
+  ['the Levels feature is off', [] as Feature[], 'human', 'FEATURE_DISABLED', 'The Levels feature is disabled.'],
+  ['the member left', ['levels'] as Feature[], 'stranger', 'MEMBER_NOT_FOUND', 'The user is no longer a member.'],
+  ['the target is a bot', ['levels'] as Feature[], 'bot', 'BOT_ACCOUNT', 'The target is a bot account.'],
+] as const;
+
 describe('beginXpChange refuses a change whose feature or target went away', () => {
-  it.each([
-    ['the Levels feature is off', [] as Feature[], 'human', 'FEATURE_DISABLED', 'The Levels feature is disabled.'],
-    ['the member left', ['levels'] as Feature[], 'stranger', 'MEMBER_NOT_FOUND', 'The user is no longer a member.'],
-    ['the target is a bot', ['levels'] as Feature[], 'bot', 'BOT_ACCOUNT', 'The target is a bot account.'],
-  ] as const)('when %s: %s', async (_case, features, who, code, message) => {
+  it.each(XP_TARGET_REFUSALS)('when %s: %s', async (_case, features, who, code, message) => {
     const { guild, human, bot } = await guildWithMembers([...features]);
     const userId = who === 'human' ? human : who === 'bot' ? bot : snowflake();
     const begin = createLevelsActivities(activityDeps()).beginXpChange(snowflake(), guild.id, userId);
@@ -59,6 +64,55 @@ describe('beginXpChange refuses a change whose feature or target went away', () 
   it('lets a change for a human member of a server with Levels on go ahead', async () => {
     const { guild, human } = await guildWithMembers(['levels']);
     await expect(createLevelsActivities(activityDeps()).beginXpChange(snowflake(), guild.id, human)).resolves.toBeUndefined();
+  });
+});
+
+async function acceptedXpChange(features: Feature[], who: 'human' | 'bot' | 'stranger', body: { type: 'add' | 'set'; amount: number }) {
+  const { guild, human, bot } = await guildWithMembers(features);
+  const userId = who === 'human' ? human : who === 'bot' ? bot : snowflake();
+  const key = await createTestKey(database.db, guild);
+  const change = await requestXpChange(database.db, { guildId: guild.id, userId, apiKeyId: key.id, unit: 'xp', reason: null, createdAt: new Date(), ...body });
+  const run = () => createLevelsActivities(activityDeps()).runXpChange(change.changeId, guild.id, userId);
+  return { guild, userId, change, run };
+}
+
+describe('runXpChange checks, applies and finishes a change in one step', () => {
+  it.each(XP_TARGET_REFUSALS)('refuses it when %s: %s, and leaves it unapplied', async (_case, features, who, code, message) => {
+    const { change, run } = await acceptedXpChange([...features], who, { type: 'add', amount: 50 });
+    expect(await failureOf(run())).toEqual({ type: code, message, nonRetryable: true });
+    expect(await findXpChange(database.db, change.changeId)).toMatchObject({ status: 'pending', result: null });
+  });
+
+  it('refuses a change that does not exist with XP_CHANGE_NOT_FOUND', async () => {
+    const { guild, human } = await guildWithMembers(['levels']);
+    const missing = createLevelsActivities(activityDeps()).runXpChange('xpc_missing', guild.id, human);
+    expect(await failureOf(missing)).toEqual({ type: 'XP_CHANGE_NOT_FOUND', message: 'XP change xpc_missing does not exist.', nonRetryable: true });
+  });
+
+  it('records a change whose level stays done in the same step', async () => {
+    const { change, run } = await acceptedXpChange(['levels'], 'human', { type: 'add', amount: 50 });
+    expect(await run()).toEqual({ result: { previousLevel: 0, level: 0, xp: 50 }, finished: true });
+    expect(await findXpChange(database.db, change.changeId)).toMatchObject({ status: 'done', result: { previousLevel: 0, level: 0, xp: 50 } });
+  });
+
+  it('leaves a change whose level moved processing, for its effects', async () => {
+    const { change, run } = await acceptedXpChange(['levels'], 'human', { type: 'add', amount: 120 });
+    expect(await run()).toEqual({ result: { previousLevel: 0, level: 1, xp: 120 }, finished: false });
+    expect(await findXpChange(database.db, change.changeId)).toMatchObject({ status: 'processing', result: { previousLevel: 0, level: 1, xp: 120 } });
+  });
+
+  it('answers a retry after its commit with the stored result, applied once, even after the member left', async () => {
+    const { guild, userId, change, run } = await acceptedXpChange(['levels'], 'human', { type: 'add', amount: 120 });
+    const first = await run();
+    await deletePlatformMember(database.db, guild.id, userId);
+    expect(await run()).toEqual(first);
+    const member = await database.db.selectFrom('level_members').select('xp').where('guild_id', '=', guild.id).where('user_id', '=', userId).executeTakeFirst();
+    expect(member).toEqual({ xp: 120 });
+    const audit = await database.db.selectFrom('audit_log').select('action').where('guild_id', '=', guild.id).where('action', '=', 'levels.xpChange').execute();
+    expect(audit).toHaveLength(1);
+    const events = await database.db.selectFrom('events').select('type').where('guild_id', '=', guild.id).execute();
+    expect(events).toEqual([{ type: 'levels.levelUp' }]);
+    expect((await findXpChange(database.db, change.changeId))?.status).toBe('processing');
   });
 });
 

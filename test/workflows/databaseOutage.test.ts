@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { ApplicationFailure } from '@temporalio/common';
 import { findLevelMember } from '../../db/levels/members.js';
 import { findXpChange } from '../../db/levels/xpChanges.js';
 import { requestXpChange } from '../../src/levels/requestXpChange.js';
@@ -29,9 +28,6 @@ async function acceptedChange() {
   });
   return { guild, userId, change };
 }
-
-/** An error and its causes, outermost first. */
-const causes = (err: unknown): unknown[] => (err instanceof Error ? [err, ...causes(err.cause)] : []);
 
 const start = (change: Awaited<ReturnType<typeof acceptedChange>>['change']) =>
   bed.client.workflow.start(xpChangeOperation.workflow.name, {
@@ -68,13 +64,17 @@ it('a step failing for another reason than an outage gives up after its attempts
     create trigger refuse_xp before insert or update on level_members for each row execute function refuse_xp();`).execute(db);
   try {
     const handle = await start(change);
-    const failure = await handle.result().then(() => undefined, (err: unknown) => err);
-    expect(causes(failure).find((e) => e instanceof ApplicationFailure)).toMatchObject({
-      type: 'INTERNAL_ERROR',
-      nonRetryable: true,
+    // The change's one step (patch xp-change-one-step) gave up: the run records the change failed and completes.
+    expect(await handle.result()).toEqual({ status: 'failed', error: 'INTERNAL_ERROR' });
+    const { events } = await handle.fetchHistory();
+    // The step's markers: its attempts past the local retry threshold, the last one the give-up.
+    const failures = events?.map((e) => e.markerRecordedEventAttributes?.failure).filter((f) => f) ?? [];
+    expect(failures.at(-1)).toMatchObject({
+      applicationFailureInfo: { type: 'INTERNAL_ERROR', nonRetryable: true },
       message: expect.stringMatching(new RegExp(`^gave up after ${ATTEMPTS_BEFORE_GIVING_UP} attempts: .*xp writes refused`)),
     });
     const record = (await findXpChange(db, change.changeId))!;
+    expect(record).toMatchObject({ status: 'failed', error: 'INTERNAL_ERROR' });
     expect(await readPolledStatus({ client: bed.client, taskQueue }, xpChangeStatus, record)).toEqual({ status: 'failed', result: null, error: 'INTERNAL_ERROR' });
     expect(await findLevelMember(db, guild.id, userId)).toBeUndefined();
   } finally {

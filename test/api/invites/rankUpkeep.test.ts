@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { countAbove, countRanked } from '../../../db/invites/board.js';
 import { findInviteRankSnapshot, refreshInviteRankSnapshot } from '../../../db/invites/ranks.js';
+import { restMs, type ChunkCost } from '../../../db/shared/rankRecount.js';
 import { useTestDatabase } from '../../harness/database.js';
 import { createTestGuild, snowflake } from '../../harness/fixtures.js';
 
@@ -143,6 +144,29 @@ describe('rank snapshot refresh', () => {
     expect(await snapshotOf(id)).toEqual(marked);
     await refreshInviteRankSnapshot(db(), id, new Date());
     expect((await snapshotOf(id))[0]).toEqual({ position: 1, rank: 1, user_id: users[5], invites: 30 });
+  });
+});
+
+describe('recount pace', () => {
+  it('hands each rest the chunk it follows: rows read and rows written', async () => {
+    const { id } = await createTestGuild(db());
+    const users = Array.from({ length: 7 }, () => snowflake());
+    for (const [i, user] of users.entries()) await setCounts(id, user, 10 + i, 0);
+    const chunks: Array<{ rows: number; written: number }> = [];
+    const pace = { chunkRows: 3, rest: async ({ rows, written }: ChunkCost) => void chunks.push({ rows, written }) };
+    await refreshInviteRankSnapshot(db(), id, new Date(), pace);
+    expect(chunks).toEqual([{ rows: 3, written: 3 }, { rows: 3, written: 3 }]);
+
+    chunks.length = 0;
+    await setCounts(id, users[0]!, 9, 0); // the last one loses an invite and stays last: only the last chunk rewrites
+    expect(await refreshInviteRankSnapshot(db(), id, new Date(), pace)).toEqual({ total: 7, written: 1 });
+    expect(chunks).toEqual([{ rows: 3, written: 0 }, { rows: 3, written: 0 }]);
+  });
+
+  it('rests as long as a chunk that only read, four times as long after one that rewrote all it read', () => {
+    expect(restMs({ ms: 100, rows: 10_000, written: 0 })).toBe(100);
+    expect(restMs({ ms: 100, rows: 10_000, written: 5_000 })).toBe(250);
+    expect(restMs({ ms: 100, rows: 10_000, written: 10_000 })).toBe(400);
   });
 });
 
