@@ -36,6 +36,7 @@ export interface FlowRunsTable {
   error: string | null;
   started_at: Date;
   finished_at: Date | null;
+  /** bigint (a run may be open past int's 24.8 days), read as a number by the pool's int8 parser. */
   duration_ms: number | null;
   workflow_started_at: Date | null;
 }

@@ -31,6 +31,7 @@ import * as handledInteractions from './2026-11-25-011-handled-interactions.js';
 import * as consoleSessions from './2026-11-25-020-console-sessions.js';
 import * as ingestPurgeIndexes from './2026-11-25-030-ingest-purge-indexes.js';
 import * as giveawayEndBatch from './2026-11-26-010-giveaway-end-batch.js';
+import * as flowRunDurationBigint from './2026-11-27-010-flow-run-duration-bigint.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-020-console-sessions': consoleSessions,
   '2026-11-25-030-ingest-purge-indexes': ingestPurgeIndexes,
   '2026-11-26-010-giveaway-end-batch': giveawayEndBatch,
+  '2026-11-27-010-flow-run-duration-bigint': flowRunDurationBigint,
 };

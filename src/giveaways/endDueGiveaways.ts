@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { claimDueGiveaways, listQueuedEndActions, type QueuedEndAction } from '../../db/giveaways/batchEnds.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../core/clock.js';
+import { inParallel } from '../core/inParallel.js';
 import type { Logger } from '../core/logger.js';
 import type { Platform } from '../core/platform.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
@@ -72,12 +73,4 @@ export async function applyQueuedEndActions(
     for (const a of ofOne) await apply(a);
   });
   return actions.length;
-}
-
-async function inParallel<T>(items: T[], limit: number, each: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await each(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }

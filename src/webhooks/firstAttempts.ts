@@ -12,6 +12,7 @@ import {
 import type { Database } from '../../db/schema.js';
 import type { AttemptRecord } from '../../db/webhooks/webhooks.js';
 import type { Clock } from '../core/clock.js';
+import { inParallel } from '../core/inParallel.js';
 import { noteDelivered } from '../core/metrics.js';
 import type { EndpointBatchOutcome } from './ids.js';
 import { noteFailingStreak } from './failingStreak.js';
@@ -119,12 +120,4 @@ export async function attemptFirstDeliveries(deps: FirstAttemptsDeps, run: First
     cancelled: 0,
     failed: await failedFirstAttempts(deps.db, run.batchId, run.endpointId),
   };
-}
-
-async function inParallel<T>(items: T[], limit: number, each: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await each(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }

@@ -1,24 +1,16 @@
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { upsertPlatformChannels } from '../../db/platform/local.js';
-import { findFlowRun, insertFlowRun } from '../../db/flows/runs.js';
+import { findFlowRun } from '../../db/flows/runs.js';
 import { findLevelMember } from '../../db/levels/members.js';
-import { flowRunWorkflow, flowRunWorkflowId, type FlowNodeValue } from '../../src/flows/ids.js';
-import { flowRunInput } from '../../src/flows/flowRunOperation.js';
+import type { FlowNodeValue } from '../../src/flows/ids.js';
 import { ATTEMPTS_BEFORE_GIVING_UP } from '../../process/outageRetries.js';
 import { addTestMember, createTestGuild, snowflake } from '../harness/fixtures.js';
-import { useOutageWorker } from '../harness/outageWorker.js';
-import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
+import { recordFlowRun, startFlowRun } from '../harness/flowRuns.js';
+import { useOutageTestBed, whileWritesRefused } from '../harness/outageWorker.js';
 
-// The production worker (with its activity interceptors) reaches the database through a proxy that
-// can take it away; the time-skipping server fires the backoff timers of an hour's retries at once.
-const bed = useTimeSkippingTestBed({ taskQueue: 'flow-outage-bed' });
-const taskQueue = 'flow-outage-test';
-const outage = useOutageWorker(bed, taskQueue);
+const { bed, taskQueue, outlastHour } = useOutageTestBed('flow-outage');
 
-const HOUR_MS = 3_600_000;
-
-/** A run of "pay, add XP, say so" with a 30 s timeout, recorded as the API records one, under its real workflow id. */
+/** A run of "pay, add XP, say so" with a 30 s timeout, recorded as the API records one. */
 async function acceptedRun() {
   const db = bed.db();
   const guild = await createTestGuild(db);
@@ -31,56 +23,31 @@ async function acceptedRun() {
     { id: 'xp', type: 'xpChange', userId: '=trigger.userId', action: 'add', unit: 'xp', amount: 120, next: 'say' },
     { id: 'say', type: 'sendMessage', channelId, content: '="Paid <@" & trigger.userId & ">"' },
   ] as FlowNodeValue[];
-  const record = (await insertFlowRun(db, {
-    guildId: guild.id,
-    flowId: 1,
-    flowVersion: 1,
-    source: 'api',
-    nodes,
-    timeoutSeconds: 30,
-    input: { userId },
-    apiKeyId: null,
-    eventId: null,
-    startedAt: new Date(),
-  }))!;
-  const handle = await bed.client.workflow.start(flowRunWorkflow.name, {
-    args: [flowRunInput(record)],
-    taskQueue,
-    workflowId: flowRunWorkflowId(guild.id, record.executionId),
-  });
-  return { guild, userId, record, handle };
+  const record = await recordFlowRun(db, { guildId: guild.id, nodes, timeoutSeconds: 30, input: { userId } });
+  return { guild, userId, record, start: () => startFlowRun(bed.client, taskQueue, record) };
 }
 
 describe('flow runs across a database outage (time-skipping)', () => {
   it('an effect failing for another reason than an outage gives up after its attempts: the run reads error with it', async () => {
     const db = bed.db();
     // Every record of a flow effect fails the same way: a failure that no wait cures.
-    await sql.raw(`
-      create function refuse_flow_effects() returns trigger language plpgsql as $$ begin raise exception 'flow effects refused'; end $$;
-      create trigger refuse_flow_effects before insert or update on flow_effects for each row execute function refuse_flow_effects();`).execute(db);
-    try {
-      const { guild, userId, record, handle } = await acceptedRun();
+    await whileWritesRefused(db, 'flow_effects', 'flow effects refused', async () => {
+      const { guild, userId, record, start } = await acceptedRun();
+      const handle = await start();
       const error = `node "pay" (bankTransaction): gave up after ${ATTEMPTS_BEFORE_GIVING_UP} attempts: flow effects refused`;
       expect(await handle.result()).toMatchObject({ status: 'error', output: null, error });
       expect(await findFlowRun(db, guild.id, record.executionId)).toMatchObject({ status: 'error', error });
       expect(await db.selectFrom('bank_ledger').select('type').where('guild_id', '=', guild.id).where('user_id', '=', userId).execute()).toEqual([]);
-    } finally {
-      await sql.raw('drop trigger refuse_flow_effects on flow_effects; drop function refuse_flow_effects();').execute(db);
-    }
+    });
   });
 
   it("a run whose effects cannot reach the database for an hour, far past its 30 s timeout, succeeds when it is back, each effect once", async () => {
     const db = bed.db();
-    outage.proxy.setDown(true);
-    const startedAt = await bed.env.currentTimeMs();
-    const { guild, userId, record, handle } = await acceptedRun();
-    // Awaiting the result lets the server skip time; each attempt knocks on the proxy once or more.
-    const outcome = handle.result();
-    outcome.catch(() => {});
-    const state = await outage.hold(handle, startedAt, HOUR_MS);
-    expect(state.closed).toBe(false);
-    expect(state.refused).toBeGreaterThan(3 * ATTEMPTS_BEFORE_GIVING_UP);
-    outage.proxy.setDown(false);
+    const { guild, userId, record, start } = await acceptedRun();
+    // Each attempt knocks on the proxy once or more.
+    const { outcome, closed, refused } = await outlastHour(start);
+    expect(closed).toBe(false);
+    expect(refused).toBeGreaterThan(3 * ATTEMPTS_BEFORE_GIVING_UP);
 
     expect(await outcome).toMatchObject({ status: 'success', output: { messageId: expect.any(String) }, error: null });
     expect(await findFlowRun(db, guild.id, record.executionId)).toMatchObject({ status: 'success', error: null });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { findFlowRun, insertFlowRun } from '../../db/flows/runs.js';
-import { flowRunWorkflow, type FlowNodeValue } from '../../src/flows/ids.js';
-import { flowRunInput } from '../../src/flows/flowRunOperation.js';
+import { findFlowRun } from '../../db/flows/runs.js';
+import type { FlowNodeValue } from '../../src/flows/ids.js';
 import { createTestGuild } from '../harness/fixtures.js';
+import { recordFlowRun, startFlowRun } from '../harness/flowRuns.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
 
 const bed = useTimeSkippingTestBed({ taskQueue: `flow-wait-${randomUUID()}` });
@@ -16,23 +16,8 @@ async function runWithWait(waitSeconds: number, timeoutSeconds: number) {
     { id: 'nap', type: 'wait', seconds: waitSeconds, next: 'after' },
     { id: 'after', type: 'set', values: { woke: true } },
   ] as FlowNodeValue[];
-  const record = (await insertFlowRun(bed.db(), {
-    guildId: guild.id,
-    flowId: 1,
-    flowVersion: 1,
-    source: 'api',
-    nodes,
-    timeoutSeconds,
-    input: null,
-    apiKeyId: null,
-    eventId: null,
-    startedAt: new Date(),
-  }))!;
-  const outcome = await bed.client.workflow.execute(flowRunWorkflow.name, {
-    args: [flowRunInput(record)],
-    taskQueue: bed.taskQueue,
-    workflowId: `flow-wait-${randomUUID()}`,
-  });
+  const record = await recordFlowRun(bed.db(), { guildId: guild.id, nodes, timeoutSeconds, input: null });
+  const outcome = await (await startFlowRun(bed.client, bed.taskQueue, record)).result();
   return { outcome, record: await findFlowRun(bed.db(), guild.id, record.executionId) };
 }
 

@@ -1,0 +1,33 @@
+import { ScheduleOverlapPolicy } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
+import { scheduleOptions } from '../../../src/core/temporal/schedules.js';
+import { OPERATION } from '../../../src/core/temporal/searchAttributes.js';
+import { giveawayEndsSchedule } from '../../../src/giveaways/schedules.js';
+import { inviteRanksSchedule } from '../../../src/invites/schedules.js';
+import { purgeSchedule } from '../../../src/keys/schedules.js';
+import { levelRanksSchedule } from '../../../src/levels/schedules.js';
+
+// ensureSchedules never updates a schedule that exists: a changed id leaves the old one running beside the new,
+// a changed spec or policy never reaches a cluster that has it. So these stay as they are.
+describe('scheduleOptions', () => {
+  it.each([
+    ['giveaways/ends', giveawayEndsSchedule, '1 second', 'giveawayEnds', 'giveaways.ends', 'Draw the giveaways whose end is due and apply their effects'],
+    ['maintenance/refresh-invite-ranks', inviteRanksSchedule, '1 minute', 'refreshInviteRanks', 'maintenance.inviteRanks', 'Recompute the invite rank snapshots of large servers'],
+    ['maintenance/purge-expired-records', purgeSchedule, '1 hour', 'purgeExpiredRecords', 'maintenance.purge', 'Purge Idempotency-Key records older than 24 h, ended rate-limit windows and ended console sessions'],
+    ['maintenance/refresh-level-ranks', levelRanksSchedule, '1 minute', 'refreshLevelRanks', 'maintenance.levelRanks', 'Recompute the level rank snapshots of large servers'],
+  ])('%s: its interval, one run at a time under the schedule id', (id, schedule, every, workflowType, operation, summary) => {
+    expect(scheduleOptions(schedule, 'the-queue')).toEqual({
+      scheduleId: id,
+      spec: { intervals: [{ every }] },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+      action: {
+        type: 'startWorkflow',
+        workflowType,
+        taskQueue: 'the-queue',
+        workflowId: id,
+        typedSearchAttributes: [{ key: OPERATION, value: operation }],
+        staticSummary: summary,
+      },
+    });
+  });
+});
