@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+const DISCORD_TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The environment variables of the bot side: where effects land, the bot's token and its shards. */
+export const discordEnv = {
+  /** Where bot-side effects land: `local` (platform_* tables) or `discord` (Discord's REST API). */
+  PLATFORM: z.enum(['local', 'discord']).default('local'),
+  /** The bot's token (a secret: never logged, never echoed in a validation message). */
+  DISCORD_TOKEN: z.string().optional(),
+  /** Discord's API root without the version; requests go to `${DISCORD_API_URL}/v10/...` (a local fake in tests). */
+  DISCORD_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://discord.com/api' }).default('https://discord.com/api'),
+  /** The bot's own HTTP port: /livez, /readyz (its shards' state), /metrics (on HOST). */
+  BOT_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+  /** Shards of the whole bot (every bot process alike); unset: the count Discord recommends (GET /gateway/bot). */
+  DISCORD_SHARD_COUNT: z.coerce.number().int().min(1).max(100_000).optional(),
+  /** The shards this bot process runs: `first-last` (`0-3`) or a list (`0,2,5`); unset: all of them. */
+  DISCORD_SHARD_IDS: z
+    .string()
+    .regex(/^(\d+-\d+|\d+(,\d+)*)$/, 'must be a range such as 0-3 or a list such as 0,2,5')
+    .optional(),
+};
+
+type DiscordEnv = z.infer<z.ZodObject<typeof discordEnv>>;
+
+/** A bot process's shards: a range (both ends included) or a list. */
+export type ShardIds = Readonly<{ start: number; end: number }> | readonly number[];
+
+export type PlatformSettings = Readonly<{ kind: 'local' } | { kind: 'discord'; token: string; apiUrl: string }>;
+export type BotSettings = Readonly<{ port: number; shardCount?: number; shardIds?: ShardIds }>;
+
+function shardIdsOf(value: string): ShardIds {
+  const range = /^(\d+)-(\d+)$/.exec(value);
+  return range ? { start: Number(range[1]), end: Number(range[2]) } : value.split(',').map(Number);
+}
+
+export function checkDiscordEnv(e: DiscordEnv, ctx: z.RefinementCtx): void {
+  if (e.PLATFORM === 'discord') {
+    // A bot token is three dot-separated base64url parts; the message never repeats what was given.
+    if (!e.DISCORD_TOKEN) ctx.addIssue({ code: 'custom', path: ['DISCORD_TOKEN'], message: 'must be set with PLATFORM=discord (the bot token from the Developer Portal)' });
+    else if (!DISCORD_TOKEN_SHAPE.test(e.DISCORD_TOKEN)) {
+      ctx.addIssue({ code: 'custom', path: ['DISCORD_TOKEN'], message: 'is not a bot token (three dot-separated parts, without the "Bot " prefix)' });
+    }
+  }
+  const shards = e.DISCORD_SHARD_IDS === undefined ? undefined : shardIdsOf(e.DISCORD_SHARD_IDS);
+  if (shards && 'start' in shards && shards.start > shards.end) ctx.addIssue({ code: 'custom', path: ['DISCORD_SHARD_IDS'], message: 'must be a range whose first shard is not after its last' });
+  const highest = shards === undefined ? undefined : 'end' in shards ? shards.end : Math.max(...shards);
+  if (highest !== undefined && e.DISCORD_SHARD_COUNT !== undefined && highest >= e.DISCORD_SHARD_COUNT) {
+    ctx.addIssue({ code: 'custom', path: ['DISCORD_SHARD_IDS'], message: `must name shards below DISCORD_SHARD_COUNT (${e.DISCORD_SHARD_COUNT}); shard ids start at 0` });
+  }
+}
+
+export function platformSettingsOf(e: DiscordEnv): PlatformSettings {
+  return Object.freeze(
+    e.PLATFORM === 'discord' ? { kind: 'discord' as const, token: e.DISCORD_TOKEN!, apiUrl: e.DISCORD_API_URL.replace(/\/+$/, '') } : { kind: 'local' as const },
+  );
+}
+
+export function botSettingsOf(e: DiscordEnv): BotSettings {
+  return Object.freeze({
+    port: e.BOT_PORT,
+    shardCount: e.DISCORD_SHARD_COUNT,
+    shardIds: e.DISCORD_SHARD_IDS === undefined ? undefined : shardIdsOf(e.DISCORD_SHARD_IDS),
+  });
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { booleanFlag } from './envFlag.js';
+
+/** The environment variables of the Temporal connection, the worker and the Temporal binaries. */
+export const temporalEnv = {
+  TEMPORAL_ADDRESS: z.string().optional(),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('community-bot'),
+  TEMPORAL_TLS: booleanFlag.default(false),
+  TEMPORAL_TLS_CERT_PATH: z.string().optional(),
+  TEMPORAL_TLS_KEY_PATH: z.string().optional(),
+  /** PEM of the CA that signed the frontend's certificate, for a cluster with a private CA; unset: the system's roots. */
+  TEMPORAL_TLS_CA_PATH: z.string().optional(),
+  TEMPORAL_API_KEY: z.string().optional(),
+  /** Open runs a worker keeps in memory; unset: the SDK's default, about 600 per GB of heap. */
+  TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
+  /**
+   * Activities a worker runs at once. The SDK's default, 100, lets a burst of starts and posts grow the heap (and,
+   * V8 keeping what it grew, the RSS) past what a pool of 20 connections can serve anyway: docs/performance.md.
+   */
+  TEMPORAL_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).default(20),
+  /** A workflow bundle written by `npm run bundle:workflows`; unset, the worker bundles the workflows as it starts. */
+  WORKFLOW_BUNDLE_PATH: z.string().optional(),
+  /** Where the Temporal CLI and the time-skipping test server are, when not on PATH. */
+  TEMPORAL_CLI_PATH: z.string().optional(),
+  TEMPORAL_TEST_SERVER_PATH: z.string().optional(),
+  /** Searched for those binaries after the two paths above. */
+  PATH: z.string().default(''),
+  /**
+   * The real Temporal server and its temporal-sql-tool, for `npm run stack:prod` and `npm run bench -- --target prod`
+   * only; unset: the ones built into ~/.cache/community-bot (built there when missing).
+   */
+  TEMPORAL_SERVER_PATH: z.string().optional(),
+  TEMPORAL_SQL_TOOL_PATH: z.string().optional(),
+  /** History shards of that server's cluster (fixed when its database is first set up). */
+  TEMPORAL_HISTORY_SHARDS: z.coerce.number().int().min(1).max(16_384).default(4),
+};
+
+type TemporalEnv = z.infer<z.ZodObject<typeof temporalEnv>>;
+
+export type TemporalSettings = Readonly<{
+  address?: string;
+  namespace: string;
+  taskQueue: string;
+  tls: boolean;
+  tlsCertPath?: string;
+  tlsKeyPath?: string;
+  tlsCaPath?: string;
+  apiKey?: string;
+  maxCachedWorkflows?: number;
+  maxConcurrentActivities: number;
+  workflowBundlePath?: string;
+  cliPath?: string;
+  testServerPath?: string;
+  serverPath?: string;
+  sqlToolPath?: string;
+  historyShards: number;
+  /** The process's PATH, where the Temporal binaries are looked for. */
+  binarySearchPath: string;
+}>;
+
+export function checkTemporalEnv(e: TemporalEnv, ctx: z.RefinementCtx): void {
+  // Half a client certificate would silently connect without one, and mutual TLS would fail far from the cause.
+  if (Boolean(e.TEMPORAL_TLS_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_KEY_PATH)) {
+    const missing = e.TEMPORAL_TLS_CERT_PATH ? 'TEMPORAL_TLS_KEY_PATH' : 'TEMPORAL_TLS_CERT_PATH';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set too: mutual TLS needs both the client certificate and its key' });
+  }
+}
+
+export function temporalSettingsOf(e: TemporalEnv): TemporalSettings {
+  return Object.freeze({
+    address: e.TEMPORAL_ADDRESS,
+    namespace: e.TEMPORAL_NAMESPACE,
+    taskQueue: e.TEMPORAL_TASK_QUEUE,
+    tls: e.TEMPORAL_TLS,
+    tlsCertPath: e.TEMPORAL_TLS_CERT_PATH,
+    tlsKeyPath: e.TEMPORAL_TLS_KEY_PATH,
+    tlsCaPath: e.TEMPORAL_TLS_CA_PATH,
+    apiKey: e.TEMPORAL_API_KEY,
+    maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
+    maxConcurrentActivities: e.TEMPORAL_MAX_CONCURRENT_ACTIVITIES,
+    workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,
+    cliPath: e.TEMPORAL_CLI_PATH,
+    testServerPath: e.TEMPORAL_TEST_SERVER_PATH,
+    serverPath: e.TEMPORAL_SERVER_PATH,
+    sqlToolPath: e.TEMPORAL_SQL_TOOL_PATH,
+    historyShards: e.TEMPORAL_HISTORY_SHARDS,
+    binarySearchPath: e.PATH,
+  });
+}
