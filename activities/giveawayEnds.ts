@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { QueuedEndAction } from '../db/giveaways/batchEnds.js';
 import { OPERATION_GAVE_UP } from '../src/core/errorCodes.js';
@@ -33,16 +34,20 @@ export function createGiveawayEndsActivities(deps: ActivityDeps, effects: Return
     /**
      * Draws every batch-ended giveaway that is due (in rounds, while a round finds a full batch), then applies the
      * queued effects of batch ends. Idempotent: a retry or the next pass finds the stored draws and finished actions.
+     * Heartbeats after each giveaway drawn or applied (the SDK throttles them), so a pass whose worker died stops
+     * holding the schedule at the heartbeat timeout (EVERY_SECOND_PASS), not at the start-to-close timeout.
      */
     async endDueGiveaways(): Promise<EndBatchResult> {
+      const context = Context.current();
+      const heartbeat = () => context.heartbeat();
       let drawn = 0;
       for (;;) {
-        const round = await drawDueGiveaways(deps, END_BATCH_LIMITS);
+        const round = await drawDueGiveaways(deps, END_BATCH_LIMITS, heartbeat);
         drawn += round.drawn;
         // A full round may have left more due; one that drew nothing (the platform down) waits for the next firing.
         if (round.claimed < END_BATCH_LIMITS.giveaways || round.drawn === 0) break;
       }
-      const effectsTried = await applyQueuedEndActions(deps.db, applyEndAction, END_BATCH_LIMITS);
+      const effectsTried = await applyQueuedEndActions(deps.db, applyEndAction, END_BATCH_LIMITS, heartbeat);
       return { drawn, effects: effectsTried };
     },
   };

@@ -99,3 +99,10 @@ export const DRAW_STEP: ActivityOptions = {
  * which skips firings while a pass runs.
  */
 export const EVERY_SECOND_PASS: ActivityOptions = { startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } };
+
+/**
+ * The same pass heartbeating after each giveaway (activities/giveawayEnds.ts): a worker that died mid-pass is noticed
+ * within 5 s and the next firing takes over what it left (undrawn giveaways still due, effects still queued). A
+ * live pass heartbeats far more often: a round of 16 draws or effects at once takes well under a second.
+ */
+export const EVERY_SECOND_PASS_HEARTBEATING: ActivityOptions = { ...EVERY_SECOND_PASS, heartbeatTimeout: '5 seconds' };
