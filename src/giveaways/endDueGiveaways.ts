@@ -26,6 +26,8 @@ export interface EndBatchLimits {
 
 export const END_BATCH_LIMITS: EndBatchLimits = { giveaways: 500, actions: 2_000, concurrency: 16 };
 
+const noop = () => {};
+
 /**
  * Draws every batch-ended giveaway whose end is due (claimed `limit` at a time): each through the use case a
  * workflow's end runs (runDraw: the draw with its seed and algorithm, the audit row, `giveaways.ended`, the
@@ -76,8 +78,6 @@ export async function applyQueuedEndActions(
   });
   return actions.length;
 }
-
-const noop = () => {};
 
 async function inParallel<T>(items: T[], limit: number, each: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
