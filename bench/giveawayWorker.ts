@@ -21,15 +21,23 @@ export interface GiveawayWorkerArgs {
   workflowBundlePath?: string;
 }
 
-/** Messages to the parent: `ready` once polling, then every second the process's resident memory and V8 heap in use. */
-export type GiveawayWorkerMessage = { type: 'ready' | 'rss'; rssMb: number; heapMb: number };
+/** The process's memory in MB: resident, the main thread's V8 heap in use, and its off-heap buffers (`external`). */
+export interface WorkerMemory {
+  rssMb: number;
+  heapMb: number;
+  externalMb: number;
+}
+
+/** Messages to the parent: `ready` once polling, then its memory every second. */
+export type GiveawayWorkerMessage = { type: 'ready' | 'rss' } & WorkerMemory;
 
 // A worker in a process of its own, so its resident memory is the worker's alone (the bench process also holds the
 // api thread, the load generator and their pools). Stopped by the parent's 'stop' message.
 const args = JSON.parse(process.argv[2]!) as GiveawayWorkerArgs;
-const memory = () => {
-  const { rss, heapUsed } = process.memoryUsage();
-  return { rssMb: Math.round(rss / 1_048_576), heapMb: Math.round(heapUsed / 1_048_576) };
+const mb = (bytes: number) => Math.round(bytes / 1_048_576);
+const memory = (): WorkerMemory => {
+  const { rss, heapUsed, external } = process.memoryUsage();
+  return { rssMb: mb(rss), heapMb: mb(heapUsed), externalMb: mb(external) };
 };
 const database = createDatabase(args.databaseUrl, 10);
 const connection = await NativeConnection.connect({ address: args.temporalAddress });

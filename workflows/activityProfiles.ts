@@ -99,3 +99,12 @@ export const DRAW_STEP: ActivityOptions = {
  * which skips firings while a pass runs.
  */
 export const EVERY_SECOND_PASS: ActivityOptions = { startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } };
+
+/**
+ * The same pass heartbeating after each giveaway (activities/giveawayEnds.ts): a worker that died or stopped making
+ * progress mid-pass is noticed within 5 s and the next firing takes over what it left (undrawn giveaways still due,
+ * effects still queued); a live pass heartbeats far more often (16 draws or effects at once, each well under a
+ * second). So the start-to-close no longer has to notice a dead worker: it is long enough for a pass of thousands of
+ * ends on a loaded machine, which at 30 s was cut off and overlapped by the next pass (10,000 ends, docs/performance.md).
+ */
+export const EVERY_SECOND_PASS_HEARTBEATING: ActivityOptions = { ...EVERY_SECOND_PASS, startToCloseTimeout: '10 minutes', heartbeatTimeout: '5 seconds' };

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { bundleWorkflows } from '../../process/worker.js';
-import type { GiveawayWorkerArgs, GiveawayWorkerMessage } from '../giveawayWorker.js';
+import type { GiveawayWorkerArgs, GiveawayWorkerMessage, WorkerMemory } from '../giveawayWorker.js';
 import { latencySummary, type LatencySummary } from '../latency.js';
 import { BENCH_GUILD_ID } from '../seed.js';
 import type { ScenarioContext } from './context.js';
@@ -23,8 +23,12 @@ export interface GiveawaysEndResult {
   endSpreadSeconds: number;
   /** Resident memory of the worker's own process in MB: once polling, at most while all were open (before the first end), at most overall. */
   workerRssMb: { ready: number; maxWhileOpen: number; max: number };
-  /** The worker's V8 heap in use (MB) at the same moments: what of the RSS is JavaScript objects. */
+  /** The worker's V8 heap in use (MB) at the same moments: what of the RSS is the main thread's JavaScript objects. */
   workerHeapMb: { ready: number; maxWhileOpen: number; max: number };
+  /** The main thread's memory outside its V8 heap (buffers, MB) at the same moments. */
+  workerExternalMb: { ready: number; maxWhileOpen: number; max: number };
+  /** The V8 and malloc settings the worker process ran with (as docs/deployment.md sets them). */
+  workerSettings: { nodeFlags: string[]; env: Record<string, string> };
   /** How late after its endsAt each part of an end happened, and the end as a whole (the last of the three). */
   latenessMs: { draw: LatencySummary; postEdited: LatencySummary; event: LatencySummary; end: LatencySummary };
   /** Giveaways whose end was complete (drawn, post edited, event written) when the scenario stopped waiting. */
@@ -34,7 +38,13 @@ export interface GiveawaysEndResult {
 const MAX_CACHED_WORKFLOWS = 100;
 /** The worker's default (TEMPORAL_MAX_CONCURRENT_ACTIVITIES) and its heap cap, as docs/deployment.md sets them. */
 const MAX_CONCURRENT_ACTIVITIES = 20;
-const MAX_OLD_SPACE_MB = 256;
+/**
+ * The worker's V8 heap capped (old space) and its young generation small (each isolate, the main thread's and the
+ * workflow thread's, otherwise keeps up to 3 x 16 MB of semi-spaces), and glibc's malloc arenas capped at 2 (its
+ * default is 8 per core, one per thread that allocates): about 60 MB less resident at ready (docs/performance.md,
+ * "Worker memory").
+ */
+const WORKER_SETTINGS = { nodeFlags: ['--max-old-space-size=256', '--max-semi-space-size=2'], env: { MALLOC_ARENA_MAX: '2' } };
 const END_SPREAD_S = 120;
 /** The first end comes once all should be open at this many starts per second, and never before this many seconds. */
 const MIN_START_RATE = 10;
@@ -51,8 +61,8 @@ const GRACE_S = 300;
 export async function runGiveawaysEnd(ctx: ScenarioContext): Promise<GiveawaysEndResult> {
   const taskQueue = `bench-giveaways-end-${randomUUID()}`;
   const count = ctx.giveaways;
-  const rss = { ready: 0, maxWhileOpen: 0, max: 0, open: true };
-  const heap = { ready: 0, maxWhileOpen: 0, max: 0 };
+  let open = true;
+  const peaks = { rssMb: peak(), heapMb: peak(), externalMb: peak() };
   const bundleDir = await mkdtemp(join(tmpdir(), 'bench-workflows-'));
   const workflowBundlePath = join(bundleDir, 'workflows.js');
   await writeFile(workflowBundlePath, (await bundleWorkflows()).code);
@@ -67,14 +77,13 @@ export async function runGiveawaysEnd(ctx: ScenarioContext): Promise<GiveawaysEn
       workflowBundlePath,
     },
     (m) => {
-      rss.max = Math.max(rss.max, m.rssMb);
-      heap.max = Math.max(heap.max, m.heapMb);
-      if (rss.open) rss.maxWhileOpen = Math.max(rss.maxWhileOpen, m.rssMb);
-      if (rss.open) heap.maxWhileOpen = Math.max(heap.maxWhileOpen, m.heapMb);
+      for (const key of Object.keys(peaks) as Array<keyof WorkerMemory>) {
+        peaks[key].max = Math.max(peaks[key].max, m[key]);
+        if (open) peaks[key].maxWhileOpen = Math.max(peaks[key].maxWhileOpen, m[key]);
+      }
     },
   );
-  rss.ready = worker.ready.rssMb;
-  heap.ready = worker.ready.heapMb;
+  for (const key of Object.keys(peaks) as Array<keyof WorkerMemory>) peaks[key].ready = worker.ready[key];
   try {
     const since = new Date(Date.now() - 1000);
     const t0 = Date.now();
@@ -87,12 +96,12 @@ export async function runGiveawaysEnd(ctx: ScenarioContext): Promise<GiveawaysEn
       .where('created_at', '>=', since)
       .executeTakeFirstOrThrow();
     await sleep(Math.max(0, new Date(firstEnd.at as Date).getTime() - Date.now()));
-    rss.open = false;
+    open = false;
     const deadline = t0 + (firstEndS + END_SPREAD_S + GRACE_S) * 1000;
     while ((await countGiveawaysSince(ctx, since, 'ended')) < count && Date.now() < deadline) await sleep(1000);
     // The last edits and events follow the status by a moment.
     await sleep(2000);
-    return { scenario: 'giveaways-end', giveaways: count, maxCachedWorkflows: MAX_CACHED_WORKFLOWS, workflowBundle: 'prebuilt', endSpreadSeconds: END_SPREAD_S, workerRssMb: { ready: rss.ready, maxWhileOpen: rss.maxWhileOpen, max: rss.max }, workerHeapMb: heap, ...(await lateness(ctx, since)) };
+    return { scenario: 'giveaways-end', giveaways: count, maxCachedWorkflows: MAX_CACHED_WORKFLOWS, workflowBundle: 'prebuilt', endSpreadSeconds: END_SPREAD_S, workerRssMb: peaks.rssMb, workerHeapMb: peaks.heapMb, workerExternalMb: peaks.externalMb, workerSettings: WORKER_SETTINGS, ...(await lateness(ctx, since)) };
   } finally {
     await worker.stop();
     await rm(bundleDir, { recursive: true, force: true });
@@ -124,15 +133,20 @@ async function lateness(ctx: ScenarioContext, since: Date): Promise<Pick<Giveawa
   };
 }
 
+const peak = () => ({ ready: 0, maxWhileOpen: 0, max: 0 });
+
 interface ForkedWorker {
-  ready: { rssMb: number; heapMb: number };
+  ready: WorkerMemory;
   stop(): Promise<void>;
 }
 
 /** Starts bench/giveawayWorker.ts in a child process (with tsx) and resolves once it polls. */
-async function forkWorker(args: GiveawayWorkerArgs, onMemory: (m: { rssMb: number; heapMb: number }) => void): Promise<ForkedWorker> {
-  const child: ChildProcess = fork(new URL('../giveawayWorker.ts', import.meta.url), [JSON.stringify(args)], { execArgv: ['--import', 'tsx', `--max-old-space-size=${MAX_OLD_SPACE_MB}`] });
-  const ready = await new Promise<{ rssMb: number; heapMb: number }>((resolve, reject) => {
+async function forkWorker(args: GiveawayWorkerArgs, onMemory: (m: WorkerMemory) => void): Promise<ForkedWorker> {
+  const child: ChildProcess = fork(new URL('../giveawayWorker.ts', import.meta.url), [JSON.stringify(args)], {
+    execArgv: ['--import', 'tsx', ...WORKER_SETTINGS.nodeFlags],
+    env: { ...process.env, ...WORKER_SETTINGS.env },
+  });
+  const ready = await new Promise<WorkerMemory>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the giveaway worker exited with ${code} before it was ready`)));
     child.on('message', (message: GiveawayWorkerMessage) => {

@@ -27,15 +27,17 @@ export interface EndBatchLimits {
 
 export const END_BATCH_LIMITS: EndBatchLimits = { giveaways: 500, actions: 2_000, concurrency: 16 };
 
+const noop = () => {};
+
 /**
  * Draws every batch-ended giveaway whose end is due (claimed `limit` at a time): each through the use case a
  * workflow's end runs (runDraw: the draw with its seed and algorithm, the audit row, `giveaways.ended`, the
  * queued effects, in one transaction that a concurrent manual end's draw cannot repeat), then starts the events'
  * fan-outs together. A crash leaves the undrawn ones active and due: the next pass draws them, and a giveaway
  * drawn meanwhile answers with its stored draw, and one whose draw failed (the platform unreachable) waits for the
- * next pass while the others go on.
+ * next pass while the others go on. `onDone` is called after each giveaway (the activity's heartbeat).
  */
-export async function drawDueGiveaways(deps: EndBatchDeps, limits: EndBatchLimits): Promise<{ claimed: number; drawn: number }> {
+export async function drawDueGiveaways(deps: EndBatchDeps, limits: EndBatchLimits, onDone: () => void = noop): Promise<{ claimed: number; drawn: number }> {
   const due = await claimDueGiveaways(deps.db, deps.clock.now(), limits.giveaways);
   const events: OutboxEvent[] = [];
   let failed = 0;
@@ -48,6 +50,7 @@ export async function drawDueGiveaways(deps: EndBatchDeps, limits: EndBatchLimit
       failed++;
       deps.logger.warn({ err, guildId: g.guildId, giveawayId: g.giveawayId }, 'giveaway draw failed; the next pass retries it');
     }
+    onDone();
   });
   await startFanoutsOrLeaveToRelay(deps, events);
   return { claimed: due.length, drawn: due.length - failed };
@@ -55,13 +58,14 @@ export async function drawDueGiveaways(deps: EndBatchDeps, limits: EndBatchLimit
 
 /**
  * Applies the queued effects of batch ends: a giveaway's in order (post edited, announcement, each DM), several
- * giveaways at once. `apply` finishes each action's row, so a repeat after a crash finds it done. Returns how
- * many were tried.
+ * giveaways at once. `apply` finishes each action's row, so a repeat after a crash finds it done. `onDone` is
+ * called after each giveaway's actions. Returns how many were tried.
  */
 export async function applyQueuedEndActions(
   db: Kysely<Database>,
   apply: (action: QueuedEndAction) => Promise<void>,
   limits: EndBatchLimits,
+  onDone: () => void = noop,
 ): Promise<number> {
   const actions = await listQueuedEndActions(db, limits.actions);
   const byGiveaway = new Map<string, QueuedEndAction[]>();
@@ -71,6 +75,7 @@ export async function applyQueuedEndActions(
   }
   await inParallel([...byGiveaway.values()], limits.concurrency, async (ofOne) => {
     for (const a of ofOne) await apply(a);
+    onDone();
   });
   return actions.length;
 }

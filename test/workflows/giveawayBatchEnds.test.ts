@@ -1,3 +1,5 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { ActivityFailure, TimeoutFailure } from '@temporalio/common';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { listPlatformMessages } from '../../db/platform/messages.js';
 import { listPlatformDirectMessages } from '../../db/platform/moderation.js';
@@ -20,21 +22,28 @@ const clock: Clock = { now: () => new Date(Date.now() + offsetMs) };
 const passEnd = () => void (offsetMs += 61_000);
 beforeEach(() => void (offsetMs = 0));
 
-// The local platform, with an outage the test switches on: member look-ups of one user, or message edits.
-const outage: { memberId?: string; edits: boolean } = { edits: false };
+// The local platform, with an outage the test switches on: member look-ups of one user, or message edits; or edits
+// that hang until the test fails them (a worker that stopped mid-pass: no progress, so no heartbeat).
+const outage: { memberId?: string; edits: boolean; hangEdits: boolean } = { edits: false, hangEdits: false };
+const hungEdits: Array<() => void> = [];
 let local: Platform | undefined;
 const platform = new Proxy({} as Platform, {
   get: (_target, name: keyof Platform | 'then') =>
     name === 'then' ? undefined : async (...args: unknown[]) => {
       local ??= createLocalPlatform(db());
       if ((name === 'getMember' && args[1] === outage.memberId) || (name === 'editMessage' && outage.edits)) throw new Error('platform unreachable');
+      if (name === 'editMessage' && outage.hangEdits) await new Promise<void>((_, reject) => hungEdits.push(() => reject(new Error('worker gone'))));
       return (local[name] as (...a: unknown[]) => Promise<unknown>)(...args);
     },
 });
 
 const { db, app, gateway } = useWorkflowTestBed({ worker: { platform, clock }, app: { clock } });
 const { setup, start, get, end, reroll, enter, cancel } = giveawayRequests(db, app, clock);
-afterAll(() => void (outage.edits = false));
+afterAll(() => {
+  outage.edits = false;
+  // The stopped pass's edits fail only now, so that the worker can shut down.
+  for (const fail of hungEdits.splice(0)) fail();
+});
 
 let passes = 0;
 const runBatch = () =>
@@ -151,6 +160,38 @@ describe('giveaway ends through the batch (dev server)', () => {
     }
     expect((await endedEvents(g)).map((e) => (e.data as { giveawayId: number }).giveawayId).sort()).toEqual([first, second].sort());
     // Each announcement once, though the first giveaway's effects ran over two passes.
+    expect((await messages(g)).filter((m) => m.includes('Congratulations'))).toHaveLength(2);
+  });
+
+  it('a pass that stops mid-way (edits hanging: no progress, no heartbeat) times out on its heartbeat; the next pass resumes it', async () => {
+    const g = await setup();
+    const [a, b] = [await g.addMember(), await g.addMember()];
+    const ids = [await open(g, [a]), await open(g, [b])];
+    passEnd();
+    outage.hangEdits = true;
+    const stopped = await runBatch().catch((err: unknown) => err);
+    // The heartbeat timeout (5 s), not the 30 s start-to-close, freed the schedule for the next firing.
+    expect(stopped).toBeInstanceOf(WorkflowFailedError);
+    const activity = (stopped as WorkflowFailedError).cause;
+    expect(activity).toBeInstanceOf(ActivityFailure);
+    expect((activity as ActivityFailure).cause).toBeInstanceOf(TimeoutFailure);
+    expect(((activity as ActivityFailure).cause as TimeoutFailure).timeoutType).toBe('HEARTBEAT');
+    // It drew both before it stopped; their effects wait, queued.
+    for (const id of ids) {
+      expect((await get(g, id)).body.status).toBe('ended');
+      expect(await actionsOf(g, id)).toEqual(['announce:1:queued', 'dm:1:queued', 'edit:1:queued', 'post:null:done']);
+    }
+
+    outage.hangEdits = false;
+    const next = await runBatch();
+    // The stopped pass's calls never return, as a dead worker's: the next pass applies all it left.
+    expect(next).toEqual({ drawn: 0, effects: 6 });
+    for (const [id, winner] of [[ids[0]!, a], [ids[1]!, b]] as const) {
+      expect((await get(g, id)).body).toMatchObject({ status: 'ended', winnerIds: [winner] });
+      expect(await drawRows(g, id)).toHaveLength(1);
+      expect(await actionsOf(g, id)).toEqual(['announce:1:done', 'dm:1:done', 'edit:1:done', 'post:null:done']);
+    }
+    expect(await endedEvents(g)).toHaveLength(2);
     expect((await messages(g)).filter((m) => m.includes('Congratulations'))).toHaveLength(2);
   });
 });
