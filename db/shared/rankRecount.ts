@@ -5,11 +5,15 @@ import type { Database } from '../schema.js';
 // The rank snapshots of large servers (levels and invites) are recounted the same way: the board index walked in
 // chunks inside one repeatable-read transaction, resting between chunks, writing only the positions that changed.
 
-/** One chunk as its pace sees it: its time, the board rows it read and the snapshot rows it wrote. */
+/**
+ * One chunk as its pace sees it: its time, the board rows it read and the snapshot rows it wrote, and the time the
+ * fastest chunk of the same recount so far would have taken for as many rows (`ms` itself for the first chunk).
+ */
 export interface ChunkCost {
   ms: number;
   rows: number;
   written: number;
+  fastestMs: number;
 }
 
 /** How a recount shares the machine: rows per statement, and what it does between two (given the last one's cost). */
@@ -18,15 +22,22 @@ export interface RecountPace {
   rest: (chunk: ChunkCost) => Promise<void>;
 }
 
+/** How much longer than the recount's fastest chunk a chunk may take before its rest stops growing with it. */
+export const MAX_CONTENTION = 4;
+
 /**
  * The rest after a chunk: as long as the chunk for one that only read, up to four times as long for one that
- * rewrote every position it covered. A chunk's writes cost the readers more than its time shows (WAL, index
- * entries, dirty pages written back later), and most chunks of a recount at 10,000,000 rows rewrite nothing:
- * resting twice every chunk's time rested those as long as the writing ones, and the recount outlasted its
- * one-minute schedule.
+ * rewrote every position it covered, and that again times how much slower the chunk ran than the fastest one of
+ * the recount (at most MAX_CONTENTION times). A chunk's writes cost the readers more than its time shows (WAL, index
+ * entries, dirty pages written back later); and a chunk that runs slow waited for a core, so the readers are short
+ * of cores too: the recount steps back while they are (at 10,000,000 rows on two loaded cores, a recount resting
+ * only by its writes left the pages at p99 146-263 ms, docs/performance.md). On an idle machine a chunk that only
+ * read runs about as fast as the fastest and rests as before; one that wrote runs slower and rests more, writes
+ * being what the readers feel most.
  */
-export function restMs({ ms, rows, written }: ChunkCost): number {
-  return ms * (1 + (3 * written) / rows);
+export function restMs({ ms, rows, written, fastestMs }: ChunkCost): number {
+  const contention = Math.min(MAX_CONTENTION, ms / fastestMs);
+  return ms * contention * (1 + (3 * written) / rows);
 }
 
 /**
@@ -84,6 +95,7 @@ export async function recountInChunks(
       let total = 0;
       let written = 0;
       let after: BoardKey | undefined;
+      let fastestPerRow = Infinity;
       for (;;) {
         const started = performance.now();
         const next = await chunk(trx, total, after, pace.chunkRows);
@@ -91,7 +103,9 @@ export async function recountInChunks(
         written += next.written;
         if (!next.last) break;
         after = next.last;
-        await pace.rest({ ms: performance.now() - started, rows: next.rows, written: next.written });
+        const ms = performance.now() - started;
+        fastestPerRow = Math.min(fastestPerRow, ms / next.rows);
+        await pace.rest({ ms, rows: next.rows, written: next.written, fastestMs: fastestPerRow * next.rows });
       }
       const dropped = await sql`delete from ${sql.table(snapshot.rows)} where guild_id = ${guildId} and position > ${total}`.execute(trx);
       await sql`insert into ${sql.table(snapshot.state)} (guild_id, total, refreshed_at) values (${guildId}, ${total}, ${at})

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { countAbove, countRanked } from '../../../db/invites/board.js';
 import { findInviteRankSnapshot, refreshInviteRankSnapshot } from '../../../db/invites/ranks.js';
-import { restMs, type ChunkCost } from '../../../db/shared/rankRecount.js';
+import { MAX_CONTENTION, restMs, type ChunkCost } from '../../../db/shared/rankRecount.js';
 import { useTestDatabase } from '../../harness/database.js';
 import { createTestGuild, snowflake } from '../../harness/fixtures.js';
 
@@ -164,9 +164,26 @@ describe('recount pace', () => {
   });
 
   it('rests as long as a chunk that only read, four times as long after one that rewrote all it read', () => {
-    expect(restMs({ ms: 100, rows: 10_000, written: 0 })).toBe(100);
-    expect(restMs({ ms: 100, rows: 10_000, written: 5_000 })).toBe(250);
-    expect(restMs({ ms: 100, rows: 10_000, written: 10_000 })).toBe(400);
+    expect(restMs({ ms: 100, rows: 10_000, written: 0, fastestMs: 100 })).toBe(100);
+    expect(restMs({ ms: 100, rows: 10_000, written: 5_000, fastestMs: 100 })).toBe(250);
+    expect(restMs({ ms: 100, rows: 10_000, written: 10_000, fastestMs: 100 })).toBe(400);
+  });
+
+  it('rests longer after a chunk slower than the fastest one so far, up to MAX_CONTENTION times', () => {
+    expect(restMs({ ms: 200, rows: 10_000, written: 0, fastestMs: 100 })).toBe(400);
+    expect(restMs({ ms: 200, rows: 10_000, written: 5_000, fastestMs: 100 })).toBe(1_000);
+    expect(restMs({ ms: 1_000, rows: 10_000, written: 0, fastestMs: 100 })).toBe(1_000 * MAX_CONTENTION);
+  });
+
+  it("compares each chunk with the recount's fastest so far, the first with itself", async () => {
+    const { id } = await createTestGuild(db());
+    for (let i = 0; i < 10; i++) await setCounts(id, snowflake(), 10 + i, 0);
+    const chunks: ChunkCost[] = [];
+    const pace = { chunkRows: 3, rest: async (chunk: ChunkCost) => void chunks.push(chunk) };
+    await refreshInviteRankSnapshot(db(), id, new Date(), pace);
+    expect(chunks).toHaveLength(3);
+    // Chunks of equal rows: the fastest so far is the shortest so far.
+    for (const [i, chunk] of chunks.entries()) expect(chunk.fastestMs).toBeCloseTo(Math.min(...chunks.slice(0, i + 1).map((c) => c.ms)), 9);
   });
 });
 
