@@ -1,25 +1,27 @@
-import type Router from '@koa/router';
 import type { z } from 'zod';
 import { invalidRequest, type IssueLocation, type ValidationIssue } from '../src/core/errors.js';
-import type { AppDeps, AppMiddleware, RequestState } from './context.js';
+import type { AppDeps, AppMiddleware } from './context.js';
 import { authenticate } from './middleware/authenticate.js';
 import { featureGate } from './middleware/featureGate.js';
 import { guildAccess } from './middleware/guildAccess.js';
 import { jsonBody } from './middleware/jsonBody.js';
+import { originGuard } from './middleware/originGuard.js';
 import { rateLimit } from './middleware/rateLimit.js';
 import { requireScope } from './middleware/requireScope.js';
 import type { RouteDefinition } from './route.js';
+import type { RouteTable } from './routeTable.js';
 import { runHandler } from './runHandler.js';
 
 export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
- * Mounts each route behind the shared chain, in this order: key, rate limit, guild, scope, feature,
+ * Mounts each route behind the shared chain, in this order: origin, key, rate limit, guild, scope, feature,
  * body, validation (docs/architecture.md explains why).
  */
-export function mountRoutes(router: Router<RequestState>, routes: RouteDefinition[], deps: AppDeps): void {
+export function mountRoutes(table: RouteTable, routes: RouteDefinition[], deps: AppDeps): void {
   const { db, clock } = deps;
   const shared: AppMiddleware[] = [
+    originGuard(),
     authenticate({ db, clock, keyHits: deps.keyHits, failuresPerMinute: deps.config.limits.authFailuresPerMinute, credentials: deps.credentials }),
     rateLimit({ clock, perMinute: deps.config.limits.requestsPerMinute }),
     guildAccess(),
@@ -36,7 +38,7 @@ export function mountRoutes(router: Router<RequestState>, routes: RouteDefinitio
       if (issues.length > 0) throw invalidRequest(issues);
       await runHandler(ctx, route, { params, query, body }, deps);
     });
-    router.register(koaPath(route.path), [route.method.toUpperCase()], chain);
+    table.add(route.method, koaPath(route.path), chain);
   }
 }
 
