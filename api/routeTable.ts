@@ -1,3 +1,5 @@
+import { context } from '@opentelemetry/api';
+import { getRPCMetadata, RPCType } from '@opentelemetry/core';
 import compose from 'koa-compose';
 import { methodNotAllowed } from '../src/core/errors.js';
 import type { AppContext, AppMiddleware } from './context.js';
@@ -56,6 +58,10 @@ export class RouteTable {
       }
       ctx.params = paramsOf(match.route.paramNames, match.values);
       (ctx as RoutedContext)._matchedRoute = match.route.template;
+      // With tracing on, the http server span takes its name and http.route from here (Koa's instrumentation
+      // reads the template only in the middleware it patched, and the route's chain is not one of them).
+      const rpc = getRPCMetadata(context.active());
+      if (rpc?.type === RPCType.HTTP) rpc.route = match.route.template;
       return match.route.run(ctx);
     };
   }
