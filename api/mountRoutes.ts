@@ -28,13 +28,14 @@ export function mountRoutes(table: RouteTable, routes: RouteDefinition[], deps: 
     if (route.feature) gates.push(featureGate(route.feature));
     const chain: AppMiddleware[] = [origin, key, allGates(gates)];
     if (route.request.body) chain.push(jsonBody(deps.config.http.bodyLimitBytes));
-    chain.push(async (ctx) => {
+    // Not async, as the gates: one promise fewer per request (a throw here still rejects through koa-compose).
+    chain.push((ctx) => {
       const issues: ValidationIssue[] = [];
       const params = validate(route.request.params, ctx.params, 'path', issues);
       const query = validate(route.request.query, ctx.query, 'query', issues);
       const body = validate(route.request.body, ctx.state.body, 'body', issues);
       if (issues.length > 0) throw invalidRequest(issues);
-      await runHandler(ctx, route, { params, query, body }, deps);
+      return runHandler(ctx, route, { params, query, body }, deps);
     });
     table.add(route.method, koaPath(route.path), chain);
   }
