@@ -40,6 +40,8 @@ export interface RequestState {
 
 export type AppContext = Koa.ParameterizedContext<RequestState>;
 export type AppMiddleware = Koa.Middleware<RequestState>;
+/** A check of the request that refuses by throwing; the gates of a route run one after another in one step. */
+export type AppGate = (ctx: AppContext) => void;
 
 /** The authenticated caller, as handlers see it. */
 export interface Caller {

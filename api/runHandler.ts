@@ -6,7 +6,7 @@ import type { OutboxEvent } from '../src/events/eventTypes.js';
 import { startFanouts } from '../src/events/outbox.js';
 import type { IdempotencyClaim } from '../db/shared/idempotency.js';
 import { claimOrReplay, releaseIdempotencyClaim, storeIdempotentResponse } from '../src/requests/idempotency.js';
-import type { AppContext, AppDeps } from './context.js';
+import type { AppContext, AppDeps, Caller } from './context.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency.js';
 import type { RouteDefinition, RouteInput } from './route.js';
 import { responseCheckFor } from './responseCheck.js';
@@ -29,11 +29,7 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
   const status = route.response.status;
 
   const hooks: Array<() => Promise<void>> = [];
-  const afterCommit = (hook: () => Promise<void>) => void hooks.push(hook);
-  const launch: RouteInput<never, never, never>['launch'] = (operation, record) =>
-    afterCommit(() => launchOperation(deps, operation, record, caller.apiKey.name));
-  const publish = (events: OutboxEvent[]) => afterCommit(() => startFanouts(deps, events));
-  const handlerInput = (db: Kysely<Database>) => ({ ...input, caller, db, afterCommit, launch, publish }) as never;
+  const handlerInput = (db: Kysely<Database>) => new HandlerInput(input, caller, db, deps, hooks) as never;
   const settle = route.settle && ((stored: unknown) => route.settle!(stored, handlerInput(deps.db)));
 
   let claim: IdempotencyClaim | undefined;
@@ -99,6 +95,41 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
         }
       }),
     );
+  }
+}
+
+/**
+ * What a handler is handed. The write helpers are getters on the prototype, made when a handler asks for them:
+ * a read, most requests, makes none of their closures.
+ */
+class HandlerInput {
+  readonly params: unknown;
+  readonly query: unknown;
+  readonly body: unknown;
+
+  constructor(
+    input: ValidInput,
+    readonly caller: Caller,
+    readonly db: Kysely<Database>,
+    private readonly deps: AppDeps,
+    private readonly hooks: Array<() => Promise<void>>,
+  ) {
+    ({ params: this.params, query: this.query, body: this.body } = input);
+  }
+
+  get afterCommit(): RouteInput<never, never, never>['afterCommit'] {
+    const { hooks } = this;
+    return (hook) => void hooks.push(hook);
+  }
+
+  get launch(): RouteInput<never, never, never>['launch'] {
+    const { hooks, deps, caller } = this;
+    return (operation, record) => void hooks.push(() => launchOperation(deps, operation, record, caller.apiKey.name));
+  }
+
+  get publish(): RouteInput<never, never, never>['publish'] {
+    const { hooks, deps } = this;
+    return (events: OutboxEvent[]) => void hooks.push(() => startFanouts(deps, events));
   }
 }
 

@@ -27,7 +27,7 @@ const PROJECT_LAYERS: Array<[RegExp, string]> = [
   [/\/api\/middleware\/requestMetrics\.ts|\/src\/core\/metrics\.ts/, 'metrics'],
   [/\/api\/middleware\/(errorBoundary|originGuard|fallback)\.ts/, 'error boundary, request id, origin'],
   // The webhook-flow middleware only tests a regex; what runs under it is the router matching and composing the chain.
-  [/\/api\/routes\/flowWebhooks\.ts/, 'Koa and router'],
+  [/\/api\/routes\/flowWebhooks\.ts|\/api\/routeTable\.ts/, 'Koa and router'],
   [/\/api\/routes\/|\/src\/bank\/|\/db\/bank\//, 'handler (the balance read and its SQL)'],
   [/\/bench\/bareApp\.ts/, 'bare route'],
 ];

@@ -8,12 +8,13 @@ import type { AppContext, AppMiddleware } from '../context.js';
  */
 export function requestMetrics(): AppMiddleware {
   return async (ctx, next) => {
-    const stopTimer = httpRequestDuration.startTimer();
+    // One labels object for both series, no timer closure: this runs on every request.
+    const started = performance.now();
     try {
       await next();
     } finally {
       const labels = { method: ctx.method, route: routeOf(ctx), status: String(ctx.status) };
-      stopTimer(labels);
+      httpRequestDuration.observe(labels, (performance.now() - started) / 1000);
       httpRequests.inc(labels);
       const reason = refusalReason(ctx);
       if (reason) apiRefusals.inc({ reason });

@@ -68,6 +68,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       (span) => span !== undefined,
     );
     expect(serverSpan).toBeDefined();
+    expect(serverSpan!.attributes['http.route']).toBe('/api/v1/guilds/:guildId/levels/members/:userId/xp-changes');
     const traceId = serverSpan!.traceId;
     const inTrace = () => receiver.spans.filter((s) => s.traceId === traceId);
     const has = (spans: ReceivedSpan[], service: string, name: RegExp) => spans.some((s) => s.service === service && name.test(s.name));

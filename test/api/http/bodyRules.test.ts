@@ -1,14 +1,13 @@
 import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Router from '@koa/router';
 import Koa from 'koa';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../../api/app.js';
 import type { AppDeps, RequestState } from '../../../api/context.js';
 import { errorBoundary } from '../../../api/middleware/errorBoundary.js';
 import { routeFallback } from '../../../api/middleware/fallback.js';
-import { originGuard } from '../../../api/middleware/originGuard.js';
 import { mountRoutes } from '../../../api/mountRoutes.js';
+import { RouteTable } from '../../../api/routeTable.js';
 import { defineRoute } from '../../../api/route.js';
 import { GuildParams } from '../../../src/core/contract.js';
 import { z } from '../../../src/core/zod.js';
@@ -43,13 +42,11 @@ const echoRoute = defineRoute({
 /** The app's chain (api/app.ts) around the test route, with a small body limit. */
 function echoApp(deps: AppDeps): Koa<RequestState> {
   const app = new Koa<RequestState>();
-  const router = new Router<RequestState>({ prefix: API_PREFIX });
-  router.use(originGuard());
-  mountRoutes(router, [echoRoute], deps);
+  const table = new RouteTable(API_PREFIX);
+  mountRoutes(table, [echoRoute], deps);
   app.use(errorBoundary(deps.logger));
+  app.use(table.middleware());
   app.use(routeFallback());
-  app.use(router.routes());
-  app.use(router.allowedMethods());
   return app;
 }
 

@@ -1,7 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import type Router from '@koa/router';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.js';
+import { apiRoutes } from '../../../api/app.js';
 import { AREAS } from '../../../process/areas.js';
 import { collectRoutes } from '../../../process/registry.js';
 import { koaPath } from '../../../api/mountRoutes.js';
@@ -58,12 +57,7 @@ const operations = () =>
 
 /** What the Koa app really routes: the layers of every router mounted on it (HEAD aside). */
 function servedRoutes(): string[] {
-  const routers = createApp(app.deps, collectRoutes(AREAS, app.deps))
-    .middleware.map((mw) => (mw as { router?: Router }).router)
-    .filter((router): router is Router => router !== undefined);
-  return routers.flatMap((router) =>
-    router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${layer.path}`)),
-  );
+  return apiRoutes(app.deps, collectRoutes(AREAS, app.deps)).served();
 }
 
 /** The product's routes by operationId, as the app mounts them. */
