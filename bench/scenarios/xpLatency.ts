@@ -29,9 +29,10 @@ const POLL_INTERVAL_MS = 25;
  */
 const pollIntervalMs = (elapsedMs: number) => (elapsedMs < 1000 ? POLL_INTERVAL_MS : elapsedMs < 5000 ? 100 : 500);
 /**
- * Each poll is a status read the api answers from Temporal (describe): unbounded, a backlog of hundreds of changes
- * polled together loaded the dev server until the changes themselves stalled (5.6 done per second at 20/s). A real
- * client's polls are its own business; the bench's must not be what saturates the machine.
+ * A poll of a change older than 5 s is a status read the api answers from Temporal (describe), a younger one from
+ * its record: unbounded, a backlog of hundreds of changes polled together loaded the dev server until the changes
+ * themselves stalled (5.6 done per second at 20/s). A real client's polls are its own business; the bench's must
+ * not be what saturates the machine.
  */
 const MAX_POLLS_IN_FLIGHT = 16;
 
