@@ -18,6 +18,8 @@ export interface XpLatencyResult {
   failed: number;
   /** POSTs answered otherwise than 202 (a 503 under load): nothing to poll, left out of the latencies. */
   rejected: number;
+  /** Status polls sent, all changes together (each a describe on Temporal, or a read of the record). */
+  polls: number;
 }
 
 const CHANGES = 1_000;
@@ -48,10 +50,12 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
   let failed = 0;
   let rejected = 0;
   let pollsInFlight = 0;
+  let polls = 0;
   const pollSlotFreed: Array<() => void> = [];
   async function poll(changeId: string): Promise<string> {
     while (pollsInFlight >= MAX_POLLS_IN_FLIGHT) await new Promise<void>((resolve) => pollSlotFreed.push(resolve));
     pollsInFlight++;
+    polls++;
     try {
       const res = await fetch(`${base}/xp-changes/${changeId}`, { headers });
       return ((await res.json()) as { status: string }).status;
@@ -106,5 +110,6 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
     postToDoneMs: latencySummary(latencies),
     failed,
     rejected,
+    polls,
   };
 }
