@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
@@ -44,11 +45,14 @@ afterAll(async () => {
   await connection.close();
 });
 
-// A change that does not exist: its run ends `failed` in its first workflow task, without any other fixture.
+// A change that does not exist: its run ends `failed` in its first workflow task, without any other fixture. The id
+// policies are startOnce's (the api's starts), which the server must accept with an eager start.
 const startMissingChange = (gateway: TemporalGateway) =>
   gateway.client.workflow.start(xpChangeWorkflow.name, {
     workflowId: `eager-${randomUUID()}`,
     taskQueue: gateway.taskQueue,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     args: [{ changeId: `xpc_${randomUUID()}`, guildId: '1', userId: '2' }],
   });
 
