@@ -90,7 +90,7 @@ export function levelsRoutes({ db, platform, clock, temporal }: AppDeps): RouteD
       request: { params: XpChangeIdParams },
       response: { status: 200, schema: XpChange, description: 'The change and its status.' },
       errors: ['XP_CHANGE_NOT_FOUND'],
-      handle: ({ params, caller }) => readXpChange({ db, temporal }, { guildId: caller.guild.id, apiKeyId: caller.apiKey.id }, params.changeId),
+      handle: ({ params, caller }) => readXpChange({ db, temporal, clock }, { guildId: caller.guild.id, apiKeyId: caller.apiKey.id }, params.changeId),
     }),
   ];
 }

@@ -18,6 +18,8 @@ export interface XpLatencyResult {
   failed: number;
   /** POSTs answered otherwise than 202 (a 503 under load): nothing to poll, left out of the latencies. */
   rejected: number;
+  /** Status polls sent, all changes together (each a describe on Temporal, or a read of the record). */
+  polls: number;
 }
 
 const CHANGES = 1_000;
@@ -29,9 +31,10 @@ const POLL_INTERVAL_MS = 25;
  */
 const pollIntervalMs = (elapsedMs: number) => (elapsedMs < 1000 ? POLL_INTERVAL_MS : elapsedMs < 5000 ? 100 : 500);
 /**
- * Each poll is a status read the api answers from Temporal (describe): unbounded, a backlog of hundreds of changes
- * polled together loaded the dev server until the changes themselves stalled (5.6 done per second at 20/s). A real
- * client's polls are its own business; the bench's must not be what saturates the machine.
+ * A poll of a change older than 5 s is a status read the api answers from Temporal (describe), a younger one from
+ * its record: unbounded, a backlog of hundreds of changes polled together loaded the dev server until the changes
+ * themselves stalled (5.6 done per second at 20/s). A real client's polls are its own business; the bench's must
+ * not be what saturates the machine.
  */
 const MAX_POLLS_IN_FLIGHT = 16;
 
@@ -47,10 +50,12 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
   let failed = 0;
   let rejected = 0;
   let pollsInFlight = 0;
+  let polls = 0;
   const pollSlotFreed: Array<() => void> = [];
   async function poll(changeId: string): Promise<string> {
     while (pollsInFlight >= MAX_POLLS_IN_FLIGHT) await new Promise<void>((resolve) => pollSlotFreed.push(resolve));
     pollsInFlight++;
+    polls++;
     try {
       const res = await fetch(`${base}/xp-changes/${changeId}`, { headers });
       return ((await res.json()) as { status: string }).status;
@@ -105,5 +110,6 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
     postToDoneMs: latencySummary(latencies),
     failed,
     rejected,
+    polls,
   };
 }

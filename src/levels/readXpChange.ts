@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { findXpChange, type XpChangeRecord } from '../../db/levels/xpChanges.js';
 import type { Database } from '../../db/schema.js';
 import { xpChangeNotFound } from '../core/errors.js';
+import type { Clock } from '../core/clock.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { readPolledStatus } from '../core/temporal/polledStatus.js';
 import type { XpChangeBody } from './contract.js';
@@ -24,15 +25,28 @@ function toXpChangeBody(record: XpChangeRecord, status: XpChangeStatus): XpChang
 export const pendingXpChangeBody = (record: XpChangeRecord): XpChangeBody => toXpChangeBody(record, { status: 'pending', result: null, error: null });
 
 /**
- * An XP change and its status: the durable record once it ended, the workflow while it runs. Only the API key that
- * asked sees it; any other gets XP_CHANGE_NOT_FOUND.
+ * How long after its acceptance a change's record alone answers its polls. The record follows the change (`pending`,
+ * `processing` once applied with its level moved, `done` or `failed`); only a run that closed without an outcome (an
+ * operator ended it) needs the run read (describe), and a client polling a fresh change many times a second made
+ * those reads a load on Temporal of their own. Past this, a change still under way is read from its run as well.
+ */
+export const RECORD_ANSWERS_FOR_MS = 5_000;
+
+/**
+ * An XP change and its status: the durable record once it ended or while it is fresh, the workflow after that. Only
+ * the API key that asked sees it; any other gets XP_CHANGE_NOT_FOUND.
  */
 export async function readXpChange(
-  deps: { db: Kysely<Database>; temporal: TemporalGateway },
+  deps: { db: Kysely<Database>; temporal: TemporalGateway; clock: Clock },
   asker: { guildId: string; apiKeyId: number },
   changeId: string,
 ): Promise<XpChangeBody> {
   const record = await findXpChange(deps.db, changeId);
   if (!record || record.apiKeyId !== asker.apiKeyId || record.guildId !== asker.guildId) throw xpChangeNotFound();
-  return toXpChangeBody(record, await readPolledStatus(deps.temporal, xpChangeStatus, record));
+  const fresh = deps.clock.now().getTime() - record.createdAt.getTime() < RECORD_ANSWERS_FOR_MS;
+  return toXpChangeBody(record, fresh ? recordStatus(record) : await readPolledStatus(deps.temporal, xpChangeStatus, record));
 }
+
+/** The status the record gives; the result is shown once done, as a run's status shows it. */
+const recordStatus = (record: XpChangeRecord): XpChangeStatus =>
+  xpChangeStatus.settled(record) ?? { status: record.status, result: null, error: null };
