@@ -7,13 +7,15 @@ import type { ScenarioContext } from './context.js';
 
 /**
  * Where a delivered event's time went, per stage (wall clock in ms; the server's event times are on the same
- * machine): the api's answer to its batch workflow's start (the launcher), the start to the first workflow task,
+ * machine): the event's time (the api handler's clock as the transaction began) to the answer, which the scenario's
+ * latency does not count; the answer to its batch workflow's start (the launcher), the start to the first workflow task,
  * that task (the plan, a local activity) to the endpoint's attempt activity being scheduled, its wait for a worker
  * slot, and its start to the receiver. With the batches' sizes and their bank log posts' time and tries.
  */
 export interface WebhookStages {
   batches: number;
   eventsPerBatch: LatencySummary;
+  eventToAnswer: LatencySummary;
   answerToStart: LatencySummary;
   startToFirstTask: LatencySummary;
   firstTaskToScheduled: LatencySummary;
@@ -61,19 +63,21 @@ async function batchTimes(ctx: ScenarioContext, batchId: number): Promise<BatchT
 export async function webhookStages(ctx: ScenarioContext, answers: Map<string, number>, arrivals: Map<string, number>): Promise<WebhookStages> {
   const rows = await ctx.db
     .selectFrom('events')
-    .select(['batch_id', sql<string>`data->>'transactionId'`.as('transactionId')])
+    .select(['batch_id', 'created_at', sql<string>`data->>'transactionId'`.as('transactionId')])
     .where('guild_id', '=', BENCH_GUILD_ID)
     .where(sql<string>`data->>'transactionId'`, 'in', [...answers.keys()])
     .execute();
   const batchIds = [...new Set(rows.map((r) => Number(r.batch_id)))];
   const batches = new Map<number, BatchTimes>();
   for (const batchId of batchIds) batches.set(batchId, await batchTimes(ctx, batchId));
+  const delivered = rows.filter((r) => arrivals.has(r.transactionId));
   const per = (f: (answeredAt: number, b: BatchTimes, receivedAt: number) => number) =>
-    latencySummary(rows.filter((r) => arrivals.has(r.transactionId)).map((r) => f(answers.get(r.transactionId)!, batches.get(Number(r.batch_id))!, arrivals.get(r.transactionId)!)));
+    latencySummary(delivered.map((r) => f(answers.get(r.transactionId)!, batches.get(Number(r.batch_id))!, arrivals.get(r.transactionId)!)));
   const all = [...batches.values()];
   return {
     batches: batchIds.length,
     eventsPerBatch: latencySummary(batchIds.map((id) => rows.filter((r) => Number(r.batch_id) === id).length)),
+    eventToAnswer: latencySummary(delivered.map((r) => answers.get(r.transactionId)! - r.created_at.getTime())),
     answerToStart: per((answered, b) => b.started - answered),
     startToFirstTask: per((_, b) => b.firstTask - b.started),
     firstTaskToScheduled: per((_, b) => b.attemptScheduled - b.firstTask),
