@@ -14,6 +14,7 @@ const { postBankLogs } = proxyActivities<EventsActivities>(DAY_LONG_PLATFORM_EFF
 
 const BANK_LOG_REFUSAL_PATCH = 'webhook-batch-bank-log-refusal';
 const BANK_LOG_RESUME_PATCH = 'webhook-batch-bank-log-resume';
+const PLAN_AT_LAUNCH_PATCH = 'webhook-batch-plan-at-launch';
 
 /**
  * The bank log post from patch `webhook-batch-bank-log-resume` on: it heartbeats each posted line, so a try that
@@ -31,8 +32,9 @@ const RESUMING_BANK_LOG_POST = { ...DAY_LONG_PLATFORM_EFFECT, startToCloseTimeou
  * (Discord: the bot may not post in the log channel) is the result's `bankLogRefused`, not a failed run; runs from
  * before the Discord adapter could not get a refusal (the local platform never refuses).
  */
-export async function webhookBatch({ batchId, guildId }: WebhookBatchInput): Promise<WebhookBatchResult> {
-  const plan = await planWebhookBatch(batchId);
+export async function webhookBatch({ batchId, guildId, plan: launched }: WebhookBatchInput): Promise<WebhookBatchResult> {
+  // A plan read with the claim saves the plan step (a local activity and its statement) before the first attempts.
+  const plan = launched && patched(PLAN_AT_LAUNCH_PATCH) ? launched : await planWebhookBatch(batchId);
   const [outcomes, bankLogRefused] = await Promise.all([
     Promise.all(plan.endpointIds.map((endpointId) => firstAttempts(batchId, guildId, endpointId))),
     plan.bankLogEvents > 0 ? postBankLogsOf(batchId).then(() => undefined, unlessRefused) : undefined,
