@@ -7,10 +7,11 @@ import type { ScenarioContext } from './context.js';
 
 /**
  * Where a delivered event's time went, per stage (wall clock in ms; the server's event times are on the same
- * machine): the event's time (the api handler's clock as the transaction began) to the answer, which the scenario's
- * latency does not count; the answer to its batch workflow's start (the launcher), the start to the first workflow task,
- * that task (the plan, a local activity) to the endpoint's attempt activity being scheduled, its wait for a worker
- * slot, and its start to the receiver. With the batches' sizes and their bank log posts' time and tries.
+ * machine): the event's time (the api handler's clock as the transaction began) to the answer, which the
+ * scenario's latency does not count; the answer to its batch workflow's start (the launcher); the start to the
+ * first workflow task; that task (with the plan step, a local activity, when the launcher gave the run no plan)
+ * to the endpoint's attempt activity being scheduled; its wait for a worker slot; its start to the receiver.
+ * With the batches' sizes and their bank log posts' time and tries.
  */
 export interface WebhookStages {
   batches: number;
