@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { findBatchEvents, findEvent, type StoredEvent } from '../db/shared/events.js';
-import { batchEndpointIds, countBatchEvents } from '../db/webhooks/batches.js';
+import { batchPlan } from '../db/webhooks/batches.js';
 import { createDeliveries, findDeliveryTarget, finishDelivery, recordAttempt, subscribedEndpoints } from '../db/webhooks/webhooks.js';
 import { noteDelivered } from '../src/core/metrics.js';
 import { ATTEMPT_TIMEOUT_MS, deliveryBody } from '../src/webhooks/delivery.js';
@@ -39,8 +39,11 @@ export function createWebhooksActivities({ db, clock, webhooks }: ActivityDeps) 
      * event, and an event written before deliveries were recorded at commit, gets its deliveries here.
      */
     async planWebhookBatch(batchId: number): Promise<WebhookBatchPlan> {
-      for (const event of await findBatchEvents(db, batchId, { deliveriesAtCommit: false })) await createDeliveriesNow(event);
-      return { endpointIds: await batchEndpointIds(db, batchId), bankLogEvents: await countBatchEvents(db, batchId, 'bank.transaction') };
+      // Both reads at once: events without deliveries recorded at commit are rare, and only then is the plan read again.
+      const [late, plan] = await Promise.all([findBatchEvents(db, batchId, { deliveriesAtCommit: false }), batchPlan(db, batchId, 'bank.transaction')]);
+      for (const event of late) await createDeliveriesNow(event);
+      const { endpointIds, events } = late.length === 0 ? plan : await batchPlan(db, batchId, 'bank.transaction');
+      return { endpointIds, bankLogEvents: events };
     },
 
     /** The first attempts of the batch's deliveries to one endpoint (src/webhooks/firstAttempts.ts). */

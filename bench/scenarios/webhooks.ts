@@ -9,6 +9,7 @@ import { addEndpoint } from '../../src/webhooks/endpointManagement.js';
 import { latencySummary, type LatencySummary } from '../latency.js';
 import { BENCH_GUILD_ID, memberId } from '../seed.js';
 import type { ScenarioContext } from './context.js';
+import { webhookStages, type WebhookStages } from './webhookStages.js';
 
 
 /** Loopback receivers, each an endpoint of the bench guild, noting when each transaction's event first arrived and how often. */
@@ -87,6 +88,13 @@ async function latencies(answers: Array<{ id: string; at: number }>, arrivals: M
   return { delivered: delivered.length, latencyMs: latencySummary(delivered.map((a) => arrivals.get(a.id)! - a.at)) };
 }
 
+/** The stages of those answers' deliveries, on the wall clock the batch histories use. */
+function stagesOf(ctx: ScenarioContext, answers: Array<{ id: string; at: number }>, arrivals: Map<string, number>): Promise<WebhookStages> {
+  const wall = (ms: number) => performance.timeOrigin + ms;
+  const received = new Map([...arrivals].map(([id, at]) => [id, wall(at)]));
+  return webhookStages(ctx, new Map(answers.map((a) => [a.id, wall(a.at)])), received);
+}
+
 export interface WebhookLatencyResult {
   scenario: 'webhook-latency';
   transactions: number;
@@ -94,7 +102,8 @@ export interface WebhookLatencyResult {
   delivered: number;
   /** From the API's 201 to the receiver getting the delivery. */
   latencyMs: LatencySummary;
-  burst: { transactions: number; connections: number; seconds: number; delivered: number; latencyMs: LatencySummary };
+  stages: WebhookStages;
+  burst: { transactions: number; connections: number; seconds: number; delivered: number; latencyMs: LatencySummary; stages: WebhookStages };
 }
 
 const LATENCY_TRANSACTIONS = 200;
@@ -108,7 +117,8 @@ const BURST_CONNECTIONS = 50;
  */
 export async function runWebhookLatency(ctx: ScenarioContext): Promise<WebhookLatencyResult> {
   return withReceivers(ctx, [0], async ({ arrivals }) => {
-    const steady = await latencies(await paced(ctx, LATENCY_TRANSACTIONS, LATENCY_RATE, 0), arrivals[0]!, 30_000);
+    const steadyAnswers = await paced(ctx, LATENCY_TRANSACTIONS, LATENCY_RATE, 0);
+    const steady = await latencies(steadyAnswers, arrivals[0]!, 30_000);
     const answers: Array<{ id: string; at: number }> = [];
     let next = 0;
     const started = performance.now();
@@ -123,7 +133,8 @@ export async function runWebhookLatency(ctx: ScenarioContext): Promise<WebhookLa
       transactions: LATENCY_TRANSACTIONS,
       ratePerSecond: LATENCY_RATE,
       ...steady,
-      burst: { transactions: BURST_TRANSACTIONS, connections: BURST_CONNECTIONS, seconds, ...burst },
+      stages: await stagesOf(ctx, steadyAnswers, arrivals[0]!),
+      burst: { transactions: BURST_TRANSACTIONS, connections: BURST_CONNECTIONS, seconds, ...burst, stages: await stagesOf(ctx, answers, arrivals[0]!) },
     };
   });
 }

@@ -1,21 +1,34 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 
-/** Records a posted message once per idempotency key; returns the message id either way. */
-export async function insertPlatformMessage(
+/**
+ * Posts a message once per idempotency key, in one statement with the guild's outage switch (the local platform's
+ * `reachable`): the message's id (the first post's for a key posted before), or undefined when the guild is
+ * unreachable and nothing was posted. One statement, not a look-up, an insert and a read: every bank log line of a
+ * burst of transactions is one (activities/events.ts), in the pool the webhooks' first attempts wait for.
+ */
+export async function postPlatformMessage(
   db: Kysely<Database>,
   m: { guildId: string; channelId: string; content: string; idempotencyKey: string },
-): Promise<string> {
-  await db
-    .insertInto('platform_messages')
-    .values({ guild_id: m.guildId, channel_id: m.channelId, content: m.content, idempotency_key: m.idempotencyKey })
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('platform_messages')
-    .select('id')
-    .where('idempotency_key', '=', m.idempotencyKey)
-    .executeTakeFirstOrThrow();
+): Promise<string | undefined> {
+  const { rows } = await sql<{ unreachable: boolean; posted: string | null; earlier: string | null }>`
+    with guild as (
+      select exists (select 1 from platform_guilds where guild_id = ${m.guildId} and not reachable) as unreachable
+    ), posted as (
+      insert into platform_messages (guild_id, channel_id, content, idempotency_key)
+      select ${m.guildId}, ${m.channelId}, ${m.content}, ${m.idempotencyKey} from guild where not unreachable
+      on conflict (idempotency_key) do nothing
+      returning id
+    )
+    select (select unreachable from guild) as unreachable, (select id from posted) as posted,
+      (select id from platform_messages where idempotency_key = ${m.idempotencyKey}) as earlier
+  `.execute(db);
+  const { unreachable, posted, earlier } = rows[0]!;
+  if (unreachable) return undefined;
+  const id = posted ?? earlier;
+  if (id !== null) return String(id);
+  // The same key posted by a transaction that committed after this statement's snapshot: its row is there now.
+  const row = await db.selectFrom('platform_messages').select('id').where('idempotency_key', '=', m.idempotencyKey).executeTakeFirstOrThrow();
   return String(row.id);
 }
 

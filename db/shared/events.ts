@@ -98,18 +98,38 @@ export async function listUnstartedEvents(db: Kysely<Database>, olderThan: Date,
   return rows.map((r) => ({ id: r.id, guildId: r.guild_id, type: r.type, batchId: r.batch_id === null ? null : Number(r.batch_id) }));
 }
 
-/** Claims the events no batch holds yet into a new batch; returns its number, or undefined when none was free. */
-export async function claimEventBatch(db: Kysely<Database>, eventIds: string[]): Promise<{ batchId: number; eventIds: string[] } | undefined> {
+export interface ClaimedBatch {
+  batchId: number;
+  eventIds: string[];
+  /**
+   * What the batch has to do, read with the claim: the endpoints its deliveries go to and its bank.transaction
+   * events. Undefined when an event's deliveries were not recorded at its commit (the batch's plan step makes them).
+   */
+  plan: { endpointIds: number[]; bankLogEvents: number } | undefined;
+}
+
+/** Claims the events no batch holds yet into a new batch, with its plan; undefined when none was free. */
+export async function claimEventBatch(db: Kysely<Database>, eventIds: string[]): Promise<ClaimedBatch | undefined> {
   if (eventIds.length === 0) return undefined;
-  const rows = await db
-    .with('batch', (qb) => qb.selectNoFrom(sql<string>`nextval('event_batch_seq')`.as('id')))
-    .updateTable('events')
-    .set({ batch_id: sql<string>`(select id from batch)` })
-    .where('id', 'in', eventIds)
-    .where('batch_id', 'is', null)
-    .returning(['id', 'batch_id'])
-    .execute();
-  return rows.length === 0 ? undefined : { batchId: Number(rows[0]!.batch_id), eventIds: rows.map((r) => r.id) };
+  const { rows } = await sql<{ id: string; batch_id: string; type: string; deliveries_at_commit: boolean; endpoint_ids: number[] }>`
+    with batch as (select nextval('event_batch_seq') as id),
+    claimed as (
+      update events set batch_id = (select id from batch)
+      where id in (${sql.join(eventIds)}) and batch_id is null
+      returning id, batch_id, type, deliveries_at_commit
+    )
+    select c.id, c.batch_id, c.type, c.deliveries_at_commit,
+      array(select d.endpoint_id from webhook_deliveries d where d.event_id = c.id) as endpoint_ids
+    from claimed c
+  `.execute(db);
+  if (rows.length === 0) return undefined;
+  const plan = rows.every((r) => r.deliveries_at_commit)
+    ? {
+        endpointIds: [...new Set(rows.flatMap((r) => r.endpoint_ids.map(Number)))].sort((a, b) => a - b),
+        bankLogEvents: rows.filter((r) => r.type === 'bank.transaction').length,
+      }
+    : undefined;
+  return { batchId: Number(rows[0]!.batch_id), eventIds: rows.map((r) => r.id), plan };
 }
 
 export async function markBatchStarted(db: Kysely<Database>, batchId: number, at: Date): Promise<void> {

@@ -7,19 +7,20 @@ import type { AttemptRecord } from './webhooks.js';
 const batchDeliveries = (db: Kysely<Database>, batchId: number) =>
   db.selectFrom('webhook_deliveries as d').innerJoin('events as e', 'e.id', 'd.event_id').where('e.batch_id', '=', String(batchId));
 
-export async function batchEndpointIds(db: Kysely<Database>, batchId: number): Promise<number[]> {
-  const rows = await batchDeliveries(db, batchId).select('d.endpoint_id').distinct().orderBy('d.endpoint_id').execute();
-  return rows.map((r) => r.endpoint_id);
-}
-
-export async function countBatchEvents(db: Kysely<Database>, batchId: number, type: string): Promise<number> {
-  const row = await db
-    .selectFrom('events')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('batch_id', '=', String(batchId))
-    .where('type', '=', type)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/**
+ * What a batch has to do, in one statement (one wait for a pool connection on the way to the first attempts): the
+ * endpoints its deliveries go to, and how many of its events are of `type`.
+ */
+export async function batchPlan(db: Kysely<Database>, batchId: number, type: string): Promise<{ endpointIds: number[]; events: number }> {
+  const { rows } = await sql<{ endpoint_ids: number[]; events: string }>`
+    select
+      array(
+        select distinct d.endpoint_id from webhook_deliveries d join events e on e.id = d.event_id
+        where e.batch_id = ${String(batchId)} order by d.endpoint_id
+      ) as endpoint_ids,
+      (select count(*) from events where batch_id = ${String(batchId)} and type = ${type}) as events
+  `.execute(db);
+  return { endpointIds: rows[0]!.endpoint_ids.map(Number), events: Number(rows[0]!.events) };
 }
 
 export interface FirstAttemptDelivery {

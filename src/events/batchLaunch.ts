@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.js';
 import type { OperationDeps } from '../core/temporal/operation.js';
 import { operationAttributes } from '../core/temporal/searchAttributes.js';
 import { startOnce } from '../core/temporal/startOnce.js';
-import { webhookBatchWorkflow, webhookBatchWorkflowId } from './ids.js';
+import { webhookBatchWorkflow, webhookBatchWorkflowId, type WebhookBatchPlan } from './ids.js';
 
 export type BatchDeps = OperationDeps<Kysely<Database>>;
 
@@ -15,20 +15,23 @@ export const MAX_BATCH_EVENTS = 100;
  * Starts the batch's workflow and records the start. The workflow id is the guild and batch number, so the start after
  * the claim and the relay's cannot both run it, and a closed batch is never run again.
  */
-export async function startBatch(deps: BatchDeps, batch: { batchId: number; guildId: string; events: number }): Promise<void> {
+export async function startBatch(deps: BatchDeps, batch: { batchId: number; guildId: string; events: number; plan?: WebhookBatchPlan }): Promise<void> {
   await startOnce(deps.temporal, webhookBatchWorkflow, {
     workflowId: webhookBatchWorkflowId(batch.guildId, batch.batchId),
-    args: [{ batchId: batch.batchId, guildId: batch.guildId }],
+    args: [{ batchId: batch.batchId, guildId: batch.guildId, ...(batch.plan && { plan: batch.plan }) }],
     typedSearchAttributes: operationAttributes(batch.guildId, 'webhook.batch'),
     staticSummary: `Batch ${batch.batchId}: fan-out and first webhook attempts of ${batch.events} event(s) of guild ${batch.guildId}`,
   });
   await markBatchStarted(deps.db, batch.batchId, deps.clock.now());
 }
 
-/** Claims the committed events of one guild that no batch holds yet into a batch, and starts it. */
+/**
+ * Claims the committed events of one guild that no batch holds yet into a batch, and starts it with the plan read
+ * in the claim's statement: one wait for the database between an event's commit and its first attempt fewer.
+ */
 export async function launchBatch(deps: BatchDeps, guildId: string, eventIds: string[]): Promise<void> {
   const claimed = await claimEventBatch(deps.db, eventIds);
-  if (claimed) await startBatch(deps, { batchId: claimed.batchId, guildId, events: claimed.eventIds.length });
+  if (claimed) await startBatch(deps, { batchId: claimed.batchId, guildId, events: claimed.eventIds.length, plan: claimed.plan });
 }
 
 /**

@@ -23,6 +23,17 @@ export const eventFanoutWorkflow: WorkflowRef<(input: EventFanoutInput) => Promi
 export interface WebhookBatchInput {
   batchId: number;
   guildId: string;
+  /**
+   * The batch's plan when the launcher read it with its claim (patch `webhook-batch-plan-at-launch`): the run goes
+   * straight to the first attempts. Without it (the relay, runs from before) the run's plan step reads it.
+   */
+  plan?: WebhookBatchPlan;
+}
+
+/** What a batch has to do: the endpoints its deliveries go to, and how many bank log lines it posts. */
+export interface WebhookBatchPlan {
+  endpointIds: number[];
+  bankLogEvents: number;
 }
 
 export interface WebhookBatchResult {

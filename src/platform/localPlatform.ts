@@ -7,7 +7,7 @@ import {
   listPlatformRoles,
 } from '../../db/platform/local.js';
 import { closePlatformChannel, createPlatformTicketChannel } from '../../db/platform/channels.js';
-import { editPlatformMessage, insertPlatformMessage } from '../../db/platform/messages.js';
+import { editPlatformMessage, postPlatformMessage } from '../../db/platform/messages.js';
 import {
   banPlatformUser,
   createPlatformInvite,
@@ -92,8 +92,9 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
       };
     },
     async postMessage(guildId, channelId, content, idempotencyKey) {
-      await requireReachable(guildId);
-      return insertPlatformMessage(db, { guildId, channelId, content, idempotencyKey });
+      const id = await postPlatformMessage(db, { guildId, channelId, content, idempotencyKey });
+      if (id === undefined) throw new PlatformUnavailableError();
+      return id;
     },
     async editMessage(guildId, channelId, messageId, content) {
       await requireReachable(guildId);

@@ -73,12 +73,15 @@ export interface FirstAttemptsRun {
 export async function attemptFirstDeliveries(deps: FirstAttemptsDeps, run: FirstAttemptsRun): Promise<EndpointBatchOutcome> {
   const realStart = performance.now();
   const now = () => new Date(run.startedAt + Math.round(performance.now() - realStart));
-  const endpoint = await findAttemptEndpoint(deps.db, run.endpointId);
+  // Read together: one wait for the pool instead of two on the way to the first dial.
+  const [endpoint, waiting] = await Promise.all([
+    findAttemptEndpoint(deps.db, run.endpointId),
+    deliveriesAwaitingFirstAttempt(deps.db, run.batchId, run.endpointId),
+  ]);
   if (!endpoint?.enabled) {
     // Disabled or removed after the events committed: their deliveries stop (docs/webhooks.md).
     return { succeeded: 0, cancelled: await cancelFirstAttempts(deps.db, run.batchId, run.endpointId, now()), failed: [] };
   }
-  const waiting = await deliveriesAwaitingFirstAttempt(deps.db, run.batchId, run.endpointId);
   const interrupted = waiting.filter((d) => d.firstDialledAt !== null).map((cut) => {
     const attemptedAt = cut.firstDialledAt!;
     const durationMs = Math.max(0, now().getTime() - attemptedAt.getTime());

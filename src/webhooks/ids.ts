@@ -27,16 +27,11 @@ export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
 export const FIRST_RETRY_DELAY_MS = 60_000;
 
 // The batch is the events' fan-out (src/events/batchLaunch.ts starts it); its workflow and activities here take its input.
-export type { WebhookBatchInput, WebhookBatchResult } from '../events/ids.js';
+export type { WebhookBatchInput, WebhookBatchPlan, WebhookBatchResult } from '../events/ids.js';
 
 /** One endpoint's share of a batch: its first attempts that failed, for the retry runs. */
 export interface EndpointBatchOutcome {
   succeeded: number;
   cancelled: number;
   failed: Array<{ deliveryId: number; eventId: string; eventType: string; failedAt: number }>;
-}
-
-export interface WebhookBatchPlan {
-  endpointIds: number[];
-  bankLogEvents: number;
 }

@@ -1,3 +1,4 @@
+import type { WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { insertEndpoint, setEndpointEnabled } from '../../db/webhooks/webhooks.js';
 import { systemClock } from '../../src/core/clock.js';
@@ -19,6 +20,9 @@ const deps = () => ({ db: database.db, temporal: gateway, clock: systemClock });
 
 const batchIdsOf = async (eventIds: string[]) =>
   (await database.db.selectFrom('events').select('batch_id').where('id', 'in', eventIds).execute()).map((r) => Number(r.batch_id));
+
+const localActivityMarkers = (history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>>) =>
+  history.events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
 
 const deliveriesOf = (endpointId: number) =>
   database.db.selectFrom('webhook_deliveries').select(['event_id', 'status', 'attempts']).where('endpoint_id', '=', endpointId).orderBy('id').execute();
@@ -94,6 +98,36 @@ describe('batches', () => {
       for (const batchId of sizes.keys()) await gateway.client.workflow.getHandle(webhookBatchWorkflowId(guild.id, batchId)).result();
       expect(receiver.received.size).toBe(eventIds.length);
       expect([...receiver.received.values()].every((n) => n === 1)).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('launched after their claim carry its plan and skip the plan step; one the relay starts plans in its run', async () => {
+    const receiver = await startEventReceiver(() => 204);
+    try {
+      const guild = await createTestGuild(database.db);
+      const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url: receiver.url, events: [], secret: 'whsec_plan' });
+      const launched = await commitEvents(database.db, guild.id, 3);
+      await startFanouts(deps(), launched.map((id) => ({ id, guildId: guild.id })) as never);
+      const [launchedBatch] = new Set(await batchIdsOf(launched));
+      const handle = gateway.client.workflow.getHandle(webhookBatchWorkflowId(guild.id, launchedBatch!));
+      expect(await handle.result()).toEqual({ succeeded: 3, retrying: 0, cancelled: 0 });
+      const history = await handle.fetchHistory();
+      const input = JSON.parse(Buffer.from(history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!.data!).toString('utf8'));
+      expect(input).toEqual({ batchId: launchedBatch, guildId: guild.id, plan: { endpointIds: [endpoint.id], bankLogEvents: 0 } });
+      expect(localActivityMarkers(history)).toBe(0);
+
+      const past = new Date(Date.now() - 60_000);
+      const relayed = await commitEvents(database.db, guild.id, 2, past);
+      const claimed = await claimEventBatch(database.db, relayed);
+      expect(claimed!.plan).toEqual({ endpointIds: [endpoint.id], bankLogEvents: 0 });
+      // The api died between the claim and the start: the relay starts the batch without a plan.
+      await relayUnstartedBatches(deps());
+      const relayedRun = gateway.client.workflow.getHandle(webhookBatchWorkflowId(guild.id, claimed!.batchId));
+      expect(await relayedRun.result()).toEqual({ succeeded: 2, retrying: 0, cancelled: 0 });
+      expect(localActivityMarkers(await relayedRun.fetchHistory())).toBe(1);
+      expect(receiver.received.size).toBe(5);
     } finally {
       await receiver.close();
     }
