@@ -1,6 +1,8 @@
+import { defaultPayloadConverter } from '@temporalio/common';
+import type { WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { webhookBatchWorkflowId } from '../../src/events/ids.js';
-import { webhookDeliveryWorkflowId } from '../../src/webhooks/ids.js';
+import { FIRST_RETRY_DELAY_MS, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../../src/webhooks/ids.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
 import { attemptsOf, claimedBatch, secondsBetween } from '../webhooks/batchFixture.js';
 import { startEventReceiver } from '../webhooks/eventReceiver.js';
@@ -8,6 +10,17 @@ import { startEventReceiver } from '../webhooks/eventReceiver.js';
 // The time-skipping server fires the retry runs' timers without waiting for them. One scenario per file
 // (webhookDeliveryBatchSchedule.test.ts has the other): once a batch closed with retry runs still open, the
 // next test's waits were seen not to skip time on the same server.
+/** A retry run's failed-attempt time (its input) and when its first wait ends: the task's time plus the timer set. */
+async function firstWaitOf(run: WorkflowHandle): Promise<{ failedAt: number; waitEndsAt: number }> {
+  const events = (await run.fetchHistory()).events ?? [];
+  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
+  const input = defaultPayloadConverter.fromPayload<WebhookDeliveryInput>(events[0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!);
+  const timerAt = events.findIndex((e) => e.timerStartedEventAttributes);
+  // Workflow time (Date.now() in the run) is the time its workflow task started.
+  const taskStarted = events.slice(0, timerAt).reverse().find((e) => e.workflowTaskStartedEventAttributes)!;
+  return { failedAt: input.firstAttemptFailedAt!, waitEndsAt: ms(taskStarted.eventTime) + ms(events[timerAt]!.timerStartedEventAttributes!.startToFireTimeout) };
+}
+
 const bed = useTimeSkippingTestBed({ taskQueue: 'webhook-batch-test', temporal: 'dev-server' });
 const { database, taskQueue } = bed;
 
@@ -31,7 +44,12 @@ describe('batched first attempts', () => {
           [1, 500, 'succeeded'],
           [2, 204, 'succeeded'],
         ]);
-        expect(secondsBetween(attempts[0]!.attempted_at, attempts[1]!.attempted_at)).toBe(60);
+        // Never early; and the retry run's wait ends exactly a minute after the failed attempt (its own clock, not
+        // the wall clock's gap between the two attempts, which grows with the machine's load).
+        expect(secondsBetween(attempts[0]!.attempted_at, attempts[1]!.attempted_at)).toBeGreaterThanOrEqual(60);
+        const retryRun = bed.client.workflow.getHandle(webhookDeliveryWorkflowId(endpointId, eventId));
+        const { failedAt, waitEndsAt } = await firstWaitOf(retryRun);
+        expect(waitEndsAt - failedAt).toBe(FIRST_RETRY_DELAY_MS);
       }
       expect(receiver.total()).toBe(15);
     } finally {
