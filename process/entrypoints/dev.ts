@@ -7,6 +7,7 @@ import { DEMO_OWNER_ID, seedDemoGuild } from '../demo/demoGuild.js';
 import { devBanner } from '../dev/banner.js';
 import { devApiKey, writeDevCredentials } from '../dev/devCredentials.js';
 import { startDevInfrastructure, withInfrastructure } from '../dev/devInfrastructure.js';
+import { withDevSignIn } from '../dev/devSignIn.js';
 import { withLocalWebhooks } from '../dev/localWebhooks.js';
 import { startDevBot } from '../dev/devBot.js';
 import { devPlatformChoice, startDevFakeDiscord } from '../dev/devFakeDiscord.js';
@@ -42,6 +43,7 @@ runUntilSignal(async (defer) => {
     fakeDiscord = started.fake;
     say(`fake Discord API on ${started.fake.apiUrl} (the demo guild; PLATFORM=discord)`);
   }
+  config = withDevSignIn(config);
   const credentialsFile = join(root, '.dev', 'credentials.json');
   const apiKey = await devApiKey(database.db, guildId, DEMO_OWNER_ID, credentialsFile);
   const { host, port, publicBaseUrl } = config.http;
@@ -73,7 +75,7 @@ runUntilSignal(async (defer) => {
       localWebhooks: config.webhooks.allowInsecureLocal,
       console: {
         url: `${baseUrl.replace(/\/api\/v1\/?$/, '')}/console`,
-        localManager: config.platform.kind === 'local' ? { userId: DEMO_OWNER_ID, name: 'demo-owner' } : null,
+        localManager: config.console.devSignIn ? { userId: DEMO_OWNER_ID, name: 'demo-owner' } : null,
         fakeDiscordSignIn: platformChoice === 'fake-discord',
       },
     }),

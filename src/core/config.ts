@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Plan } from './plans.js';
 import { booleanFlag } from './settings/envFlag.js';
 import { botSettingsOf, checkDiscordEnv, discordEnv, platformSettingsOf, type BotSettings, type PlatformSettings } from './settings/discordSettings.js';
+import { checkConsoleEnv } from './settings/consoleSettings.js';
 import { checkTemporalEnv, temporalEnv, temporalSettingsOf, type TemporalSettings } from './settings/temporalSettings.js';
 
 export type { ShardIds } from './settings/discordSettings.js';
@@ -75,6 +76,12 @@ const EnvSchema = z.object({
   DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
   /** The console's callback as registered in the Developer Portal: https://<api host>/console/oauth/callback. */
   CONSOLE_REDIRECT_URI: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * The console's passwordless development sign-in (sign in as any member of the local platform). Unset: off,
+   * except under `npm run dev` with the local platform (process/dev/devSignIn.ts). It opens the console to anyone,
+   * so it exists only with PLATFORM=local and is refused with NODE_ENV=production.
+   */
+  CONSOLE_DEV_SIGN_IN: booleanFlag.optional(),
   /** Discord's authorization page (a local fake in tests). */
   DISCORD_OAUTH_AUTHORIZE_URL: z.url({ protocol: /^https?$/ }).default('https://discord.com/oauth2/authorize'),
   ...temporalEnv,
@@ -90,6 +97,7 @@ const EnvSchema = z.object({
       message: "DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and CONSOLE_REDIRECT_URI are set together (the console's Discord sign-in needs all three)",
     });
   }
+  checkConsoleEnv(e, ctx);
   if (e.NODE_ENV === 'production' && e.WEBHOOK_ALLOW_INSECURE_LOCAL === true) {
     ctx.addIssue({
       code: 'custom',
@@ -127,6 +135,10 @@ export type Config = Readonly<{
     sessionAbsoluteHours: number;
     signInPerMinute: number;
     temporalUiUrl: string;
+    /** Whether the development sign-in is served (local platform only; never in production). */
+    devSignIn: boolean;
+    /** CONSOLE_DEV_SIGN_IN as set; undefined when unset (`npm run dev` then turns it on). */
+    devSignInSetting: boolean | undefined;
     /** Set when the console's Discord sign-in is configured (used with PLATFORM=discord). */
     discordOAuth?: Readonly<{ clientId: string; clientSecret: string; redirectUri: string; authorizeUrl: string }>;
   }>;
@@ -179,6 +191,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sessionAbsoluteHours: e.CONSOLE_SESSION_ABSOLUTE_HOURS,
       signInPerMinute: e.CONSOLE_SIGN_IN_LIMIT,
       temporalUiUrl: e.TEMPORAL_UI_URL.replace(/\/+$/, ''),
+      devSignIn: e.CONSOLE_DEV_SIGN_IN ?? false,
+      devSignInSetting: e.CONSOLE_DEV_SIGN_IN,
       discordOAuth:
         e.DISCORD_CLIENT_ID && e.DISCORD_CLIENT_SECRET && e.CONSOLE_REDIRECT_URI
           ? Object.freeze({

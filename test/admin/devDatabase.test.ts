@@ -9,6 +9,7 @@ import { adminSetup } from '../../process/admin/adminSetup.js';
 import { withDatabase } from '../../process/infra/embeddedPostgres.js';
 import { createTestGuild, type TestGuild } from '../harness/fixtures.js';
 import { TEMPLATE_DATABASE } from '../harness/template.js';
+import { PRODUCTION_ENV } from '../harness/productionEnv.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -27,7 +28,7 @@ describe('adminSetup: what the admin CLI works on', () => {
     ['with DATABASE_URL', { DATABASE_URL: 'postgres://db.example/x' }, false],
     ['with DATABASE_URL and WEBHOOK_ALLOW_INSECURE_LOCAL=true', { DATABASE_URL: 'postgres://db.example/x', WEBHOOK_ALLOW_INSECURE_LOCAL: 'true' }, true],
     ['on the dev database with WEBHOOK_ALLOW_INSECURE_LOCAL=false', { WEBHOOK_ALLOW_INSECURE_LOCAL: 'false' }, false],
-    ['on the dev database with NODE_ENV=production', { NODE_ENV: 'production' }, false],
+    ['on the dev database with NODE_ENV=production', PRODUCTION_ENV, false],
   ])('%s, local receivers allowed: %s', async (_, env, allowed) => {
     expect((await adminSetup(loadConfig(env), root)).allowInsecureWebhookUrls).toBe(allowed);
   });

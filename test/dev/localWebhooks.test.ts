@@ -2,18 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { devBanner } from '../../process/dev/banner.js';
 import { withLocalWebhooks } from '../../process/dev/localWebhooks.js';
+import { PRODUCTION_ENV } from '../harness/productionEnv.js';
 
 describe('WEBHOOK_ALLOW_INSECURE_LOCAL in the config', () => {
   it('is refused with NODE_ENV=production, with a message that says why', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', WEBHOOK_ALLOW_INSECURE_LOCAL: 'true' })).toThrow(
+    expect(() => loadConfig({ ...PRODUCTION_ENV, WEBHOOK_ALLOW_INSECURE_LOCAL: 'true' })).toThrow(
       'Invalid configuration:\n  WEBHOOK_ALLOW_INSECURE_LOCAL: must not be true with NODE_ENV=production: production webhook endpoints are public https:// URLs',
     );
-    expect(() => loadConfig({ NODE_ENV: 'production', WEBHOOK_ALLOW_INSECURE_LOCAL: '1' })).toThrow(/WEBHOOK_ALLOW_INSECURE_LOCAL: must not be true/);
+    expect(() => loadConfig({ ...PRODUCTION_ENV, WEBHOOK_ALLOW_INSECURE_LOCAL: '1' })).toThrow(/WEBHOOK_ALLOW_INSECURE_LOCAL: must not be true/);
   });
 
   it.each([
-    [{ NODE_ENV: 'production' }, false, undefined],
-    [{ NODE_ENV: 'production', WEBHOOK_ALLOW_INSECURE_LOCAL: 'false' }, false, false],
+    [PRODUCTION_ENV, false, undefined],
+    [{ ...PRODUCTION_ENV, WEBHOOK_ALLOW_INSECURE_LOCAL: 'false' }, false, false],
     [{ NODE_ENV: 'development' }, false, undefined],
     [{ NODE_ENV: 'development', WEBHOOK_ALLOW_INSECURE_LOCAL: 'true' }, true, true],
     [{ NODE_ENV: 'test', WEBHOOK_ALLOW_INSECURE_LOCAL: '0' }, false, false],
@@ -32,7 +33,7 @@ describe('withLocalWebhooks (npm run dev, and the admin CLI on the dev database)
     [{ NODE_ENV: 'test' }, true],
     [{ WEBHOOK_ALLOW_INSECURE_LOCAL: 'false' }, false],
     [{ WEBHOOK_ALLOW_INSECURE_LOCAL: 'true' }, true],
-    [{ NODE_ENV: 'production' }, false],
+    [PRODUCTION_ENV, false],
   ])('%j allows local receivers: %s', (env, allowed) => {
     const config = withLocalWebhooks(loadConfig(env));
     expect(config.webhooks.allowInsecureLocal).toBe(allowed);

@@ -30,7 +30,9 @@ export async function startTestApp(
   db: Kysely<Database>,
   overrides: { clock?: Clock; env?: Record<string, string>; deps?: Partial<AppDeps>; port?: number } = {},
 ): Promise<TestApp & { close(): Promise<void> }> {
-  const config = loadConfig({ NODE_ENV: 'test', MEMBER_CACHE_SECONDS: '0', ...overrides.env });
+  // The console tests sign in with the development sign-in, which exists with the local platform only.
+  const devSignIn = overrides.env?.PLATFORM === 'discord' ? {} : { CONSOLE_DEV_SIGN_IN: 'true' };
+  const config = loadConfig({ NODE_ENV: 'test', MEMBER_CACHE_SECONDS: '0', ...devSignIn, ...overrides.env });
   const clock = overrides.clock ?? systemClock;
   const platform = overrides.deps?.platform ?? createLocalPlatform(db);
   const deps: AppDeps = {

@@ -14,7 +14,8 @@ import { sessionPolicy } from '../sessionPolicy.js';
 
 /** Sign-in (the local platform's development sign-in; Discord's in discordSignInRoutes), sign-out, the server list. */
 export function signInRoutes(router: ConsoleRouter, deps: AppDeps): void {
-  const local = deps.config.platform.kind === 'local';
+  // Only when asked for (CONSOLE_DEV_SIGN_IN, or `npm run dev`); the config refuses it in production and with Discord.
+  const devSignIn = deps.config.console.devSignIn;
 
   router.get('/', requireSession, async (ctx) => {
     const { session, viewer } = signedIn(ctx);
@@ -23,13 +24,13 @@ export function signInRoutes(router: ConsoleRouter, deps: AppDeps): void {
 
   router.get('/sign-in', async (ctx) => {
     if (ctx.state.session) return seeOther(ctx, '/console');
-    const localPeople = local ? await localSignInChoices(deps.db) : undefined;
-    sendPage(ctx, SignInPage({ discord: !local && Boolean(deps.config.console.discordOAuth), localPeople }));
+    const localPeople = devSignIn ? await localSignInChoices(deps.db) : undefined;
+    sendPage(ctx, SignInPage({ discord: deps.config.platform.kind === 'discord' && Boolean(deps.config.console.discordOAuth), localPeople }));
   });
 
   router.post('/sign-in/local', async (ctx) => {
-    // Only the local platform has it: in discord mode the route answers like any unknown page.
-    if (!local) throw new ConsoleRefusal('SIGN_IN_UNAVAILABLE', 'There is no such page.');
+    // Off, the route answers like any unknown page.
+    if (!devSignIn) throw new ConsoleRefusal('SIGN_IN_UNAVAILABLE', 'There is no such page.');
     const token = await signInAsLocalMember(
       { db: deps.db, clock: deps.clock, policy: sessionPolicy(deps.config), signInPerMinute: deps.config.console.signInPerMinute },
       { userId: formOf(ctx).get('userId') ?? '', clientAddress: ctx.ip, previousToken: readSessionCookie(ctx) },

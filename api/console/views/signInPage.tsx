@@ -2,7 +2,7 @@ import { Layout } from './layout.js';
 
 /**
  * Sign-in: with Discord when the console's OAuth2 application is configured (discord mode); the development sign-in
- * (pick a member of the local platform) only with the local platform.
+ * (pick a member of the local platform) only when CONSOLE_DEV_SIGN_IN or `npm run dev` turns it on.
  */
 export function SignInPage(props: { discord: boolean; localPeople?: Array<{ userId: string; name: string }> }) {
   return (
@@ -31,7 +31,7 @@ export function SignInPage(props: { discord: boolean; localPeople?: Array<{ user
           </form>
         </section>
       )}
-      {!props.discord && !props.localPeople && <p role="alert">Sign-in is not configured: set DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and CONSOLE_REDIRECT_URI.</p>}
+      {!props.discord && !props.localPeople && <p role="alert">Sign-in is not configured: with Discord, set DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and CONSOLE_REDIRECT_URI; for local development, CONSOLE_DEV_SIGN_IN=true.</p>}
     </Layout>
   );
 }

@@ -4,6 +4,7 @@ import { compileResponseCheck, ResponseShapeError } from '../../../api/responseC
 import { BankBalance } from '../../../src/bank/contract.js';
 import { LevelLeaderboard } from '../../../src/levels/contract.js';
 import { loadConfig } from '../../../src/core/config.js';
+import { PRODUCTION_ENV } from '../../harness/productionEnv.js';
 
 const leaderboard = {
   items: [
@@ -45,9 +46,9 @@ describe('the shape check of a response (RESPONSE_CHECK=shape)', () => {
   });
 
   it('is what production uses unless told otherwise; tests and development run the whole schema', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).http.responseCheck).toBe('shape');
+    expect(loadConfig(PRODUCTION_ENV).http.responseCheck).toBe('shape');
     expect(loadConfig({ NODE_ENV: 'test' }).http.responseCheck).toBe('parse');
     expect(loadConfig({ NODE_ENV: 'development' }).http.responseCheck).toBe('parse');
-    expect(loadConfig({ NODE_ENV: 'production', RESPONSE_CHECK: 'parse' }).http.responseCheck).toBe('parse');
+    expect(loadConfig({ ...PRODUCTION_ENV, RESPONSE_CHECK: 'parse' }).http.responseCheck).toBe('parse');
   });
 });
