@@ -4,10 +4,15 @@ import { requireManagedServer } from '../../src/console/serverAccess.js';
 import type { AuditActor } from '../../db/shared/audit.js';
 import { signedIn, type ConsoleContext } from './consoleState.js';
 
-/** The server of a `/console/servers/:guildId/...` request, after the manager rule passed for the signed-in user now. */
+/**
+ * The server of a `/console/servers/:guildId/...` request, after the manager rule passed for the signed-in user now.
+ * Pages may read the member from the caches (a few minutes old at most); writes (keys, endpoints, retries) read it
+ * fresh from the platform, so a demoted manager's next write is refused at once.
+ */
 export async function managedServer(ctx: ConsoleContext, deps: AppDeps) {
   const { session, viewer } = signedIn(ctx);
-  const guild = await requireManagedServer(deps, session.userId, ctx.params.guildId ?? '');
+  const write = ctx.method !== 'GET' && ctx.method !== 'HEAD';
+  const guild = await requireManagedServer(deps, session.userId, ctx.params.guildId ?? '', { fresh: write });
   const actor: AuditActor = { type: 'console_user', userId: session.userId };
   return { guild, viewer, session, actor };
 }

@@ -1,8 +1,9 @@
 import type { Clock } from './clock.js';
-import type { Platform, PlatformMember } from './platform.js';
+import type { Platform, PlatformMember, ReadOptions } from './platform.js';
 
 export interface MemberCache {
-  getMember(guildId: string, userId: string): Promise<PlatformMember | undefined>;
+  /** `fresh` reads past this cache and the adapter's, and keeps what it read. */
+  getMember(guildId: string, userId: string, options?: ReadOptions): Promise<PlatformMember | undefined>;
 }
 
 /**
@@ -13,12 +14,12 @@ export interface MemberCache {
 export function createMemberCache(platform: Platform, clock: Clock, ttlSeconds: number, maxEntries = 10_000): MemberCache {
   const entries = new Map<string, { member: PlatformMember | undefined; expiresAt: number }>();
   return {
-    async getMember(guildId, userId) {
+    async getMember(guildId, userId, read) {
       const key = `${guildId}:${userId}`;
       const now = clock.now().getTime();
       const hit = entries.get(key);
-      if (hit && hit.expiresAt > now) return hit.member;
-      const member = await platform.getMember(guildId, userId);
+      if (hit && hit.expiresAt > now && !read?.fresh) return hit.member;
+      const member = await platform.getMember(guildId, userId, read);
       entries.delete(key);
       if (ttlSeconds > 0) {
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);

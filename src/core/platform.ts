@@ -83,15 +83,20 @@ export interface TicketChannelRequest {
   staffRoleIds?: string[];
 }
 
+/** `fresh`: the platform as it is now, past every cache an adapter keeps (a permission check before a write). */
+export interface ReadOptions {
+  fresh?: boolean;
+}
+
 export interface Platform {
   /** Undefined when the bot is not in that server. */
-  getGuild(guildId: string): Promise<PlatformGuild | undefined>;
+  getGuild(guildId: string, options?: ReadOptions): Promise<PlatformGuild | undefined>;
   /** Every role including the everyone role (whose id equals the guild id). */
-  listRoles(guildId: string): Promise<PlatformRole[]>;
+  listRoles(guildId: string, options?: ReadOptions): Promise<PlatformRole[]>;
   /** Every channel including threads, in no particular order. */
   listChannels(guildId: string): Promise<PlatformChannel[]>;
   /** Undefined when the user is not a member. */
-  getMember(guildId: string, userId: string): Promise<PlatformMember | undefined>;
+  getMember(guildId: string, userId: string, options?: ReadOptions): Promise<PlatformMember | undefined>;
   /**
    * Posts a text message. The idempotency key makes a retried call a no-op that returns the first
    * message's id, so an activity retried after a lost answer never posts twice.

@@ -25,8 +25,8 @@ export interface DiscordConsoleBed {
   guildWithoutBot(ownerId: string): string;
 }
 
-/** The api in discord mode on the fake Discord, whose OAuth2 endpoints the console's sign-in uses. */
-export function useDiscordConsole(): DiscordConsoleBed {
+/** The api in discord mode on the fake Discord, whose OAuth2 endpoints the console's sign-in uses; `env` adds settings. */
+export function useDiscordConsole(env: Record<string, string> = {}): DiscordConsoleBed {
   const database = useTestDatabase();
   const bed = { clock: fixedClock(new Date('2026-05-01T09:00:00.000Z')) } as DiscordConsoleBed;
   let close: (() => Promise<void>) | undefined;
@@ -46,6 +46,7 @@ export function useDiscordConsole(): DiscordConsoleBed {
         CONSOLE_REDIRECT_URI: bed.redirectUri,
         DISCORD_OAUTH_AUTHORIZE_URL: `${new URL(bed.fake.apiUrl).origin}/oauth2/authorize`,
         CONSOLE_SIGN_IN_LIMIT: '1000',
+        ...env,
       },
       clock: bed.clock,
       deps: { platform: createDiscordPlatform({ token: bed.fake.token, apiUrl: bed.fake.apiUrl, clock: bed.clock, logger: createLogger('silent', 'console-discord') }) },

@@ -132,17 +132,20 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
   }
 
   return {
-    async getGuild(guildId) {
-      const guild = await guildReads.get(`guild:${guildId}`, () =>
-        unless([DISCORD.UnknownGuild, DISCORD.MissingAccess], undefined, () =>
-          call<APIGuild>('reading the server', 'get', Routes.guild(guildId), { query: new URLSearchParams({ with_counts: 'true' }) }),
-        ),
+    async getGuild(guildId, read) {
+      const guild = await guildReads.get(
+        `guild:${guildId}`,
+        () =>
+          unless([DISCORD.UnknownGuild, DISCORD.MissingAccess], undefined, () =>
+            call<APIGuild>('reading the server', 'get', Routes.guild(guildId), { query: new URLSearchParams({ with_counts: 'true' }) }),
+          ),
+        read?.fresh,
       );
       if (!guild) return undefined;
       return toGuild(guild as APIGuild, (await bot()).id);
     },
-    async listRoles(guildId) {
-      const roles = (await guildReads.get(`roles:${guildId}`, () => call<APIRole[]>('listing roles', 'get', Routes.guildRoles(guildId)))) as APIRole[];
+    async listRoles(guildId, read) {
+      const roles = (await guildReads.get(`roles:${guildId}`, () => call<APIRole[]>('listing roles', 'get', Routes.guildRoles(guildId)), read?.fresh)) as APIRole[];
       return roles.map(toRole);
     },
     async listChannels(guildId) {
@@ -155,7 +158,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       })) as APIChannel[];
       return channels.map(toChannel);
     },
-    getMember: (guildId, userId) => members.get(memberKey(guildId, userId), () => freshMember(guildId, userId)),
+    getMember: (guildId, userId, read) => members.get(memberKey(guildId, userId), () => freshMember(guildId, userId), read?.fresh),
 
     async postMessage(_guildId, channelId, content, idempotencyKey, options) {
       return (await postWithNonce(channelId, content, idempotencyKey, options)).id;
