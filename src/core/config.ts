@@ -65,6 +65,14 @@ const EnvSchema = z.object({
   TEMPORAL_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** Temporal UI's root, for the console's links to a delivery's run (default: the dev server's UI). */
   TEMPORAL_UI_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:8233'),
+  /**
+   * The platform user ids of the service's operators (comma-separated): only they see the console's links into
+   * Temporal UI, which is operator tooling showing every server's runs. Server managers see the attempt timeline.
+   */
+  CONSOLE_OPERATOR_USER_IDS: z
+    .string()
+    .regex(/^\d{17,20}(,\d{17,20})*$/, 'must be user ids (17 to 20 digits) separated by commas')
+    .optional(),
   /** A console session ends after this long without a request, and in any case this long after sign-in. */
   CONSOLE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   CONSOLE_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(168).default(12),
@@ -135,6 +143,7 @@ export type Config = Readonly<{
     sessionAbsoluteHours: number;
     signInPerMinute: number;
     temporalUiUrl: string;
+    operatorUserIds: readonly string[];
     /** Whether the development sign-in is served (local platform only; never in production). */
     devSignIn: boolean;
     /** CONSOLE_DEV_SIGN_IN as set; undefined when unset (`npm run dev` then turns it on). */
@@ -191,6 +200,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sessionAbsoluteHours: e.CONSOLE_SESSION_ABSOLUTE_HOURS,
       signInPerMinute: e.CONSOLE_SIGN_IN_LIMIT,
       temporalUiUrl: e.TEMPORAL_UI_URL.replace(/\/+$/, ''),
+      operatorUserIds: Object.freeze(e.CONSOLE_OPERATOR_USER_IDS?.split(',') ?? []),
       devSignIn: e.CONSOLE_DEV_SIGN_IN ?? false,
       devSignInSetting: e.CONSOLE_DEV_SIGN_IN,
       discordOAuth:

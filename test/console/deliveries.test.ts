@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { insertEvent } from '../../db/shared/events.js';
 import { insertEndpoint, recordAttempt } from '../../db/webhooks/webhooks.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
+import { addTestMember } from '../harness/fixtures.js';
 import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
 
 const NOW = new Date('2026-04-01T12:00:00.000Z');
-const { database, app } = useApiTestBed({ now: NOW, temporal: true, env: { CONSOLE_SIGN_IN_LIMIT: '1000' } });
+/** One of the service's operators (CONSOLE_OPERATOR_USER_IDS), who also manages the test's servers. */
+const OPERATOR_ID = '1999000000000000001';
+const { database, app } = useApiTestBed({ now: NOW, temporal: true, env: { CONSOLE_SIGN_IN_LIMIT: '1000', CONSOLE_OPERATOR_USER_IDS: `1999000000000000009,${OPERATOR_ID}` } });
 
 async function endpointWithDeliveries(types: string[]) {
   const guild = await managedGuild(database.db);
@@ -39,7 +42,7 @@ describe('the deliveries pages', () => {
     expect(errorCodeOf(bad)).toBe('INVALID_INPUT');
   });
 
-  it('show a delivery with its body, every attempt and the next scheduled attempt, linked to its runs in Temporal UI', async () => {
+  it('show a delivery with its body, every attempt and the next scheduled attempt, and no link into Temporal UI for a manager', async () => {
     const { guild, deliveries, client } = await endpointWithDeliveries(['members.joined']);
     const id = deliveries[0]!.id;
     await recordAttempt(database.db, { deliveryId: id, attempt: 1, attemptedAt: NOW, durationMs: 31, statusCode: 503, error: null, responseExcerpt: 'busy <b>now</b>' });
@@ -47,8 +50,21 @@ describe('the deliveries pages', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('busy &lt;b>now&lt;/b>');
     expect(page.text).toContain(`datetime="${new Date(NOW.getTime() + 60_000).toISOString()}"`);
-    expect(page.text).toContain(`http://localhost:8233/namespaces/default/workflows/${encodeURIComponent(`webhook/`)}`);
     expect(page.text).toContain(deliveries[0]!.event_id);
+    expect(page.text).not.toContain('localhost:8233');
+    expect(page.text).not.toContain('data-temporal-runs');
+  });
+
+  it('link an operator (CONSOLE_OPERATOR_USER_IDS) to the delivery’s runs in Temporal UI', async () => {
+    const { guild, deliveries } = await endpointWithDeliveries(['members.joined']);
+    await recordAttempt(database.db, { deliveryId: deliveries[0]!.id, attempt: 1, attemptedAt: NOW, durationMs: 31, statusCode: 503, error: null, responseExcerpt: null });
+    await addTestMember(database.db, guild, { userId: OPERATOR_ID, username: 'operator', roleIds: [guild.managerRoleId] });
+    const operator = consoleClient(app.baseUrl);
+    await operator.signIn(OPERATOR_ID);
+    const page = await operator.get(`/console/servers/${guild.id}/deliveries/${deliveries[0]!.id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('data-temporal-runs');
+    expect(page.text).toContain(`http://localhost:8233/namespaces/default/workflows/${encodeURIComponent(`webhook/`)}`);
   });
 
   it('retry only a failed or cancelled delivery of this server: 409 for one pending, 404 for another server’s', async () => {

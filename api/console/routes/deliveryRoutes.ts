@@ -49,11 +49,13 @@ export function deliveryRoutes(router: ConsoleRouter, deps: AppDeps): void {
   });
 
   router.get('/servers/:guildId/deliveries/:deliveryId', async (ctx) => {
-    const { guild, viewer } = await managedServer(ctx, deps);
+    const { guild, viewer, session } = await managedServer(ctx, deps);
     const id = idParam(ctx, 'deliveryId');
     const delivery = await readDelivery(deps.db, guild.id, id);
     if (!delivery) throw new ConsoleRefusal('PAGE_NOT_FOUND', `This server has no delivery ${id}.`);
-    sendPage(ctx, DeliveryPage({ viewer, guild, delivery, temporalRunHref }));
+    // Temporal UI is the operators' tool (an internal address showing every server's runs), never a customer's.
+    const operator = deps.config.console.operatorUserIds.includes(session.userId);
+    sendPage(ctx, DeliveryPage({ viewer, guild, delivery, temporalRunHref: operator ? temporalRunHref : undefined }));
   });
 
   router.post('/servers/:guildId/deliveries/:deliveryId/retry', async (ctx) => {

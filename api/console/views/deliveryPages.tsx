@@ -96,8 +96,9 @@ export function DeliveriesPage(props: {
   );
 }
 
-export function DeliveryPage(props: { viewer: Viewer; guild: GuildRecord; delivery: DeliveryView; temporalRunHref: (workflowId: string) => string }) {
-  const { guild, delivery: d } = props;
+/** `temporalRunHref` only for operators (CONSOLE_OPERATOR_USER_IDS): links into Temporal UI. */
+export function DeliveryPage(props: { viewer: Viewer; guild: GuildRecord; delivery: DeliveryView; temporalRunHref?: (workflowId: string) => string }) {
+  const { guild, delivery: d, temporalRunHref } = props;
   let body = d.body;
   try {
     body = JSON.stringify(JSON.parse(d.body), null, 2);
@@ -118,16 +119,20 @@ export function DeliveryPage(props: { viewer: Viewer; guild: GuildRecord; delive
         <dd data-status={d.status}>{d.status}</dd>
         <dt>Next scheduled attempt</dt>
         <dd data-next-attempt>{d.nextAttemptAt ? isoTime(d.nextAttemptAt) : 'none'}</dd>
-        <dt>Runs in Temporal UI</dt>
-        <dd>
-          {d.workflowIds.length === 0
-            ? 'none yet'
-            : d.workflowIds.map((id) => (
-                <>
-                  <a href={props.temporalRunHref(id)}>{id}</a>{' '}
-                </>
-              ))}
-        </dd>
+        {temporalRunHref && (
+          <>
+            <dt>Runs in Temporal UI (operators)</dt>
+            <dd data-temporal-runs>
+              {d.workflowIds.length === 0
+                ? 'none yet'
+                : d.workflowIds.map((id) => (
+                    <>
+                      <a href={temporalRunHref(id)}>{id}</a>{' '}
+                    </>
+                  ))}
+            </dd>
+          </>
+        )}
       </dl>
       {(d.status === 'failed' || d.status === 'cancelled') && (
         <form method="post" action={`/console/servers/${guild.id}/deliveries/${d.id}/retry`}>

@@ -93,3 +93,16 @@ describe('a console without the development sign-in (CONSOLE_DEV_SIGN_IN unset, 
     expect(await database.db.selectFrom('console_sessions').selectAll().execute()).toEqual([]);
   });
 });
+
+describe('CONSOLE_OPERATOR_USER_IDS', () => {
+  it('is a list of user ids, empty when unset', () => {
+    expect(loadConfig({}).console.operatorUserIds).toEqual([]);
+    expect(loadConfig({ CONSOLE_OPERATOR_USER_IDS: '123456789012345678,98765432109876543' }).console.operatorUserIds).toEqual(['123456789012345678', '98765432109876543']);
+  });
+
+  it.each(['admin', '123456789012345678,', '123456789012345678 98765432109876543'])('refuses %j at start', (value) => {
+    expect(messageOf({ CONSOLE_OPERATOR_USER_IDS: value })).toBe(
+      'Invalid configuration:\n  CONSOLE_OPERATOR_USER_IDS: must be user ids (17 to 20 digits) separated by commas',
+    );
+  });
+});
