@@ -11,11 +11,13 @@ import type { Caller } from './context.js';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
-export interface RouteInput<P extends AnyObject, Q extends AnyObject, B extends z.ZodType> {
+export interface RouteInput<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, C = unknown> {
   params: z.output<P>;
   query: z.output<Q>;
   body: z.output<B>;
   caller: Caller;
+  /** What `check` found (undefined in `check` itself and in `settle`). */
+  checked: C;
   /** For writes, the request's transaction: the change, its audit row and its events commit together. */
   db: Kysely<Database>;
   /** Work to start once the transaction committed and the response is sent; a failure is logged, not answered. */
@@ -34,6 +36,7 @@ export interface RouteDefinition<
   P extends AnyObject = AnyObject,
   Q extends AnyObject = AnyObject,
   B extends z.ZodType = z.ZodType,
+  C = unknown,
 > {
   method: 'get' | 'post' | 'patch';
   /** OpenAPI style, relative to /api/v1: `/guilds/{guildId}/roles`. */
@@ -55,22 +58,23 @@ export interface RouteDefinition<
   /** Accepts the Idempotency-Key header (spec: Endpoints). */
   idempotent?: boolean;
   /**
-   * Checks that ask the platform (member exists, not a bot), run before a write's transaction opens so
-   * no database connection is held while the platform answers.
+   * Checks and lookups that ask the platform (member exists, not a bot, the server's owner), run before a write's
+   * transaction opens so no database connection is held while the platform answers; what it returns reaches
+   * `handle` as `checked`.
    */
-  check?(input: RouteInput<P, Q, B>): Promise<void>;
+  check?(input: RouteInput<P, Q, B>): Promise<C>;
   /**
    * After the commit and before the answer (and on an Idempotency-Key replay, from the stored body): may answer
    * another documented status and body, for example a flow run waited on until it ends. No transaction is open.
    */
-  settle?(stored: unknown, input: RouteInput<P, Q, B>): Promise<{ status: 200 | 201 | 202; body: unknown }>;
+  settle?(stored: unknown, input: RouteInput<P, Q, B, C | undefined>): Promise<{ status: 200 | 201 | 202; body: unknown }>;
   /** The other success statuses `settle` may answer, documented with the response's schema. */
   otherResponses?: Array<{ status: 200 | 201 | 202; description: string }>;
-  handle(input: RouteInput<P, Q, B>): Promise<unknown>;
+  handle(input: RouteInput<P, Q, B, C>): Promise<unknown>;
 }
 
-export function defineRoute<P extends AnyObject, Q extends AnyObject = z.ZodObject<{}>, B extends z.ZodType = z.ZodUndefined>(
-  route: RouteDefinition<P, Q, B>,
+export function defineRoute<P extends AnyObject, Q extends AnyObject = z.ZodObject<{}>, B extends z.ZodType = z.ZodUndefined, C = void>(
+  route: RouteDefinition<P, Q, B, C>,
 ): RouteDefinition {
   return route as unknown as RouteDefinition;
 }

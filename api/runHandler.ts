@@ -29,7 +29,7 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
   const status = route.response.status;
 
   const hooks: Array<() => Promise<void>> = [];
-  const handlerInput = (db: Kysely<Database>) => new HandlerInput(input, caller, db, deps, hooks) as never;
+  const handlerInput = (db: Kysely<Database>, checked?: unknown) => new HandlerInput(input, caller, db, deps, hooks, checked) as never;
   const settle = route.settle && ((stored: unknown) => route.settle!(stored, handlerInput(deps.db)));
 
   let claim: IdempotencyClaim | undefined;
@@ -58,16 +58,16 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
   // returns the same bytes (not merely the same JSON value).
   let bodyText: string | undefined;
   try {
-    await route.check?.(handlerInput(deps.db));
+    const checked = await route.check?.(handlerInput(deps.db));
     // The documented schema is what leaves (and what a replay returns): unknown fields are stripped, and
     // a handler returning something else fails loudly (500) instead of drifting from the OpenAPI document
     // (api/responseCheck.ts: the whole schema in tests and development, a compiled shape check in production).
     const respond = responseCheckFor(route.response.schema, deps.config.http.responseCheck);
     body =
       route.method === 'get'
-        ? respond(await route.handle(handlerInput(deps.db)))
+        ? respond(await route.handle(handlerInput(deps.db, checked)))
         : await deps.db.transaction().execute(async (trx) => {
-            const result = respond(await route.handle(handlerInput(trx)));
+            const result = respond(await route.handle(handlerInput(trx, checked)));
             if (claim) {
               bodyText = JSON.stringify(result);
               await storeIdempotentResponse(trx, claim, { status, body: bodyText });
@@ -113,6 +113,7 @@ class HandlerInput {
     readonly db: Kysely<Database>,
     private readonly deps: AppDeps,
     private readonly hooks: Array<() => Promise<void>>,
+    readonly checked: unknown,
   ) {
     ({ params: this.params, query: this.query, body: this.body } = input);
   }

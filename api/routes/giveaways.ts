@@ -1,5 +1,4 @@
 import { GuildParams } from '../../src/core/contract.js';
-import { invalidRequest } from '../../src/core/errors.js';
 import {
   EntriesQuery,
   Giveaway,
@@ -12,7 +11,7 @@ import {
   GiveawaysQuery,
   GiveawayStartRequest,
 } from '../../src/giveaways/contract.js';
-import { checkGiveawayStart, createGiveaway } from '../../src/giveaways/createGiveaway.js';
+import { checkGiveawayStart, createGiveaway, giveawayHostOf } from '../../src/giveaways/createGiveaway.js';
 import { giveawayOperation } from '../../src/giveaways/giveawayOperation.js';
 import { MAX_DURATION_SECONDS, MIN_DURATION_SECONDS } from '../../src/giveaways/giveawayRules.js';
 import { endGiveaway, rerollGiveaway } from '../../src/giveaways/giveawayUpdates.js';
@@ -27,13 +26,6 @@ const feature = 'giveaways';
 const drawActor = (caller: Caller) => ({ apiKeyId: caller.apiKey.id, userId: caller.apiKey.createdBy, requestId: caller.requestId });
 
 export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): RouteDefinition[] {
-  /** The host of a key without a creator: the server's owner. */
-  async function serverOwner(guildId: string): Promise<string> {
-    const guild = await platform.getGuild(guildId);
-    if (!guild) throw invalidRequest([{ location: 'body', path: 'hostId', message: 'is required: the key has no creator to default to' }]);
-    return guild.ownerId;
-  }
-
   return [
     defineRoute({
       method: 'get',
@@ -66,12 +58,15 @@ export function giveawaysRoutes({ db, clock, platform, temporal }: AppDeps): Rou
       request: { params: GuildParams, body: GiveawayStartRequest },
       response: { status: 201, schema: Giveaway, description: 'The giveaway, scheduled.' },
       errors: ['INVALID_CHANNEL', 'INVALID_SCHEDULE', 'IDEMPOTENCY_KEY_REUSED'],
-      check: ({ body, caller }) => checkGiveawayStart(platform, caller.guild.id, body, clock.now()),
-      async handle({ body, caller, db: trx, launch }) {
+      async check({ body, caller }) {
+        await checkGiveawayStart(platform, caller.guild.id, body, clock.now());
+        return { hostId: await giveawayHostOf(platform, caller.guild.id, body, caller.apiKey.createdBy) };
+      },
+      async handle({ body, caller, db: trx, launch, checked }) {
         const giveaway = await createGiveaway(trx, {
           guildId: caller.guild.id,
           body,
-          defaultHostId: body.hostId ?? caller.apiKey.createdBy ?? (await serverOwner(caller.guild.id)),
+          defaultHostId: checked.hostId,
           at: clock.now(),
           actor: { type: 'api_key', apiKeyId: caller.apiKey.id, userId: caller.apiKey.createdBy },
           requestId: caller.requestId,

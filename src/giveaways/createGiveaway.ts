@@ -3,7 +3,7 @@ import { insertGiveaway, type GiveawayRecord } from '../../db/giveaways/giveaway
 import { findGiveawaySettings, type GiveawaySettings } from '../../db/giveaways/settings.js';
 import type { Database } from '../../db/schema.js';
 import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
-import { invalidChannel, invalidSchedule } from '../core/errors.js';
+import { invalidChannel, invalidRequest, invalidSchedule } from '../core/errors.js';
 import type { Platform } from '../core/platform.js';
 import { Requirements, type GiveawayStartBody } from './contract.js';
 import { newSeed } from './drawRules.js';
@@ -47,6 +47,18 @@ export async function checkGiveawayStart(platform: Platform, guildId: string, bo
   }
   const channel = (await platform.listChannels(guildId)).find((c) => c.id === body.channelId);
   if (!channel || !POSTABLE_CHANNELS.has(channel.type)) throw invalidChannel();
+}
+
+/**
+ * The giveaway's host: the one the request names, else the API key's creator, else the server's owner (a key
+ * made by an operator has no creator). Asks the platform, so it runs before the write's transaction opens.
+ */
+export async function giveawayHostOf(platform: Platform, guildId: string, body: GiveawayStartBody, keyCreatorId: string | null): Promise<string> {
+  if (body.hostId) return body.hostId;
+  if (keyCreatorId) return keyCreatorId;
+  const guild = await platform.getGuild(guildId);
+  if (!guild) throw invalidRequest([{ location: 'body', path: 'hostId', message: 'is required: the key has no creator to default to' }]);
+  return guild.ownerId;
 }
 
 /**

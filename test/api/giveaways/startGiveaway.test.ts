@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { saveGiveawaySettings } from '../../../db/giveaways/settings.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
-import { snowflake } from '../../harness/fixtures.js';
+import { createTestKey, snowflake } from '../../harness/fixtures.js';
 import { NO_REQUIREMENTS } from '../../harness/giveawayRequirements.js';
 import { giveawayRequests } from './giveawayBed.js';
 
@@ -48,6 +48,17 @@ describe('POST /giveaways', () => {
     const audit = await db().selectFrom('audit_log').selectAll().where('guild_id', '=', g.id).where('action', '=', 'giveaways.start').execute();
     expect(audit).toEqual([expect.objectContaining({ actor_type: 'api_key', api_key_id: g.keyId, target_id: '1' })]);
     expect((await start(g, {})).body.id).toBe(2);
+  });
+
+  it("hosts a key without a creator's giveaway as the server's owner, asked of the platform before the write", async () => {
+    const g = await setup();
+    const operatorKey = await createTestKey(db(), g, { scopes: ['giveaways:write'], createdBy: null });
+    const res = await start({ ...g, key: operatorKey.key }, {});
+    expect(res.status).toBe(201);
+    expect(res.body.hostId).toBe(g.ownerId);
+    const hostId = snowflake();
+    const named = await start({ ...g, key: operatorKey.key }, { hostId });
+    expect(named.body.hostId).toBe(hostId);
   });
 
   it('exact bounds are accepted: 60 s and 5,184,000 s, startsAt now', async () => {
