@@ -3,18 +3,16 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
-  defineSignal,
-  defineUpdate,
   patched,
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
 import type { GiveawaysActivities } from '../activities/giveaways.js';
 import {
-  GIVEAWAY_CANCEL_SIGNAL,
-  GIVEAWAY_CLOSE_SIGNAL,
-  GIVEAWAY_END_UPDATE,
-  GIVEAWAY_REROLL_UPDATE,
+  giveawayCancelSignal as cancelSignal,
+  giveawayCloseSignal as closeSignal,
+  giveawayEndUpdate as endUpdate,
+  giveawayRerollUpdate as rerollUpdate,
   type DrawActor,
   type DrawRef,
   type GiveawayInput,
@@ -24,10 +22,6 @@ import {
 import { BOUNDED_PLATFORM_EFFECT, DRAW_STEP, PLATFORM_EFFECT } from './activityProfiles.js';
 import { activityFailureType, refusalCode } from './refusalCode.js';
 
-export const endUpdate = defineUpdate<DrawRef, [DrawActor]>(GIVEAWAY_END_UPDATE);
-export const rerollUpdate = defineUpdate<DrawRef, [RerollRequest]>(GIVEAWAY_REROLL_UPDATE);
-export const cancelSignal = defineSignal(GIVEAWAY_CANCEL_SIGNAL);
-export const closeSignal = defineSignal(GIVEAWAY_CLOSE_SIGNAL);
 
 // Posting waits out a platform outage (the giveaway cannot run without its message); the draw is retried until stored.
 const start = proxyActivities<GiveawaysActivities>(PLATFORM_EFFECT);

@@ -1,14 +1,11 @@
-import { condition, defineSignal, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { ShopActivities } from '../activities/shop.js';
-import { PURCHASE_REFUNDED_SIGNAL, type PurchaseEffectsResult, type PurchaseWorkflowInput } from '../src/shop/ids.js';
+import { purchaseRefundedSignal, type PurchaseEffectsResult, type PurchaseWorkflowInput } from '../src/shop/ids.js';
 import { DATABASE_STEP, PLATFORM_EFFECT } from './activityProfiles.js';
 
 const steps = proxyLocalActivities<ShopActivities>(DATABASE_STEP);
 // The purchase stands (paid, recorded): giving its role waits out a platform outage rather than give up.
 const effects = proxyActivities<ShopActivities>(PLATFORM_EFFECT);
-
-/** The refund of this purchase: a timed role's expiry is cancelled (the refund workflow takes the role back). */
-export const purchaseRefundedSignal = defineSignal(PURCHASE_REFUNDED_SIGNAL);
 
 /**
  * The platform side of one purchase: its role given (colour roles exclusive). A timed role keeps the run open on

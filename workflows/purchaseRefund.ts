@@ -1,8 +1,7 @@
 import { getExternalWorkflowHandle, proxyActivities } from '@temporalio/workflow';
 import type { ShopActivities } from '../activities/shop.js';
-import { purchaseEffectsWorkflowId, type PurchaseRefundResult, type PurchaseWorkflowInput } from '../src/shop/ids.js';
+import { purchaseEffectsWorkflowId, purchaseRefundedSignal, type PurchaseRefundResult, type PurchaseWorkflowInput } from '../src/shop/ids.js';
 import { PLATFORM_EFFECT } from './activityProfiles.js';
-import { purchaseRefundedSignal } from './purchaseEffects.js';
 
 const effects = proxyActivities<ShopActivities>(PLATFORM_EFFECT);
 

@@ -4,12 +4,13 @@ import { listUnclosedBatchEnds, markCloseNotified, type GiveawayRef } from '../.
 import { listUnnotifiedCancels, markCancelNotified } from '../../db/giveaways/giveaways.js';
 import type { Database } from '../../db/schema.js';
 import type { OperationDeps } from '../core/temporal/operation.js';
-import { GIVEAWAY_CANCEL_SIGNAL, GIVEAWAY_CLOSE_SIGNAL, giveawayWorkflowId, REROLL_WINDOW_MS } from './ids.js';
+import type { SignalDefinition } from '@temporalio/common';
+import { giveawayCancelSignal, giveawayCloseSignal, giveawayWorkflowId, REROLL_WINDOW_MS } from './ids.js';
 
 type RelayDeps = OperationDeps<Kysely<Database>>;
 
 /** Signals each giveaway's workflow, then records it told; a run that is gone needs nothing. */
-async function signalEach(deps: RelayDeps, giveaways: GiveawayRef[], signal: string, told: (g: GiveawayRef) => Promise<void>): Promise<number> {
+async function signalEach(deps: RelayDeps, giveaways: GiveawayRef[], signal: SignalDefinition<[]>, told: (g: GiveawayRef) => Promise<void>): Promise<number> {
   for (const g of giveaways) {
     try {
       await deps.temporal.client.workflow.getHandle(giveawayWorkflowId(g.guildId, g.giveawayId)).signal(signal);
@@ -28,7 +29,7 @@ async function signalEach(deps: RelayDeps, giveaways: GiveawayRef[], signal: str
  */
 export async function relayGiveawayCancels(deps: RelayDeps, batch = 200): Promise<number> {
   const cancels = (await listUnnotifiedCancels(deps.db, batch)).map((c) => ({ guildId: c.guildId, giveawayId: c.id }));
-  return signalEach(deps, cancels, GIVEAWAY_CANCEL_SIGNAL, (c) => markCancelNotified(deps.db, c.guildId, c.giveawayId, deps.clock.now()));
+  return signalEach(deps, cancels, giveawayCancelSignal, (c) => markCancelNotified(deps.db, c.guildId, c.giveawayId, deps.clock.now()));
 }
 
 /**
@@ -38,5 +39,5 @@ export async function relayGiveawayCancels(deps: RelayDeps, batch = 200): Promis
  */
 export async function relayGiveawayCloses(deps: RelayDeps, batch = 200): Promise<number> {
   const closes = await listUnclosedBatchEnds(deps.db, new Date(deps.clock.now().getTime() - REROLL_WINDOW_MS), batch);
-  return signalEach(deps, closes, GIVEAWAY_CLOSE_SIGNAL, (g) => markCloseNotified(deps.db, g, deps.clock.now()));
+  return signalEach(deps, closes, giveawayCloseSignal, (g) => markCloseNotified(deps.db, g, deps.clock.now()));
 }

@@ -9,7 +9,7 @@ import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { operationAttributes } from '../core/temporal/searchAttributes.js';
 import type { GiveawayDrawResultBody } from './contract.js';
 import { giveawayInput, type GiveawayWorkflow } from './giveawayOperation.js';
-import { GIVEAWAY_END_UPDATE, GIVEAWAY_REROLL_UPDATE, giveawayWorkflow, giveawayWorkflowId, type DrawActor, type DrawRef, type RerollRequest } from './ids.js';
+import { giveawayEndUpdate, giveawayRerollUpdate, giveawayWorkflow, giveawayWorkflowId, type DrawActor, type DrawRef, type RerollRequest } from './ids.js';
 import { countDraws, readDrawResult, requireGiveaway } from './readGiveaways.js';
 import { planReroll, type RerollAsk } from './rerollRules.js';
 
@@ -33,7 +33,7 @@ function fromUpdateFailure(err: unknown): never {
 /** Ends an active giveaway now through its workflow's `end` update; the answer is the stored draw. */
 export async function requestEnd({ client }: TemporalGateway, g: GiveawayRecord, actor: DrawActor): Promise<DrawRef> {
   try {
-    return await client.workflow.getHandle<GiveawayWorkflow>(giveawayWorkflowId(g.guildId, g.id)).executeUpdate<DrawRef, [DrawActor]>(GIVEAWAY_END_UPDATE, { args: [actor] });
+    return await client.workflow.getHandle<GiveawayWorkflow>(giveawayWorkflowId(g.guildId, g.id)).executeUpdate(giveawayEndUpdate, { args: [actor] });
   } catch (err) {
     // No run (its start still on the way): nothing can end yet.
     if (err instanceof WorkflowNotFoundError) throw giveawayNotActive(g.status);
@@ -57,7 +57,7 @@ export async function requestReroll(gateway: TemporalGateway, g: GiveawayRecord,
     staticSummary: `Giveaway #${g.id} reopened for a reroll`,
   });
   try {
-    return await gateway.client.workflow.executeUpdateWithStart<GiveawayWorkflow, DrawRef, [RerollRequest]>(GIVEAWAY_REROLL_UPDATE, {
+    return await gateway.client.workflow.executeUpdateWithStart(giveawayRerollUpdate, {
       args: [request],
       startWorkflowOperation,
     });

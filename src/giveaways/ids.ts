@@ -1,3 +1,4 @@
+import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import type { WorkflowRef } from '../core/temporal/workflowRef.js';
 
 // Pure: the workflows import this file, so it holds ids and types only.
@@ -65,9 +66,12 @@ export const giveawayEndsWorkflow: WorkflowRef<() => Promise<EndBatchResult>> = 
 
 export const giveawayWorkflowId = (guildId: string, giveawayId: number) => `giveaway/${guildId}/${giveawayId}`;
 
-/** Update and signal names, shared by the workflow (which defines them) and the api (which sends them). */
-export const GIVEAWAY_END_UPDATE = 'end';
-export const GIVEAWAY_REROLL_UPDATE = 'reroll';
-export const GIVEAWAY_CANCEL_SIGNAL = 'cancel';
+// The giveaway workflow's updates and signals, declared once with their arguments and results: the workflow handles
+// these objects and the api and the relays send them, so a changed argument fails `tsc` on both sides. They are the
+// plain objects defineUpdate and defineSignal return (their type brands exist for the compiler only), written out
+// because this file must not load the workflow runtime.
+export const giveawayEndUpdate = { type: 'update', name: 'end' } as UpdateDefinition<DrawRef, [DrawActor], 'end'>;
+export const giveawayRerollUpdate = { type: 'update', name: 'reroll' } as UpdateDefinition<DrawRef, [RerollRequest], 'reroll'>;
+export const giveawayCancelSignal = { type: 'signal', name: 'cancel' } as SignalDefinition<[], 'cancel'>;
 /** To a batch-ended giveaway's workflow once its reroll window passed (src/giveaways/cancelRelay.ts): it completes. */
-export const GIVEAWAY_CLOSE_SIGNAL = 'close';
+export const giveawayCloseSignal = { type: 'signal', name: 'close' } as SignalDefinition<[], 'close'>;

@@ -1,3 +1,4 @@
+import type { SignalDefinition } from '@temporalio/common';
 import type { WorkflowRef } from '../core/temporal/workflowRef.js';
 
 // Pure: the workflows import this file, so it holds ids and types only.
@@ -22,5 +23,8 @@ export const purchaseRefundWorkflow: WorkflowRef<(input: PurchaseWorkflowInput) 
 export const purchaseEffectsWorkflowId = (guildId: string, purchaseId: number) => `shop-purchase/${guildId}/${purchaseId}`;
 export const purchaseRefundWorkflowId = (guildId: string, purchaseId: number) => `shop-refund/${guildId}/${purchaseId}`;
 
-/** Sent by the refund workflow to the purchase's effects workflow: a timed role's expiry is cancelled. */
-export const PURCHASE_REFUNDED_SIGNAL = 'purchaseRefunded';
+/**
+ * Sent by the refund workflow to the purchase's effects workflow: a timed role's expiry is cancelled. Declared once
+ * for both workflows, as the object defineSignal returns (see src/giveaways/ids.ts).
+ */
+export const purchaseRefundedSignal = { type: 'signal', name: 'purchaseRefunded' } as SignalDefinition<[], 'purchaseRefunded'>;

@@ -4,7 +4,7 @@ import { listPlatformDirectMessages } from '../../db/platform/moderation.js';
 import { systemClock } from '../../src/core/clock.js';
 import { relayGiveawayCancels } from '../../src/giveaways/cancelRelay.js';
 import { drawWinners } from '../../src/giveaways/drawRules.js';
-import { GIVEAWAY_REROLL_UPDATE, giveawayWorkflowId } from '../../src/giveaways/ids.js';
+import { giveawayRerollUpdate, giveawayWorkflowId } from '../../src/giveaways/ids.js';
 import { giveawayRequests, type GiveawayGuild } from '../api/giveaways/giveawayBed.js';
 import { eventually } from '../harness/eventually.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
@@ -90,7 +90,7 @@ describe('giveaway workflow (dev server)', () => {
     const handle = gateway.client.workflow.getHandle(giveawayWorkflowId(g.id, id));
     await settled(g, id);
     await refused(g.id, async () => {
-      const direct = handle.executeUpdate(GIVEAWAY_REROLL_UPDATE, { args: [{ count: 3, actor: { apiKeyId: null, userId: null, requestId: null } }] });
+      const direct = handle.executeUpdate(giveawayRerollUpdate, { args: [{ count: 3, actor: { apiKeyId: null, userId: null, requestId: null } }] });
       await expect(direct).rejects.toMatchObject({ cause: { type: 'TOO_MANY_WINNERS' } });
     });
     // Nobody eligible left (the last entrant left the server): the winners are replaced by none, the shortfall recorded.
