@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/console/tokens.js';
+import { createHttpClient } from '../harness/httpClient.js';
 import { consoleClient, errorCodeOf } from './consoleClient.js';
 import { CLIENT_ID, CLIENT_SECRET, useDiscordConsole } from './discordBed.js';
 
@@ -17,6 +18,8 @@ async function authorize(client: ReturnType<typeof consoleClient>, userId: strin
   return { authorizeUrl, callback };
 }
 
+const stateHashOf = (callback: URL) => hashToken(callback.searchParams.get('state')!);
+const pendingSignIn = (callback: URL) => bed.app.deps.db.selectFrom('console_sign_ins').selectAll().where('state_hash', '=', stateHashOf(callback)).executeTakeFirst();
 const sessionsOf = (userId: string) => bed.app.deps.db.selectFrom('console_sessions').selectAll().where('user_id', '=', userId).execute();
 
 describe('Discord sign-in (OAuth2 with PKCE against the fake)', () => {
@@ -89,15 +92,22 @@ describe('Discord sign-in (OAuth2 with PKCE against the fake)', () => {
     ['a replayed callback', 'replay'],
     ['a state this service did not issue', 'forged-state'],
     ['a user who denies the authorization', 'denied'],
+    ['a sign-in left at Discord more than 10 minutes', 'expired'],
+    ['a sign-in begun before sign-ins were bound to the browser', 'unbound'],
   ])('refuses %s with 400 SIGN_IN_FAILED and starts no session', async (_, kind) => {
     const guild = await bed.guild();
     const client = consoleClient(bed.app.baseUrl);
     const { callback } = await authorize(client, kind === 'denied' ? undefined : guild.adminId);
     if (kind === 'replay') {
-      expect((await consoleClient(bed.app.baseUrl).get(callback.pathname + callback.search)).status).toBe(303);
+      const signInCookie = client.state.signIn;
+      expect((await client.get(callback.pathname + callback.search)).status).toBe(303);
       await bed.app.deps.db.deleteFrom('console_sessions').where('user_id', '=', guild.adminId).execute();
+      client.state.cookie = '';
+      client.state.signIn = signInCookie;
     }
     if (kind === 'forged-state') callback.searchParams.set('state', 'x'.repeat(43));
+    if (kind === 'expired') bed.clock.advance(10 * 60_000 + 1_000);
+    if (kind === 'unbound') await bed.app.deps.db.updateTable('console_sign_ins').set({ browser_hash: null }).where('state_hash', '=', stateHashOf(callback)).execute();
     const res = await client.get(callback.pathname + callback.search);
     expect(res.status).toBe(400);
     expect(errorCodeOf(res)).toBe('SIGN_IN_FAILED');
@@ -111,5 +121,66 @@ describe('Discord sign-in (OAuth2 with PKCE against the fake)', () => {
     expect(res.status).toBe(404);
     expect(errorCodeOf(res)).toBe('SIGN_IN_UNAVAILABLE');
     expect(await sessionsOf(guild.ownerId)).toEqual([]);
+  });
+});
+
+describe('Discord sign-in bound to the browser that began it (login CSRF)', () => {
+  it('sets a 10-minute HttpOnly sign-in cookie whose nonce is stored as its hash only, and clears it at the callback', async () => {
+    const guild = await bed.guild();
+    const client = consoleClient(bed.app.baseUrl);
+    const start = await client.get('/console/sign-in/discord');
+    const line = (start.headers['set-cookie'] ?? []).find((l) => l.startsWith('console_sign_in='))!;
+    expect(line).toMatch(/^console_sign_in=[\w-]{43}; Max-Age=600; Path=\/; SameSite=Lax; HttpOnly$/);
+    const nonce = client.state.signIn.split('=')[1]!;
+    bed.oauth.signInAs(guild.adminId);
+    const callback = new URL((await fetch(start.headers.location!, { redirect: 'manual' })).headers.get('location')!);
+    const pending = await pendingSignIn(callback);
+    expect(pending!.browser_hash!.equals(hashToken(nonce))).toBe(true);
+    expect(JSON.stringify(pending)).not.toContain(nonce);
+
+    const done = await client.get(callback.pathname + callback.search);
+    expect(done.status).toBe(303);
+    expect(done.headers['set-cookie']).toContain('console_sign_in=; Max-Age=0; Path=/; SameSite=Lax; HttpOnly');
+    expect(client.state.signIn).toBe('');
+    expect(await sessionsOf(guild.adminId)).toHaveLength(1);
+  });
+
+  it('names the cookie __Host- and marks it Secure on any host but plain-HTTP localhost', async () => {
+    const res = await createHttpClient(bed.app.baseUrl)('GET', '/console/sign-in/discord', { headers: { Host: 'console.example.com' } });
+    expect(res.status).toBe(302);
+    expect(res.headers['set-cookie']).toEqual([expect.stringMatching(/^__Host-console_sign_in=[\w-]{43}; Max-Age=600; Path=\/; SameSite=Lax; Secure; HttpOnly$/)]);
+  });
+
+  it.each([
+    ['holds no sign-in cookie', false],
+    ['holds the cookie of a sign-in of its own', true],
+  ])('refuses 400 SIGN_IN_FAILED when a second browser that %s opens the first one\'s callback; its session survives, the first browser still signs in', async (_, ownSignIn) => {
+    const attacker = await bed.guild();
+    const victimGuild = await bed.guild();
+    const victim = consoleClient(bed.app.baseUrl);
+    const victimSignIn = await authorize(victim, victimGuild.adminId);
+    expect((await victim.get(victimSignIn.callback.pathname + victimSignIn.callback.search)).status).toBe(303);
+    const victimCookie = victim.state.cookie;
+
+    const first = consoleClient(bed.app.baseUrl);
+    const { callback } = await authorize(first, attacker.adminId);
+    if (ownSignIn) expect((await victim.get('/console/sign-in/discord')).status).toBe(302);
+    const refused = await victim.get(callback.pathname + callback.search);
+    expect(refused.status).toBe(400);
+    expect(errorCodeOf(refused)).toBe('SIGN_IN_FAILED');
+    expect(refused.text).toContain('not started in this browser');
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    expect(await sessionsOf(attacker.adminId)).toEqual([]);
+    expect(victim.state.cookie).toBe(victimCookie);
+    expect(await sessionsOf(victimGuild.adminId)).toHaveLength(1);
+    const servers = await victim.get('/console');
+    expect(servers.status).toBe(200);
+    expect(servers.text).toContain(`/console/servers/${victimGuild.id}/keys`);
+    expect(servers.text).not.toContain(`/console/servers/${attacker.id}/keys`);
+
+    const rightful = await first.get(callback.pathname + callback.search);
+    expect(rightful.status).toBe(303);
+    expect((await first.get('/console')).text).toContain(`/console/servers/${attacker.id}/keys`);
+    expect(await sessionsOf(attacker.adminId)).toHaveLength(1);
   });
 });

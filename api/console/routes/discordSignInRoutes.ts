@@ -1,9 +1,10 @@
-import { beginDiscordSignIn, completeDiscordSignIn } from '../../../src/console/discordSignIn.js';
+import { beginDiscordSignIn, completeDiscordSignIn, PENDING_SIGN_IN_SECONDS } from '../../../src/console/discordSignIn.js';
 import { ConsoleRefusal } from '../../../src/console/errors.js';
 import type { AppDeps } from '../../context.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { seeOther } from '../render.js';
 import { readSessionCookie, writeSessionCookie } from '../sessionCookie.js';
+import { clearSignInCookie, readSignInCookie, setSignInCookie } from '../signInCookie.js';
 import { sessionPolicy } from '../sessionPolicy.js';
 
 const one = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -24,7 +25,9 @@ export function discordSignInRoutes(router: ConsoleRouter, deps: AppDeps): void 
   };
 
   router.get('/sign-in/discord', async (ctx) => {
-    ctx.redirect(await beginDiscordSignIn(flowDeps(), ctx.ip));
+    const { authorizeUrl, browserNonce } = await beginDiscordSignIn(flowDeps(), ctx.ip);
+    setSignInCookie(ctx, browserNonce, PENDING_SIGN_IN_SECONDS);
+    ctx.redirect(authorizeUrl);
   });
 
   router.get('/oauth/callback', async (ctx: ConsoleContext) => {
@@ -32,8 +35,10 @@ export function discordSignInRoutes(router: ConsoleRouter, deps: AppDeps): void 
       code: one(ctx.query.code),
       state: one(ctx.query.state),
       error: one(ctx.query.error),
+      browserNonce: readSignInCookie(ctx),
       previousToken: readSessionCookie(ctx),
     });
+    clearSignInCookie(ctx);
     writeSessionCookie(ctx, token);
     seeOther(ctx, '/console');
   });
