@@ -55,3 +55,23 @@ export async function readIdentity(oauth: DiscordOAuth, accessToken: string): Pr
   const guilds = await callDiscord<DiscordIdentity['guilds']>(`${api(oauth)}/users/@me/guilds`, bearer, 'server list');
   return { user, guilds };
 }
+
+/**
+ * Revokes the access token once its two reads are done (RFC 7009, client authenticated as at the exchange): it would
+ * otherwise stay valid for 7 days with nobody using it. Returns Discord's status, or undefined when it did not answer.
+ */
+export async function revokeAccessToken(oauth: DiscordOAuth, accessToken: string): Promise<number | undefined> {
+  try {
+    const res = await fetch(`${api(oauth)}/oauth2/token/revoke`, {
+      method: 'POST',
+      headers: { Authorization: clientAuth(oauth), 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: accessToken, token_type_hint: 'access_token' }),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    });
+    await res.body?.cancel();
+    return res.status;
+  } catch {
+    return undefined;
+  }
+}

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { findPendingSignIn, insertPendingSignIn, takePendingSignIn, type PendingSignIn } from '../../db/console/sessions.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../core/clock.js';
-import { exchangeCode, readIdentity, signInFailed, type DiscordOAuth } from './discordOAuthCalls.js';
+import type { Logger } from '../core/logger.js';
+import { exchangeCode, readIdentity, revokeAccessToken, signInFailed, type DiscordOAuth } from './discordOAuthCalls.js';
 import { managesListedGuild } from './managerRule.js';
 import { startSession, type SessionPolicy } from './sessions.js';
 import { admitSignInAttempt } from './signInLimit.js';
@@ -14,6 +15,7 @@ interface Deps {
   policy: SessionPolicy;
   signInPerMinute: number;
   oauth: DiscordOAuth;
+  logger: Logger;
 }
 
 /** A sign-in left at Discord's page longer than this must start again (the sign-in cookie lives as long). */
@@ -65,9 +67,16 @@ async function claimPendingSignIn(deps: Deps, state: string | undefined, browser
   return pending;
 }
 
+/** A token Discord did not revoke expires by itself in 7 days: worth a warning, not a failed sign-in. */
+async function revoke(deps: Deps, accessToken: string): Promise<void> {
+  const status = await revokeAccessToken(deps.oauth, accessToken);
+  if (status !== 200) deps.logger.warn({ status: status ?? 'no answer' }, 'console sign-in: Discord did not revoke the access token');
+}
+
 /**
  * The callback: claims the pending sign-in, exchanges the code, reads the user and the servers they own or manage,
- * and starts a session. The access token serves these two reads only and is never stored. Returns the session token.
+ * and starts a session. The access token serves these two reads only, is revoked after them (a failed revocation
+ * does not fail the sign-in) and is never stored. Returns the session token.
  */
 export async function completeDiscordSignIn(
   deps: Deps,
@@ -76,7 +85,7 @@ export async function completeDiscordSignIn(
   const pending = await claimPendingSignIn(deps, input.state, input.browserNonce);
   if (input.error || !input.code) throw signInFailed(input.error === 'access_denied' ? 'you did not authorize the console' : 'Discord sent no code');
   const accessToken = await exchangeCode(deps.oauth, input.code, pending.codeVerifier);
-  const { user, guilds } = await readIdentity(deps.oauth, accessToken);
+  const { user, guilds } = await readIdentity(deps.oauth, accessToken).finally(() => revoke(deps, accessToken));
   const guildIds = guilds.filter(managesListedGuild).map((g) => g.id);
   return startSession(deps, { userId: user.id, userName: user.global_name || user.username, guildIds }, input.previousToken);
 }

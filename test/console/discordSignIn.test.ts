@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/console/tokens.js';
+import { LEVEL } from '../harness/capturedLogs.js';
 import { createHttpClient } from '../harness/httpClient.js';
 import { consoleClient, errorCodeOf } from './consoleClient.js';
 import { CLIENT_ID, CLIENT_SECRET, useDiscordConsole } from './discordBed.js';
@@ -182,5 +183,52 @@ describe('Discord sign-in bound to the browser that began it (login CSRF)', () =
     expect(rightful.status).toBe(303);
     expect((await first.get('/console')).text).toContain(`/console/servers/${attacker.id}/keys`);
     expect(await sessionsOf(attacker.adminId)).toHaveLength(1);
+  });
+});
+
+describe('the Discord access token after sign-in', () => {
+  /** Signs in through the whole flow; returns the access token Discord issued (read from the fake's request log). */
+  async function signInAndToken(userId: string) {
+    const client = consoleClient(bed.app.baseUrl);
+    const { callback } = await authorize(client, userId);
+    const done = await client.get(callback.pathname + callback.search);
+    const reads = bed.oauth.requests.filter((r) => r.path.startsWith('/api/v10/users/@me'));
+    const token = /^Bearer (.+)$/.exec(String(reads.at(-1)!.headers.authorization))![1]!;
+    return { client, done, token };
+  }
+
+  it('is revoked right after its two reads (client authenticated), and Discord refuses it from then on', async () => {
+    const guild = await bed.guild();
+    const { done, token } = await signInAndToken(guild.adminId);
+    expect(done.status).toBe(303);
+    const forToken = bed.oauth.requests.filter((r) => r.headers.authorization === `Bearer ${token}` || r.form?.get('token') === token);
+    expect(forToken.map((r) => [r.path, r.status])).toEqual([
+      ['/api/v10/users/@me', 200],
+      ['/api/v10/users/@me/guilds', 200],
+      ['/api/v10/oauth2/token/revoke', 200],
+    ]);
+    const revocation = forToken[2]!;
+    expect(revocation.headers.authorization).toBe(`Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`);
+    expect(revocation.form!.get('token_type_hint')).toBe('access_token');
+    expect(bed.oauth.revoked).toContain(token);
+    const after = await fetch(`${bed.fake.apiUrl}/v10/users/@me`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(after.status).toBe(401);
+    expect(JSON.stringify(bed.logs.lines)).not.toContain(token);
+  });
+
+  it('a revocation Discord refuses does not fail the sign-in: the session starts and a warning names the status, not the token', async () => {
+    const guild = await bed.guild();
+    bed.oauth.failRevocations(503);
+    try {
+      const { client, done, token } = await signInAndToken(guild.adminId);
+      expect(done.status).toBe(303);
+      expect((await client.get('/console')).text).toContain(`/console/servers/${guild.id}/keys`);
+      expect(bed.oauth.revoked).not.toContain(token);
+      const [warning] = bed.logs.matching('did not revoke the access token');
+      expect(warning).toMatchObject({ level: LEVEL.warn, status: 503 });
+      expect(JSON.stringify(bed.logs.lines)).not.toContain(token);
+    } finally {
+      bed.oauth.failRevocations(undefined);
+    }
   });
 });

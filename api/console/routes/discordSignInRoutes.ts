@@ -21,6 +21,7 @@ export function discordSignInRoutes(router: ConsoleRouter, deps: AppDeps): void 
       policy: sessionPolicy(deps.config),
       signInPerMinute: deps.config.console.signInPerMinute,
       oauth: { ...oauth, apiUrl: platform.apiUrl },
+      logger: deps.logger,
     };
   };
 
