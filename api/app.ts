@@ -14,7 +14,10 @@ export const API_PREFIX = '/api/v1';
 
 /** The Koa application with the areas' routes; entrypoints and tests call this with their own dependencies. */
 export function createApp(deps: AppDeps, routes: RouteDefinition[]): Koa<RequestState> {
-  const app = new Koa<RequestState>({ proxy: deps.config.http.trustProxy });
+  // maxIpsCount keeps only the entries the trusted proxies appended: ctx.ip is then the one the outermost saw, never
+  // what the client wrote further left in X-Forwarded-For (which would dodge or aim the address limits).
+  const proxies = deps.config.http.trustedProxies;
+  const app = new Koa<RequestState>({ proxy: proxies > 0, maxIpsCount: proxies });
   app.use(requestMetrics());
   app.use(errorBoundary(deps.logger));
   // First after the boundary: an API request, most of the traffic, passes through nothing else.
