@@ -3,6 +3,7 @@ import type { AppDeps, RequestState } from './context.js';
 import { errorBoundary } from './middleware/errorBoundary.js';
 import { requestMetrics } from './middleware/requestMetrics.js';
 import { routeFallback } from './middleware/fallback.js';
+import { strictTransport } from './middleware/strictTransport.js';
 import { flowWebhooks } from './routes/flowWebhooks.js';
 import { consoleApp } from './console/consoleApp.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -19,6 +20,7 @@ export function createApp(deps: AppDeps, routes: RouteDefinition[]): Koa<Request
   const proxies = deps.config.http.trustedProxies;
   const app = new Koa<RequestState>({ proxy: proxies > 0, maxIpsCount: proxies });
   app.use(requestMetrics());
+  if (deps.config.http.hstsMaxAgeSeconds > 0) app.use(strictTransport(deps.config.http.hstsMaxAgeSeconds));
   app.use(errorBoundary(deps.logger));
   // First after the boundary: an API request, most of the traffic, passes through nothing else.
   app.use(apiRoutes(deps, routes).middleware());

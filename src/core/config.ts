@@ -24,6 +24,11 @@ const EnvSchema = z.object({
     .regex(/^(true|false|\d)$/, 'must be the number of proxies in front of the api (0 to 9), or true (1) or false (0)')
     .default('false')
     .transform((value) => (value === 'true' ? 1 : value === 'false' ? 0 : Number(value))),
+  /**
+   * Strict-Transport-Security's max-age on responses to https requests (one year, with includeSubDomains); 0 sends
+   * none, for a load balancer that adds the header itself.
+   */
+  HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(63_072_000).default(31_536_000),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   /** Port of the embedded PostgreSQL that `npm run dev` starts when DATABASE_URL is not set. */
@@ -118,6 +123,8 @@ export type Config = Readonly<{
     publicBaseUrl?: string;
     /** Proxies trusted for X-Forwarded-* (0: none); the client address is the entry that many from the right. */
     trustedProxies: number;
+    /** Strict-Transport-Security's max-age on https responses; 0: not sent. */
+    hstsMaxAgeSeconds: number;
     bodyLimitBytes: number;
     responseCheck: 'parse' | 'shape';
   }>;
@@ -171,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       port: e.PORT,
       publicBaseUrl: e.PUBLIC_BASE_URL,
       trustedProxies: e.TRUST_PROXY,
+      hstsMaxAgeSeconds: e.HSTS_MAX_AGE_SECONDS,
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
       responseCheck: e.RESPONSE_CHECK ?? (e.NODE_ENV === 'production' ? 'shape' : 'parse'),
     }),
