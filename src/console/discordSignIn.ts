@@ -1,21 +1,13 @@
-import type { Kysely } from 'kysely';
 import { findPendingSignIn, insertPendingSignIn, takePendingSignIn, type PendingSignIn } from '../../db/console/sessions.js';
-import type { Database } from '../../db/schema.js';
-import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
 import { exchangeCode, readIdentity, revokeAccessToken, signInFailed, type DiscordOAuth } from './discordOAuthCalls.js';
 import { managesListedGuild } from './managerRule.js';
-import { startSession, type SessionPolicy } from './sessions.js';
 import { admitSignInAttempt } from './signInLimit.js';
 import { hashToken, matchesHash, newToken, pkceChallenge } from './tokens.js';
+import { signInUser, type SignInDeps } from './userSessions.js';
 
-interface Deps {
-  db: Kysely<Database>;
-  clock: Clock;
-  policy: SessionPolicy;
+interface Deps extends SignInDeps {
   signInPerMinute: number;
   oauth: DiscordOAuth;
-  logger: Logger;
 }
 
 /** A sign-in left at Discord's page longer than this must start again (the sign-in cookie lives as long). */
@@ -80,12 +72,13 @@ async function revoke(deps: Deps, accessToken: string): Promise<void> {
  */
 export async function completeDiscordSignIn(
   deps: Deps,
-  input: { code?: string; state?: string; error?: string; browserNonce?: string; previousToken?: string },
+  input: { code?: string; state?: string; error?: string; browserNonce?: string; previousToken?: string; clientAddress: string },
 ): Promise<string> {
   const pending = await claimPendingSignIn(deps, input.state, input.browserNonce);
   if (input.error || !input.code) throw signInFailed(input.error === 'access_denied' ? 'you did not authorize the console' : 'Discord sent no code');
   const accessToken = await exchangeCode(deps.oauth, input.code, pending.codeVerifier);
   const { user, guilds } = await readIdentity(deps.oauth, accessToken).finally(() => revoke(deps, accessToken));
   const guildIds = guilds.filter(managesListedGuild).map((g) => g.id);
-  return startSession(deps, { userId: user.id, userName: user.global_name || user.username, guildIds }, input.previousToken);
+  const signedIn = { userId: user.id, userName: user.global_name || user.username, guildIds };
+  return signInUser(deps, signedIn, { method: 'discord', clientAddress: input.clientAddress, previousToken: input.previousToken });
 }

@@ -232,3 +232,27 @@ describe('the Discord access token after sign-in', () => {
     }
   });
 });
+
+describe('Discord sign-ins in the log and the audit log', () => {
+  it('audits console.signIn in the servers the user manages with the bot, logs the sign-in, and logs a refused callback without its code or state', async () => {
+    const guild = await bed.guild();
+    const noBot = bed.guildWithoutBot(guild.adminId);
+    const client = consoleClient(bed.app.baseUrl);
+    const { callback } = await authorize(client, guild.adminId);
+    const stranger = await consoleClient(bed.app.baseUrl).get(callback.pathname + callback.search);
+    expect(stranger.status).toBe(400);
+    expect((await client.get(callback.pathname + callback.search)).status).toBe(303);
+
+    const audit = await bed.app.deps.db.selectFrom('audit_log').selectAll().where('action', '=', 'console.signIn').where('actor_id', '=', guild.adminId).execute();
+    expect(audit.map((r) => [r.guild_id, r.actor_type, r.data])).toEqual([[guild.id, 'console_user', { address: '127.0.0.1', method: 'discord' }]]);
+    expect(audit.some((r) => r.guild_id === noBot)).toBe(false);
+    expect(bed.logs.matching('console sign-in').filter((l) => l.userId === guild.adminId)).toEqual([
+      expect.objectContaining({ level: LEVEL.info, clientAddress: '127.0.0.1', method: 'discord', servers: [guild.id] }),
+    ]);
+    const refused = bed.logs.matching('console request refused').filter((l) => l.reason === 'Signing in with Discord failed: the sign-in was not started in this browser. Try again.');
+    expect(refused.at(-1)).toMatchObject({ level: LEVEL.warn, code: 'SIGN_IN_FAILED', clientAddress: '127.0.0.1', path: '/console/oauth/callback' });
+    const logged = JSON.stringify(bed.logs.lines);
+    expect(logged).not.toContain(callback.searchParams.get('code')!);
+    expect(logged).not.toContain(callback.searchParams.get('state')!);
+  });
+});

@@ -5,7 +5,7 @@ import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { seeOther } from '../render.js';
 import { readSessionCookie, writeSessionCookie } from '../sessionCookie.js';
 import { clearSignInCookie, readSignInCookie, setSignInCookie } from '../signInCookie.js';
-import { sessionPolicy } from '../sessionPolicy.js';
+import { signInDeps } from '../sessionPolicy.js';
 
 const one = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
@@ -15,14 +15,7 @@ export function discordSignInRoutes(router: ConsoleRouter, deps: AppDeps): void 
   const oauth = deps.config.console.discordOAuth;
   const flowDeps = () => {
     if (platform.kind !== 'discord' || !oauth) throw new ConsoleRefusal('SIGN_IN_UNAVAILABLE', 'There is no such page.');
-    return {
-      db: deps.db,
-      clock: deps.clock,
-      policy: sessionPolicy(deps.config),
-      signInPerMinute: deps.config.console.signInPerMinute,
-      oauth: { ...oauth, apiUrl: platform.apiUrl },
-      logger: deps.logger,
-    };
+    return { ...signInDeps(deps), oauth: { ...oauth, apiUrl: platform.apiUrl } };
   };
 
   router.get('/sign-in/discord', async (ctx) => {
@@ -38,6 +31,7 @@ export function discordSignInRoutes(router: ConsoleRouter, deps: AppDeps): void 
       error: one(ctx.query.error),
       browserNonce: readSignInCookie(ctx),
       previousToken: readSessionCookie(ctx),
+      clientAddress: ctx.ip,
     });
     clearSignInCookie(ctx);
     writeSessionCookie(ctx, token);

@@ -1,5 +1,5 @@
 import { localSignInChoices, signInAsLocalMember } from '../../../src/console/localSignIn.js';
-import { endSession } from '../../../src/console/sessions.js';
+import { signOut } from '../../../src/console/userSessions.js';
 import { listManagedServers } from '../../../src/console/serverAccess.js';
 import { ConsoleRefusal } from '../../../src/console/errors.js';
 import type { AppDeps } from '../../context.js';
@@ -10,7 +10,7 @@ import { readSessionCookie, writeSessionCookie } from '../sessionCookie.js';
 import { requireSession } from '../sessionGuards.js';
 import { ServersPage } from '../views/serversPage.js';
 import { SignInPage } from '../views/signInPage.js';
-import { sessionPolicy } from '../sessionPolicy.js';
+import { signInDeps } from '../sessionPolicy.js';
 
 /** Sign-in (the local platform's development sign-in; Discord's in discordSignInRoutes), sign-out, the server list. */
 export function signInRoutes(router: ConsoleRouter, deps: AppDeps): void {
@@ -30,16 +30,14 @@ export function signInRoutes(router: ConsoleRouter, deps: AppDeps): void {
   router.post('/sign-in/local', async (ctx) => {
     // Only the local platform has it: in discord mode the route answers like any unknown page.
     if (!local) throw new ConsoleRefusal('SIGN_IN_UNAVAILABLE', 'There is no such page.');
-    const token = await signInAsLocalMember(
-      { db: deps.db, clock: deps.clock, policy: sessionPolicy(deps.config), signInPerMinute: deps.config.console.signInPerMinute },
-      { userId: formOf(ctx).get('userId') ?? '', clientAddress: ctx.ip, previousToken: readSessionCookie(ctx) },
-    );
+    const input = { userId: formOf(ctx).get('userId') ?? '', clientAddress: ctx.ip, previousToken: readSessionCookie(ctx) };
+    const token = await signInAsLocalMember(signInDeps(deps), input);
     writeSessionCookie(ctx, token);
     seeOther(ctx, '/console');
   });
 
   router.post('/sign-out', requireSession, async (ctx) => {
-    await endSession(deps.db, signedIn(ctx).session.token);
+    await signOut(deps, signedIn(ctx).session, ctx.ip);
     writeSessionCookie(ctx, null);
     seeOther(ctx, '/console/sign-in');
   });
