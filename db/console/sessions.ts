@@ -48,6 +48,31 @@ export async function deleteSession(db: Kysely<Database>, tokenHash: Buffer): Pr
   await db.deleteFrom('console_sessions').where('token_hash', '=', tokenHash).execute();
 }
 
+/** Deletes the user's sessions (all, or all but `keep`); returns how many ended. */
+export async function deleteUserSessions(db: Kysely<Database>, userId: string, keep?: Buffer): Promise<number> {
+  let query = db.deleteFrom('console_sessions').where('user_id', '=', userId);
+  if (keep) query = query.where('token_hash', '!=', keep);
+  return Number((await query.executeTakeFirst()).numDeletedRows);
+}
+
+/** The user's sessions still live at `now` (not past their absolute expiry, seen since `idleSince`), but `other`. */
+export async function countOtherLiveSessions(db: Kysely<Database>, userId: string, other: Buffer, live: { now: Date; idleSince: Date }): Promise<number> {
+  const row = await db
+    .selectFrom('console_sessions')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('token_hash', '!=', other)
+    .where('expires_at', '>', live.now)
+    .where('last_seen_at', '>', live.idleSince)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Deletes every session of every user; returns how many ended. */
+export async function deleteAllSessions(db: Kysely<Database>): Promise<number> {
+  return Number((await db.deleteFrom('console_sessions').executeTakeFirst()).numDeletedRows);
+}
+
 export interface PendingSignIn {
   codeVerifier: string;
   /** SHA-256 of the nonce in the sign-in cookie of the browser that began it (null: begun before the binding existed). */

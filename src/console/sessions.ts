@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { deleteSession, findSession, insertSession, touchSession, type ConsoleSessionRecord } from '../../db/console/sessions.js';
+import { countOtherLiveSessions, deleteAllSessions, deleteSession, deleteUserSessions, findSession, insertSession, touchSession, type ConsoleSessionRecord } from '../../db/console/sessions.js';
 import type { Database } from '../../db/schema.js';
 import { writeAudits, type AuditEntry } from '../../db/shared/audit.js';
 import type { Clock } from '../core/clock.js';
@@ -68,3 +68,23 @@ export async function resumeSession(deps: Deps, token: string): Promise<ConsoleS
 export async function endSession(db: Kysely<Database>, token: string): Promise<void> {
   await deleteSession(db, hashToken(token));
 }
+
+/**
+ * Ends sessions at an operator's word (a stolen laptop, a departed manager; ASVS 7.4.5): every session of one user,
+ * or of everyone. The rows are deleted, so each cookie is refused from its next request on. Returns how many ended.
+ */
+export function endSessions(db: Kysely<Database>, whose: { userId: string } | 'all'): Promise<number> {
+  return whose === 'all' ? deleteAllSessions(db) : deleteUserSessions(db, whose.userId);
+}
+
+/** Ends the user's sessions in other browsers, keeping the one of `token`. Returns how many ended. */
+export function endOtherSessions(db: Kysely<Database>, userId: string, token: string): Promise<number> {
+  return deleteUserSessions(db, userId, hashToken(token));
+}
+
+/** How many of the user's sessions, besides the one of `token`, are still live (other browsers signed in). */
+export function countOtherSessions(deps: Deps, session: { userId: string; token: string }): Promise<number> {
+  const now = deps.clock.now();
+  return countOtherLiveSessions(deps.db, session.userId, hashToken(session.token), { now, idleSince: new Date(now.getTime() - deps.policy.idleMinutes * 60_000) });
+}
+

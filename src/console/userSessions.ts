@@ -2,7 +2,7 @@ import type { AuditEntry } from '../../db/shared/audit.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { listManagedServers, type ServerAccessDeps } from './serverAccess.js';
-import { endSession, startSession, type ConsoleUser, type SessionPolicy } from './sessions.js';
+import { endOtherSessions, endSession, startSession, type ConsoleUser, type SessionPolicy } from './sessions.js';
 
 export type SignInMethod = 'discord' | 'local';
 
@@ -35,3 +35,11 @@ export async function signOut(deps: { db: SignInDeps['db']; logger: Logger }, se
   await endSession(deps.db, session.token);
   deps.logger.info({ userId: session.userId, clientAddress }, 'console sign-out');
 }
+
+/** "Sign out other sessions": ends the user's sessions in every other browser, keeps this one. Returns how many ended. */
+export async function signOutOtherSessions(deps: { db: SignInDeps['db']; logger: Logger }, session: { token: string; userId: string }, clientAddress: string): Promise<number> {
+  const ended = await endOtherSessions(deps.db, session.userId, session.token);
+  deps.logger.info({ userId: session.userId, clientAddress, ended }, 'console sign-out of other sessions');
+  return ended;
+}
+
