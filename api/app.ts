@@ -3,6 +3,7 @@ import type { AppDeps, RequestState } from './context.js';
 import { errorBoundary } from './middleware/errorBoundary.js';
 import { requestMetrics } from './middleware/requestMetrics.js';
 import { routeFallback } from './middleware/fallback.js';
+import { strictTransport } from './middleware/strictTransport.js';
 import { flowWebhooks } from './routes/flowWebhooks.js';
 import { consoleApp } from './console/consoleApp.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -14,8 +15,12 @@ export const API_PREFIX = '/api/v1';
 
 /** The Koa application with the areas' routes; entrypoints and tests call this with their own dependencies. */
 export function createApp(deps: AppDeps, routes: RouteDefinition[]): Koa<RequestState> {
-  const app = new Koa<RequestState>({ proxy: deps.config.http.trustProxy });
+  // maxIpsCount keeps only the entries the trusted proxies appended: ctx.ip is then the one the outermost saw, never
+  // what the client wrote further left in X-Forwarded-For (which would dodge or aim the address limits).
+  const proxies = deps.config.http.trustedProxies;
+  const app = new Koa<RequestState>({ proxy: proxies > 0, maxIpsCount: proxies });
   app.use(requestMetrics());
+  if (deps.config.http.hstsMaxAgeSeconds > 0) app.use(strictTransport(deps.config.http.hstsMaxAgeSeconds));
   app.use(errorBoundary(deps.logger));
   // First after the boundary: an API request, most of the traffic, passes through nothing else.
   app.use(apiRoutes(deps, routes).middleware());

@@ -23,7 +23,18 @@ function describe(err: unknown, requestId: string): { status: number; code: stri
   return { status: 500, code: 'INTERNAL_ERROR', message: `Something went wrong (request ${requestId}).` };
 }
 
-/** The console's error boundary: every refusal or failure becomes an HTML page with its status and code. */
+/**
+ * The refusals an operator wants to see (ASVS 16.3.1/16.3.2): a failed sign-in, too many sign-ins from an address,
+ * a request for a server the user does not manage, a forged or stale form, a form from another origin. Others (a
+ * page that does not exist, a form with a wrong field) are the visitor's business.
+ */
+const LOGGED_REFUSALS = new Set(['SIGN_IN_FAILED', 'RATE_LIMITED', 'NOT_A_SERVER_MANAGER', 'CSRF_TOKEN_INVALID', 'CROSS_ORIGIN_REQUEST']);
+
+/**
+ * The console's error boundary: every refusal or failure becomes an HTML page with its status and code. Refusals
+ * worth an operator's eye are logged at warn with the user (when signed in) and the client address; the path is
+ * logged, never the query (the OAuth2 callback's code and state).
+ */
 export function consoleErrors(logger: Logger): Koa.Middleware<ConsoleState> {
   return async (ctx, next) => {
     try {
@@ -31,6 +42,10 @@ export function consoleErrors(logger: Logger): Koa.Middleware<ConsoleState> {
     } catch (err) {
       const d = describe(err, ctx.state.requestId);
       if (d.status >= 500) logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'console request failed');
+      else if (LOGGED_REFUSALS.has(d.code)) {
+        const who = { userId: ctx.state.session?.userId, clientAddress: ctx.ip };
+        logger.warn({ code: d.code, reason: d.message, ...who, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'console request refused');
+      }
       if (d.headers) ctx.set(d.headers);
       sendPage(ctx, ErrorPage({ status: d.status, code: d.code, message: d.message, viewer: ctx.state.viewer }), d.status);
     }

@@ -6,14 +6,14 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
  * `__Host-` (Secure, path /, no Domain) everywhere but plain-HTTP localhost, where a browser would drop a Secure cookie
  * (TOOLCHAIN pitfall 15); HttpOnly and SameSite=Lax always. Behind TLS termination set TRUST_PROXY so Koa sees https.
  */
-function cookieOf(ctx: Koa.Context): { name: string; secure: boolean } {
+export function consoleCookie(ctx: Koa.Context, base: string): { name: string; secure: boolean } {
   const local = LOCAL_HOSTS.has(ctx.hostname) && !ctx.secure;
-  return local ? { name: 'console_session', secure: false } : { name: '__Host-console_session', secure: true };
+  return local ? { name: base, secure: false } : { name: `__Host-${base}`, secure: true };
 }
 
-export const readSessionCookie = (ctx: Koa.Context): string | undefined => ctx.cookies.get(cookieOf(ctx).name) || undefined;
+export const readSessionCookie = (ctx: Koa.Context): string | undefined => ctx.cookies.get(consoleCookie(ctx, 'console_session').name) || undefined;
 
 export function writeSessionCookie(ctx: Koa.Context, token: string | null): void {
-  const { name, secure } = cookieOf(ctx);
+  const { name, secure } = consoleCookie(ctx, 'console_session');
   ctx.cookies.set(name, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', overwrite: true });
 }

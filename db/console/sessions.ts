@@ -48,14 +48,54 @@ export async function deleteSession(db: Kysely<Database>, tokenHash: Buffer): Pr
   await db.deleteFrom('console_sessions').where('token_hash', '=', tokenHash).execute();
 }
 
-export async function insertPendingSignIn(db: Kysely<Database>, stateHash: Buffer, codeVerifier: string, at: Date): Promise<void> {
-  await db.insertInto('console_sign_ins').values({ state_hash: stateHash, code_verifier: codeVerifier, created_at: at }).execute();
+/** Deletes the user's sessions (all, or all but `keep`); returns how many ended. */
+export async function deleteUserSessions(db: Kysely<Database>, userId: string, keep?: Buffer): Promise<number> {
+  let query = db.deleteFrom('console_sessions').where('user_id', '=', userId);
+  if (keep) query = query.where('token_hash', '!=', keep);
+  return Number((await query.executeTakeFirst()).numDeletedRows);
 }
 
-/** Takes a pending sign-in once: a replayed callback finds nothing. */
-export async function takePendingSignIn(db: Kysely<Database>, stateHash: Buffer): Promise<{ codeVerifier: string; createdAt: Date } | undefined> {
-  const row = await db.deleteFrom('console_sign_ins').where('state_hash', '=', stateHash).returning(['code_verifier', 'created_at']).executeTakeFirst();
-  return row && { codeVerifier: row.code_verifier, createdAt: row.created_at };
+/** The user's sessions still live at `now` (not past their absolute expiry, seen since `idleSince`), but `other`. */
+export async function countOtherLiveSessions(db: Kysely<Database>, userId: string, other: Buffer, live: { now: Date; idleSince: Date }): Promise<number> {
+  const row = await db
+    .selectFrom('console_sessions')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('token_hash', '!=', other)
+    .where('expires_at', '>', live.now)
+    .where('last_seen_at', '>', live.idleSince)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Deletes every session of every user; returns how many ended. */
+export async function deleteAllSessions(db: Kysely<Database>): Promise<number> {
+  return Number((await db.deleteFrom('console_sessions').executeTakeFirst()).numDeletedRows);
+}
+
+export interface PendingSignIn {
+  codeVerifier: string;
+  /** SHA-256 of the nonce in the sign-in cookie of the browser that began it (null: begun before the binding existed). */
+  browserHash: Buffer | null;
+  createdAt: Date;
+}
+
+export async function insertPendingSignIn(db: Kysely<Database>, stateHash: Buffer, s: PendingSignIn): Promise<void> {
+  await db
+    .insertInto('console_sign_ins')
+    .values({ state_hash: stateHash, code_verifier: s.codeVerifier, browser_hash: s.browserHash, created_at: s.createdAt })
+    .execute();
+}
+
+export async function findPendingSignIn(db: Kysely<Database>, stateHash: Buffer): Promise<PendingSignIn | undefined> {
+  const row = await db.selectFrom('console_sign_ins').select(['code_verifier', 'browser_hash', 'created_at']).where('state_hash', '=', stateHash).executeTakeFirst();
+  return row && { codeVerifier: row.code_verifier, browserHash: row.browser_hash, createdAt: row.created_at };
+}
+
+/** Takes a pending sign-in once: false when it is gone (a replayed callback, or a concurrent one took it first). */
+export async function takePendingSignIn(db: Kysely<Database>, stateHash: Buffer): Promise<boolean> {
+  const taken = await db.deleteFrom('console_sign_ins').where('state_hash', '=', stateHash).executeTakeFirst();
+  return taken.numDeletedRows > 0n;
 }
 
 /** Sessions past their absolute expiry (an idle one ends there at the latest) and sign-ins abandoned an hour ago. */

@@ -11,5 +11,6 @@ export interface ConsoleSessionsTable {
 export interface ConsoleSignInsTable {
   state_hash: Buffer;
   code_verifier: string;
+  browser_hash: Buffer | null;
   created_at: Date;
 }

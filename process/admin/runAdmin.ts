@@ -8,6 +8,7 @@ import { startFanouts } from '../../src/events/outbox.js';
 import { parseFlags } from './args.js';
 import type { AdminCommand, CommandGroup, FanoutStart } from './command.js';
 import { toAdminError, usageError } from './errors.js';
+import { consoleGroup } from './consoleCommands.js';
 import { guildGroup } from './guildCommands.js';
 import { commandHelp, generalHelp, groupHelp } from './help.js';
 import { keyGroup } from './keyCommands.js';
@@ -18,7 +19,7 @@ import { flowGroup } from './flowCommands.js';
 import { shopGroup } from './shopCommands.js';
 import { webhookGroup } from './webhookCommands.js';
 
-const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, flowGroup, shopGroup, simulateGroup];
+const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, flowGroup, shopGroup, consoleGroup, simulateGroup];
 
 export interface AdminDeps {
   db: Kysely<Database>;
@@ -57,18 +58,22 @@ function fanoutStarter(deps: AdminDeps): (events: OutboxEvent[]) => Promise<Fano
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 
-/** Help text; `asked` is false when it stands in for a missing group or command (then it is a usage error). */
-type Resolved = { help: string[]; asked: boolean } | { group: CommandGroup; command: AdminCommand };
+/**
+ * Help text; `asked` is false when it stands in for a missing group or command (then it is a usage error). A command
+ * resolved says how many words its name took (`console sessions end` has a name of two), so the rest are flags.
+ */
+type Resolved = { help: string[]; asked: boolean } | { group: CommandGroup; command: AdminCommand; words: number };
 
 /** Finds the command the arguments name, or the help they ask for; a wrong name is a usage error. */
-function resolve(group: string | undefined, command: string | undefined): Resolved {
+function resolve(group: string | undefined, tail: string[]): Resolved {
   if (group === undefined || isHelp(group)) return { help: generalHelp(GROUPS), asked: group !== undefined };
   const g = GROUPS.find((candidate) => candidate.name === group);
   if (!g) throw usageError('UNKNOWN_COMMAND', `Unknown command group "${group}"; use one of ${GROUPS.map((c) => c.name).join(', ')}.`);
+  const command = tail[0];
   if (command === undefined || isHelp(command)) return { help: groupHelp(g), asked: command !== undefined };
-  const c = g.commands.find((candidate) => candidate.name === command);
+  const c = g.commands.find((candidate) => candidate.name.split(' ').every((word, i) => tail[i] === word));
   if (!c) throw usageError('UNKNOWN_COMMAND', `Unknown command "${group} ${command}"; use one of ${g.commands.map((x) => x.name).join(', ')}.`);
-  return { group: g, command: c };
+  return { group: g, command: c, words: c.name.split(' ').length };
 }
 
 /**
@@ -76,15 +81,16 @@ function resolve(group: string | undefined, command: string | undefined): Resolv
  * Results go to stdout; errors are one line on stderr (`{"error", "message"}` with --json).
  */
 export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number> {
-  const [group, command, ...rest] = argv;
+  const [group, ...tail] = argv;
   const json = argv.includes('--json');
   let gateway: Promise<TemporalGateway> | undefined;
   try {
-    const resolved = resolve(group, command);
+    const resolved = resolve(group, tail);
     if ('help' in resolved) {
       resolved.help.forEach(resolved.asked ? deps.stdout : deps.stderr);
       return resolved.asked ? 0 : 2;
     }
+    const rest = tail.slice(resolved.words);
     if (rest.some(isHelp)) {
       commandHelp(resolved.group, resolved.command).forEach(deps.stdout);
       return 0;

@@ -13,6 +13,24 @@ import { activeTracing, setActiveTracing, type Tracing } from './activeTracing.j
 import { tracingEnabled } from './tracingSettings.js';
 
 /**
+ * Query parameters whose values spans show as REDACTED: the console's OAuth2 callback carries Discord's `code` and
+ * `state` (single-use, yet credentials until spent) and may carry `error_description`; then the instrumentation's
+ * own defaults (signed-URL parameters), which a list given here replaces.
+ */
+const REDACTED_QUERY_PARAMS = [
+  'code',
+  'state',
+  'error_description',
+  'sig',
+  'Signature',
+  'AWSAccessKeyId',
+  'X-Goog-Signature',
+  'X-Amz-Signature',
+  'X-Amz-Credential',
+  'X-Amz-Security-Token',
+];
+
+/**
  * Starts OpenTelemetry tracing when the OTEL_* variables ask for it (tracingSettings.ts). Must run before the
  * process loads koa, pg, http or undici: the entrypoints call it first and import the rest of the process after it.
  * ESM imports are patched through import-in-the-middle's loader hook, registered here for the instrumented modules
@@ -34,7 +52,11 @@ export async function startTracing(serviceName: string, env: Record<string, stri
     textMapPropagator: new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
     instrumentations: [
       // Probes and scrapes would be most of the spans and tell nothing.
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => /^\/(livez|readyz|metrics)\b/.test(req.url ?? '') }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => /^\/(livez|readyz|metrics)\b/.test(req.url ?? ''),
+        redactedQueryParamsServer: REDACTED_QUERY_PARAMS,
+        redactedQueryParams: REDACTED_QUERY_PARAMS,
+      }),
       new UndiciInstrumentation(),
       new KoaInstrumentation(),
       new PgInstrumentation({ requireParentSpan: true }),

@@ -1,16 +1,12 @@
 import { findLocalPerson, listLocalPeople } from '../../db/console/localPeople.js';
 import { SNOWFLAKE_PATTERN } from '../core/snowflake.js';
 import { ConsoleRefusal } from './errors.js';
-import { startSession, type SessionPolicy } from './sessions.js';
-import { admitSignInAttempt } from './signInLimit.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { Clock } from '../core/clock.js';
+import { admitSignInAttempt } from './signInLimit.js';
+import { signInUser, type SignInDeps } from './userSessions.js';
 
-interface Deps {
-  db: Kysely<Database>;
-  clock: Clock;
-  policy: SessionPolicy;
+interface Deps extends SignInDeps {
   signInPerMinute: number;
 }
 
@@ -25,5 +21,6 @@ export async function signInAsLocalMember(deps: Deps, input: { userId: string; c
   await admitSignInAttempt({ ...deps, perMinute: deps.signInPerMinute }, input.clientAddress);
   const person = SNOWFLAKE_PATTERN.test(input.userId) ? await findLocalPerson(deps.db, input.userId) : undefined;
   if (!person) throw new ConsoleRefusal('SIGN_IN_FAILED', 'No member of the local platform has this user id.');
-  return startSession(deps, { userId: person.userId, userName: person.name, guildIds: null }, input.previousToken);
+  const user = { userId: person.userId, userName: person.name, guildIds: null };
+  return signInUser(deps, user, { method: 'local', clientAddress: input.clientAddress, previousToken: input.previousToken });
 }

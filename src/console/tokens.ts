@@ -19,3 +19,9 @@ export function tokensEqual(a: string, b: string): boolean {
 
 /** PKCE S256 challenge of a verifier (RFC 7636). */
 export const pkceChallenge = (verifier: string): string => createHash('sha256').update(verifier, 'ascii').digest('base64url');
+
+/** Whether `token` is the one whose stored hash is `hash`, compared in constant time. */
+export function matchesHash(token: string, hash: Buffer): boolean {
+  const mine = hashToken(token);
+  return hash.length === mine.length && timingSafeEqual(mine, hash);
+}

@@ -15,8 +15,21 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Public base URL printed by the dev launcher; defaults to http://HOST:PORT/api/v1. */
   PUBLIC_BASE_URL: z.url().optional(),
-  /** Trust X-Forwarded-For (set when the api runs behind a load balancer). */
-  TRUST_PROXY: booleanFlag.default(false),
+  /**
+   * The proxies (load balancers) in front of the api, each appending the address it saw to X-Forwarded-For: the
+   * client's address is read that many entries from the right, so what the client wrote further left is ignored.
+   * `true` means 1 (the one balancer of most deployments); `false` or 0: no proxy, X-Forwarded-* ignored.
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d)$/, 'must be the number of proxies in front of the api (0 to 9), or true (1) or false (0)')
+    .default('false')
+    .transform((value) => (value === 'true' ? 1 : value === 'false' ? 0 : Number(value))),
+  /**
+   * Strict-Transport-Security's max-age on responses to https requests (one year, with includeSubDomains); 0 sends
+   * none, for a load balancer that adds the header itself.
+   */
+  HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(63_072_000).default(31_536_000),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   /** Port of the embedded PostgreSQL that `npm run dev` starts when DATABASE_URL is not set. */
@@ -120,7 +133,17 @@ const EnvSchema = z.object({
 export type Config = Readonly<{
   env: 'development' | 'test' | 'production';
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  http: Readonly<{ host: string; port: number; publicBaseUrl?: string; trustProxy: boolean; bodyLimitBytes: number; responseCheck: 'parse' | 'shape' }>;
+  http: Readonly<{
+    host: string;
+    port: number;
+    publicBaseUrl?: string;
+    /** Proxies trusted for X-Forwarded-* (0: none); the client address is the entry that many from the right. */
+    trustedProxies: number;
+    /** Strict-Transport-Security's max-age on https responses; 0: not sent. */
+    hstsMaxAgeSeconds: number;
+    bodyLimitBytes: number;
+    responseCheck: 'parse' | 'shape';
+  }>;
   database: Readonly<{ url?: string; poolMax: number }>;
   temporal: TemporalSettings;
   dev: Readonly<{ postgresPort: number }>;
@@ -175,7 +198,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       host: e.HOST,
       port: e.PORT,
       publicBaseUrl: e.PUBLIC_BASE_URL,
-      trustProxy: e.TRUST_PROXY,
+      trustedProxies: e.TRUST_PROXY,
+      hstsMaxAgeSeconds: e.HSTS_MAX_AGE_SECONDS,
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
       responseCheck: e.RESPONSE_CHECK ?? (e.NODE_ENV === 'production' ? 'shape' : 'parse'),
     }),

@@ -1,5 +1,5 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -8,10 +8,11 @@ export const REQUEST_ID_BAGGAGE = 'request.id';
 
 /**
  * Structured JSON logs; the redact list keeps secrets out even when a header object is logged whole. When tracing is
- * on, every line written inside a traced operation names its trace and span, and the api request it serves.
+ * on, every line written inside a traced operation names its trace and span, and the api request it serves. Lines go
+ * to stdout unless a destination is given (tests read them).
  */
-export function createLogger(level: string, name: string): Logger {
-  return pino({
+export function createLogger(level: string, name: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     name,
     level,
     mixin: traceFields,
@@ -19,7 +20,8 @@ export function createLogger(level: string, name: string): Logger {
       paths: ['req.headers.authorization', 'headers.authorization', 'apiKey', 'secret', '*.apiKey', '*.secret'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 // Without a registered tracer provider (tracing off) there is no active span and this adds nothing.

@@ -9,7 +9,7 @@ const shown = (html: string) => [...html.matchAll(/data-audit-id="(\d+)" data-ac
 
 async function guildWithLog(entries: Array<{ actor: AuditActor; action: string }>) {
   const guild = await managedGuild(database.db);
-  // createGuild wrote its own row; this file's entries come after it.
+  // createGuild wrote its own row; this file's entries come after it, and the manager's sign-in (console.signIn) last.
   for (const e of entries) await writeAudit(database.db, { guildId: guild.id, actor: e.actor, action: e.action, target: { type: 'thing', id: '1' } });
   const client = consoleClient(app.baseUrl);
   await client.signIn(guild.managerId);
@@ -26,7 +26,8 @@ describe('the audit log page', () => {
     ]);
     const page = await client.get(`/console/servers/${guild.id}/audit`);
     expect(page.status).toBe(200);
-    expect(shown(page.text).slice(0, 4).map((e) => e.actor)).toEqual(['system', 'operator', 'api_key', 'console_user']);
+    expect(shown(page.text).slice(0, 5).map((e) => e.actor)).toEqual(['console_user', 'system', 'operator', 'api_key', 'console_user']);
+    expect(page.text).toContain('console.signIn');
     expect(page.text).toContain('console user 1200000000000000001');
     expect(page.text).toContain('API key #7 (for 1200000000000000002)');
     expect(shown((await client.get(`/console/servers/${guild.id}/audit?actor=api_key`)).text).map((e) => e.actor)).toEqual(['api_key']);
@@ -46,9 +47,9 @@ describe('the audit log page', () => {
     expect(shown(first.text)).toHaveLength(50);
     const older = /href="([^"]+)" rel="next"/.exec(first.text)![1]!.replaceAll('&amp;', '&');
     const second = await client.get(older);
-    expect(shown(second.text)).toHaveLength(11);
+    expect(shown(second.text)).toHaveLength(12);
     expect(second.text).not.toContain('rel="next"');
-    expect(new Set([...shown(first.text), ...shown(second.text)].map((e) => e.id)).size).toBe(61);
+    expect(new Set([...shown(first.text), ...shown(second.text)].map((e) => e.id)).size).toBe(62);
     expect(first.text + second.text).not.toContain('secret.other');
     const foreign = await client.get(`/console/servers/${other.id}/audit`);
     expect(foreign.status).toBe(403);

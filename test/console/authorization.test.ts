@@ -78,9 +78,9 @@ describe('every console route of a server', () => {
 
   it('refuses every action of a manager without the CSRF token 403, changing nothing', async () => {
     const { guild, actions } = await serverRoutes();
-    const before = await snapshot(guild.id);
     const manager = consoleClient(app.baseUrl);
-    await manager.signIn(guild.managerId);
+    await manager.signIn(guild.managerId); // audited (console.signIn): the snapshot starts after it
+    const before = await snapshot(guild.id);
     for (const [path, fields] of actions) {
       const res = await manager.post(path, fields, { csrf: null });
       expect([path, res.status, errorCodeOf(res)]).toEqual([path, 403, 'CSRF_TOKEN_INVALID']);

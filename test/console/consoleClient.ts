@@ -9,8 +9,12 @@ export const MANAGE_GUILD = 1n << 5n;
 /** A browser's part, without a browser: keeps the session cookie, reads the CSRF token from the pages. */
 export function consoleClient(baseUrl: string) {
   const send = createHttpClient(baseUrl);
-  const state = { cookie: '', csrf: '' };
-  const headers = (extra: Record<string, string> = {}) => ({ ...(state.cookie ? { Cookie: state.cookie } : {}), ...extra });
+  /** `cookie`: the session cookie as sent; `signIn`: the Discord sign-in cookie as sent (set while a sign-in is pending). */
+  const state = { cookie: '', signIn: '', csrf: '' };
+  const headers = (extra: Record<string, string> = {}) => {
+    const cookies = [state.cookie, state.signIn].filter(Boolean).join('; ');
+    return { ...(cookies ? { Cookie: cookies } : {}), ...extra };
+  };
 
   function remember(res: TestResponse): TestResponse {
     const set = res.headers['set-cookie'] ?? [];
@@ -18,6 +22,7 @@ export function consoleClient(baseUrl: string) {
       const [pair] = line.split(';');
       const [name, value] = pair!.split('=');
       if (name === 'console_session') state.cookie = value ? `console_session=${value}` : '';
+      if (name === 'console_sign_in') state.signIn = value ? `console_sign_in=${value}` : '';
     }
     const csrf = /name="_csrf" value="([^"]+)"/.exec(res.text);
     if (csrf) state.csrf = csrf[1]!;

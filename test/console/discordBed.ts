@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { addGuild, addMember, attachFakeOAuth, startFakeDiscord, type FakeDiscord, type FakeOAuth } from '../../process/infra/fakeDiscord/index.js';
 import { freePort } from '../../process/infra/freePort.js';
+import { captureLogs, type CapturedLogs } from '../harness/capturedLogs.js';
 import { useTestDatabase } from '../harness/database.js';
 import { fixedClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
@@ -17,6 +18,8 @@ export interface DiscordConsoleBed {
   oauth: FakeOAuth;
   app: TestApp;
   redirectUri: string;
+  /** What the api logged (info and above). */
+  logs: CapturedLogs;
   /** The app's and the Discord adapter's clock: its member cache (5 minutes) moves only with it. */
   clock: ReturnType<typeof fixedClock>;
   /** A server on the fake and in the service, with a member holding its Admin role (Administrator). */
@@ -28,7 +31,7 @@ export interface DiscordConsoleBed {
 /** The api in discord mode on the fake Discord, whose OAuth2 endpoints the console's sign-in uses; `env` adds settings. */
 export function useDiscordConsole(env: Record<string, string> = {}): DiscordConsoleBed {
   const database = useTestDatabase();
-  const bed = { clock: fixedClock(new Date('2026-05-01T09:00:00.000Z')) } as DiscordConsoleBed;
+  const bed = { clock: fixedClock(new Date('2026-05-01T09:00:00.000Z')), logs: captureLogs() } as DiscordConsoleBed;
   let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     bed.fake = await startFakeDiscord();
@@ -49,7 +52,7 @@ export function useDiscordConsole(env: Record<string, string> = {}): DiscordCons
         ...env,
       },
       clock: bed.clock,
-      deps: { platform: createDiscordPlatform({ token: bed.fake.token, apiUrl: bed.fake.apiUrl, clock: bed.clock, logger: createLogger('silent', 'console-discord') }) },
+      deps: { logger: bed.logs.logger, platform: createDiscordPlatform({ token: bed.fake.token, apiUrl: bed.fake.apiUrl, clock: bed.clock, logger: createLogger('silent', 'console-discord') }) },
     });
     bed.app = started;
     close = started.close;

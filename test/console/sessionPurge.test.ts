@@ -13,8 +13,8 @@ it('the hourly purge deletes console sessions past their absolute expiry and sig
   const session = (expiresAt: Date) => ({ userId: '1200000000000000001', userName: 'u', guildIds: null, createdAt: at(-720), lastSeenAt: at(-30), expiresAt });
   await insertSession(database.db, hashToken('ended'), session(at(0)));
   await insertSession(database.db, hashToken('live'), session(at(1)));
-  await insertPendingSignIn(database.db, hashToken('old'), 'v1', at(-60));
-  await insertPendingSignIn(database.db, hashToken('new'), 'v2', at(-59));
+  await insertPendingSignIn(database.db, hashToken('old'), { codeVerifier: 'v1', browserHash: hashToken('b1'), createdAt: at(-60) });
+  await insertPendingSignIn(database.db, hashToken('new'), { codeVerifier: 'v2', browserHash: hashToken('b2'), createdAt: at(-59) });
   const activities = createKeysActivities({ db: database.db, clock: fixedClock(now) } as never);
   expect(await activities.purgeExpiredRecords()).toMatchObject({ consoleSessions: 1 });
   const sessions = await database.db.selectFrom('console_sessions').select('token_hash').execute();

@@ -135,6 +135,13 @@ describe('console responses', () => {
     expect(htmx.text).toContain('version:"2.0.11"');
   });
 
+  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty', 'nope.js'])('answer /console/assets/%s, no asset of theirs, with the HTML 404', async (name) => {
+    const res = await consoleClient(app.baseUrl).get(`/console/assets/${name}`);
+    expect(res.status).toBe(404);
+    expect(errorCodeOf(res)).toBe('PAGE_NOT_FOUND');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
   it('answer an unknown console page with an HTML 404, and a POST without a session with 401', async () => {
     const client = consoleClient(app.baseUrl);
     const missing = await client.get('/console/nowhere');

@@ -104,4 +104,20 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(workerLines.filter((line) => line.requestId !== requestId)).toEqual([]);
     expect(new Set(workerLines.map((line) => line.msg))).toEqual(new Set(['activity finished']));
   }, 150_000);
+
+  it("shows the OAuth2 callback's code, state and error_description as REDACTED in the server span, and logs none of them", async () => {
+    const secret = randomBytes(8).toString('hex');
+    const query = `code=code-${secret}&state=state-${secret}&error_description=why-${secret}&lang=en`;
+    const res = await fetch(`${apiOrigin}/console/oauth/callback?${query}`, { redirect: 'manual' });
+    expect(res.status).toBe(404); // local platform: the callback refuses, its URL still reaches the span
+    const requestId = res.headers.get('x-request-id');
+    const span = await eventually(
+      async () => receiver.spans.find((s) => s.service === 'community-bot-api' && s.attributes['url.path'] === '/console/oauth/callback' && s.attributes['http.request.id'] === requestId),
+      (found) => found !== undefined,
+    );
+    expect(span!.attributes['url.query']).toBe('code=REDACTED&state=REDACTED&error_description=REDACTED&lang=en');
+    expect(JSON.stringify(receiver.spans)).not.toContain(secret);
+    await eventually(async () => logObjects(api).filter((line) => line.requestId === requestId), (lines) => lines.length > 0);
+    expect(api.lines.join('\n')).not.toContain(secret);
+  }, 60_000);
 });

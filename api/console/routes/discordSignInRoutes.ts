@@ -1,10 +1,11 @@
-import { beginDiscordSignIn, completeDiscordSignIn } from '../../../src/console/discordSignIn.js';
+import { beginDiscordSignIn, completeDiscordSignIn, PENDING_SIGN_IN_SECONDS } from '../../../src/console/discordSignIn.js';
 import { ConsoleRefusal } from '../../../src/console/errors.js';
 import type { AppDeps } from '../../context.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { seeOther } from '../render.js';
 import { readSessionCookie, writeSessionCookie } from '../sessionCookie.js';
-import { sessionPolicy } from '../sessionPolicy.js';
+import { clearSignInCookie, readSignInCookie, setSignInCookie } from '../signInCookie.js';
+import { signInDeps } from '../sessionPolicy.js';
 
 const one = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
@@ -14,17 +15,13 @@ export function discordSignInRoutes(router: ConsoleRouter, deps: AppDeps): void 
   const oauth = deps.config.console.discordOAuth;
   const flowDeps = () => {
     if (platform.kind !== 'discord' || !oauth) throw new ConsoleRefusal('SIGN_IN_UNAVAILABLE', 'There is no such page.');
-    return {
-      db: deps.db,
-      clock: deps.clock,
-      policy: sessionPolicy(deps.config),
-      signInPerMinute: deps.config.console.signInPerMinute,
-      oauth: { ...oauth, apiUrl: platform.apiUrl },
-    };
+    return { ...signInDeps(deps), oauth: { ...oauth, apiUrl: platform.apiUrl } };
   };
 
   router.get('/sign-in/discord', async (ctx) => {
-    ctx.redirect(await beginDiscordSignIn(flowDeps(), ctx.ip));
+    const { authorizeUrl, browserNonce } = await beginDiscordSignIn(flowDeps(), ctx.ip);
+    setSignInCookie(ctx, browserNonce, PENDING_SIGN_IN_SECONDS);
+    ctx.redirect(authorizeUrl);
   });
 
   router.get('/oauth/callback', async (ctx: ConsoleContext) => {
@@ -32,8 +29,11 @@ export function discordSignInRoutes(router: ConsoleRouter, deps: AppDeps): void 
       code: one(ctx.query.code),
       state: one(ctx.query.state),
       error: one(ctx.query.error),
+      browserNonce: readSignInCookie(ctx),
       previousToken: readSessionCookie(ctx),
+      clientAddress: ctx.ip,
     });
+    clearSignInCookie(ctx);
     writeSessionCookie(ctx, token);
     seeOther(ctx, '/console');
   });

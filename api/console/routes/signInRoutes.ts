@@ -1,5 +1,6 @@
 import { localSignInChoices, signInAsLocalMember } from '../../../src/console/localSignIn.js';
-import { endSession } from '../../../src/console/sessions.js';
+import { countOtherSessions } from '../../../src/console/sessions.js';
+import { signOut, signOutOtherSessions } from '../../../src/console/userSessions.js';
 import { listManagedServers } from '../../../src/console/serverAccess.js';
 import { ConsoleRefusal } from '../../../src/console/errors.js';
 import type { AppDeps } from '../../context.js';
@@ -10,7 +11,7 @@ import { readSessionCookie, writeSessionCookie } from '../sessionCookie.js';
 import { requireSession } from '../sessionGuards.js';
 import { ServersPage } from '../views/serversPage.js';
 import { SignInPage } from '../views/signInPage.js';
-import { sessionPolicy } from '../sessionPolicy.js';
+import { sessionPolicy, signInDeps } from '../sessionPolicy.js';
 
 /** Sign-in (the local platform's development sign-in; Discord's in discordSignInRoutes), sign-out, the server list. */
 export function signInRoutes(router: ConsoleRouter, deps: AppDeps): void {
@@ -19,7 +20,11 @@ export function signInRoutes(router: ConsoleRouter, deps: AppDeps): void {
 
   router.get('/', requireSession, async (ctx) => {
     const { session, viewer } = signedIn(ctx);
-    sendPage(ctx, ServersPage({ viewer, servers: await listManagedServers(deps, session) }));
+    const [servers, otherSessions] = await Promise.all([
+      listManagedServers(deps, session),
+      countOtherSessions({ db: deps.db, clock: deps.clock, policy: sessionPolicy(deps.config) }, session),
+    ]);
+    sendPage(ctx, ServersPage({ viewer, servers, otherSessions }));
   });
 
   router.get('/sign-in', async (ctx) => {
@@ -31,17 +36,21 @@ export function signInRoutes(router: ConsoleRouter, deps: AppDeps): void {
   router.post('/sign-in/local', async (ctx) => {
     // Off, the route answers like any unknown page.
     if (!devSignIn) throw new ConsoleRefusal('SIGN_IN_UNAVAILABLE', 'There is no such page.');
-    const token = await signInAsLocalMember(
-      { db: deps.db, clock: deps.clock, policy: sessionPolicy(deps.config), signInPerMinute: deps.config.console.signInPerMinute },
-      { userId: formOf(ctx).get('userId') ?? '', clientAddress: ctx.ip, previousToken: readSessionCookie(ctx) },
-    );
+    const input = { userId: formOf(ctx).get('userId') ?? '', clientAddress: ctx.ip, previousToken: readSessionCookie(ctx) };
+    const token = await signInAsLocalMember(signInDeps(deps), input);
     writeSessionCookie(ctx, token);
     seeOther(ctx, '/console');
   });
 
   router.post('/sign-out', requireSession, async (ctx) => {
-    await endSession(deps.db, signedIn(ctx).session.token);
+    await signOut(deps, signedIn(ctx).session, ctx.ip);
     writeSessionCookie(ctx, null);
     seeOther(ctx, '/console/sign-in');
+  });
+
+  // The server list then shows the count of other sessions, read from the table: no claim travels in the URL.
+  router.post('/sign-out/others', requireSession, async (ctx) => {
+    await signOutOtherSessions(deps, signedIn(ctx).session, ctx.ip);
+    seeOther(ctx, '/console');
   });
 }

@@ -1,7 +1,27 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
-import { Layout, type Viewer } from './layout.js';
+import { CsrfField, Layout, type Viewer } from './layout.js';
 
-export function ServersPage(props: { viewer: Viewer; servers: GuildRecord[] }) {
+/** Where else the user is signed in, and the way to end those sessions (a lost laptop, a shared computer). */
+function OtherSessions({ count, csrf }: { count: number; csrf: string }) {
+  return (
+    <section aria-labelledby="sessions-heading">
+      <h2 id="sessions-heading">Your sessions</h2>
+      {count === 0 ? (
+        <p data-other-sessions="0">You are not signed in in any other browser.</p>
+      ) : (
+        <form method="post" action="/console/sign-out/others">
+          <CsrfField token={csrf} />
+          <p data-other-sessions={count}>
+            You are also signed in in {count} other {count === 1 ? 'browser' : 'browsers'}.
+          </p>
+          <button type="submit">Sign out other sessions</button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+export function ServersPage(props: { viewer: Viewer; servers: GuildRecord[]; otherSessions: number }) {
   return (
     <Layout title="Your servers" viewer={props.viewer}>
       {props.servers.length === 0 ? (
@@ -18,6 +38,7 @@ export function ServersPage(props: { viewer: Viewer; servers: GuildRecord[] }) {
           ))}
         </ul>
       )}
+      <OtherSessions count={props.otherSessions} csrf={props.viewer.csrf} />
     </Layout>
   );
 }

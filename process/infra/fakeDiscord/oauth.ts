@@ -21,6 +21,10 @@ export interface FakeOAuth {
   signInAs(userId: string | undefined): void;
   /** Every OAuth2 request answered, in order (authorize, token, users/@me...). */
   requests: FakeOAuthRequest[];
+  /** Access tokens revoked through `oauth2/token/revoke`, in order; Discord refuses them from then on (401). */
+  revoked: string[];
+  /** Scripts the revocation endpoint's answer from now on (e.g. 503); undefined: it works again. */
+  failRevocations(status: number | undefined): void;
 }
 
 interface Grant {
@@ -29,19 +33,22 @@ interface Grant {
   challenge: string;
 }
 
-const PATHS = ['/oauth2/authorize', '/api/v10/oauth2/token', '/api/v10/users/@me', '/api/v10/users/@me/guilds'];
+const PATHS = ['/oauth2/authorize', '/api/v10/oauth2/token', '/api/v10/oauth2/token/revoke', '/api/v10/users/@me', '/api/v10/users/@me/guilds'];
 const ADMINISTRATOR = 1n << 3n;
 
 /**
  * Discord's OAuth2 authorization-code flow with PKCE on the fake's port: the authorize page (approving at once as
  * the chosen user), the token endpoint (client secret, redirect URI and S256 verifier checked, codes single-use),
- * `users/@me` and `users/@me/guilds` (owner and permissions computed from the fake's guilds, as Discord does).
+ * the revocation endpoint (RFC 7009, client secret checked), `users/@me` and `users/@me/guilds` (owner and
+ * permissions computed from the fake's guilds, as Discord does; a revoked token gets 401).
  */
 export function attachFakeOAuth(fake: FakeDiscord, options: FakeOAuthOptions): FakeOAuth {
   const grants = new Map<string, Grant>();
   const tokens = new Map<string, string>();
   const requests: FakeOAuthRequest[] = [];
+  const revoked: string[] = [];
   let approver: string | undefined;
+  let revocationFailure: number | undefined;
 
   const state = fake.state;
   const permissionsIn = (guildId: string, userId: string): bigint => {
@@ -68,10 +75,14 @@ export function attachFakeOAuth(fake: FakeDiscord, options: FakeOAuthOptions): F
     return { status: 302, headers: { Location: back.toString() } };
   }
 
-  function token(form: URLSearchParams, headers: FakeOAuthRequest['headers']) {
+  function clientAuthenticated(form: URLSearchParams, headers: FakeOAuthRequest['headers']): boolean {
     const basic = /^Basic (.+)$/.exec(String(headers.authorization ?? ''))?.[1];
     const [id, secret] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':') : [form.get('client_id'), form.get('client_secret')];
-    if (id !== options.clientId || secret !== options.clientSecret) return { status: 401, body: { error: 'invalid_client' } };
+    return id === options.clientId && secret === options.clientSecret;
+  }
+
+  function token(form: URLSearchParams, headers: FakeOAuthRequest['headers']) {
+    if (!clientAuthenticated(form, headers)) return { status: 401, body: { error: 'invalid_client' } };
     const grant = grants.get(form.get('code') ?? '');
     grants.delete(form.get('code') ?? '');
     const verifier = form.get('code_verifier') ?? '';
@@ -82,6 +93,17 @@ export function attachFakeOAuth(fake: FakeDiscord, options: FakeOAuthOptions): F
     const access = randomBytes(16).toString('hex');
     tokens.set(access, grant.userId);
     return { status: 200, body: { access_token: access, token_type: 'Bearer', expires_in: 604800, refresh_token: randomBytes(16).toString('hex'), scope: 'identify guilds' } };
+  }
+
+  // RFC 7009: an unknown or already revoked token is still a 200; only the client's authentication is refused.
+  function revoke(form: URLSearchParams, headers: FakeOAuthRequest['headers']) {
+    if (revocationFailure) return { status: revocationFailure, body: { message: 'scripted failure', code: 0 } };
+    if (!clientAuthenticated(form, headers)) return { status: 401, body: { error: 'invalid_client' } };
+    const hint = form.get('token_type_hint');
+    if (!form.get('token') || (hint && hint !== 'access_token' && hint !== 'refresh_token')) return { status: 400, body: { error: 'invalid_request' } };
+    const access = form.get('token')!;
+    if (tokens.delete(access)) revoked.push(access);
+    return { status: 200, body: {} };
   }
 
   function me(path: string, headers: FakeOAuthRequest['headers']) {
@@ -109,10 +131,12 @@ export function attachFakeOAuth(fake: FakeDiscord, options: FakeOAuthOptions): F
       const result =
         url.pathname === '/oauth2/authorize'
           ? authorize(url.searchParams)
-          : url.pathname === '/api/v10/oauth2/token'
-            ? req.method === 'POST'
-              ? token(form!, req.headers)
-              : { status: 405, body: {} }
+          : url.pathname.startsWith('/api/v10/oauth2/token')
+            ? req.method !== 'POST'
+              ? { status: 405, body: {} }
+              : url.pathname.endsWith('/revoke')
+                ? revoke(form!, req.headers)
+                : token(form!, req.headers)
             : me(url.pathname, req.headers);
       requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, form, headers: req.headers, status: result.status });
       const headers: Record<string, string> = { ...('headers' in result ? result.headers : {}) };
@@ -121,5 +145,10 @@ export function attachFakeOAuth(fake: FakeDiscord, options: FakeOAuthOptions): F
     });
   });
 
-  return { signInAs: (userId) => void (approver = userId), requests };
+  return {
+    signInAs: (userId) => void (approver = userId),
+    requests,
+    revoked,
+    failRevocations: (status) => void (revocationFailure = status),
+  };
 }

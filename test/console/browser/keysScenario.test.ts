@@ -63,7 +63,10 @@ describe('API keys in a real browser', { timeout: 120_000 }, () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByLabel('Who').selectOption('console_user');
     await page.getByRole('button', { name: 'Filter' }).click();
-    await expect.poll(() => page.locator('tr[data-actor-type="console_user"] code').allTextContents()).toEqual(['api_key.revoke', expect.any(String), 'api_key.create', expect.any(String)]);
+    // Newest first: the revocation, the creation, then the sign-in (with the address it came from).
+    await expect
+      .poll(() => page.locator('tr[data-actor-type="console_user"] code').allTextContents())
+      .toEqual(['api_key.revoke', expect.any(String), 'api_key.create', expect.any(String), 'console.signIn', expect.stringContaining('"address":"127.0.0.1"')]);
     await expectAccessible(page);
     await screenshot(page, 'audit');
   });
