@@ -37,11 +37,9 @@ async function refusalOf(db: Kysely<Database>, guildId: string, id: number, key:
 }
 
 /** Whether the key can be rolled now (for the confirmation page); throws the refusal the roll would meet. */
-export async function checkRollable(db: Kysely<Database>, clock: Clock, guildId: string, id: number): Promise<RollableKey> {
-  const key = await findKeyForRoll(db, guildId, id, false);
-  const refusal = await refusalOf(db, guildId, id, key, clock.now());
+export async function checkRollable(db: Kysely<Database>, clock: Clock, guildId: string, id: number): Promise<void> {
+  const refusal = await refusalOf(db, guildId, id, await findKeyForRoll(db, guildId, id, false), clock.now());
   if (refusal) throw refusal;
-  return key!;
 }
 
 /**

@@ -5,10 +5,9 @@ import { ScopeList } from './scopeText.js';
 
 const DAY_MS = 86_400_000;
 /** Keys ending within this are flagged in the list (Stripe warns a week ahead as well). */
-export const EXPIRY_WARNING_MS = 7 * DAY_MS;
+const EXPIRY_WARNING_MS = 7 * DAY_MS;
 
-export type KeyState = 'active' | 'expired' | 'revoked';
-export const keyState = (k: KeyRow, now: Date): KeyState => (k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active');
+export const keyState = (k: KeyRow, now: Date): 'active' | 'expired' | 'revoked' => (k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active');
 
 /** What the list warns about a key: replaced by a roll and ending, ending soon, or expired without a replacement. */
 export function expiryWarning(k: KeyRow, now: Date): 'rolled' | 'expires-soon' | 'expired' | undefined {

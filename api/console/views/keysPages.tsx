@@ -63,7 +63,7 @@ export function KeysPage(props: {
 }
 
 /** What a rolled key's result page says of the key it replaces. */
-export interface Replaced {
+interface Replaced {
   prefix: string;
   until: Date;
 }
