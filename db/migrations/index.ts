@@ -33,6 +33,8 @@ import * as ingestPurgeIndexes from './2026-11-25-030-ingest-purge-indexes.js';
 import * as giveawayEndBatch from './2026-11-26-010-giveaway-end-batch.js';
 import * as flowRunDurationBigint from './2026-11-27-010-flow-run-duration-bigint.js';
 import * as consoleSignInBrowser from './2026-11-28-010-console-sign-in-browser.js';
+import * as consoleForms from './2026-11-28-020-console-forms.js';
+import * as apiKeyRolls from './2026-11-28-030-api-key-rolls.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +72,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-010-giveaway-end-batch': giveawayEndBatch,
   '2026-11-27-010-flow-run-duration-bigint': flowRunDurationBigint,
   '2026-11-28-010-console-sign-in-browser': consoleSignInBrowser,
+  '2026-11-28-020-console-forms': consoleForms,
+  '2026-11-28-030-api-key-rolls': apiKeyRolls,
 };

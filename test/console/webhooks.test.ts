@@ -26,13 +26,20 @@ async function signedInManager() {
 }
 
 describe('the webhook endpoints page', () => {
-  it('adds an endpoint with its event types and shows its secret once, audit-logged', async () => {
+  it('adds an endpoint with its event types and shows its secret once after the redirect, audit-logged', async () => {
     const { guild, client } = await signedInManager();
+    await client.get(`/console/servers/${guild.id}/webhooks`);
     const res = await client.post(`/console/servers/${guild.id}/webhooks`, { url: 'https://hooks.example.com/in', events: ['members.joined', 'webhook.test'] });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(303);
     const [row] = await endpointsOf(guild.id);
     expect(row).toMatchObject({ url: 'https://hooks.example.com/in', events: ['members.joined', 'webhook.test'], enabled: true });
-    expect(res.text).toContain(`value="${row!.secret}"`);
+    expect(res.headers.location).toBe(`/console/servers/${guild.id}/webhooks/${row!.id}/secret`);
+    const shown = await client.get(res.headers.location!);
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain(`value="${row!.secret}"`);
+    const again = await client.get(res.headers.location!);
+    expect(again.text).toContain('data-secret-gone');
+    expect(again.text).not.toContain(row!.secret);
     expect(await consoleAudit(guild.id)).toEqual([{ actor_id: guild.managerId, action: 'webhook.add', target_id: String(row!.id) }]);
     const list = await client.get(`/console/servers/${guild.id}/webhooks`);
     expect(list.text).toContain('https://hooks.example.com/in');
@@ -44,11 +51,13 @@ describe('the webhook endpoints page', () => {
     ['a URL that is not https', { url: 'ftp://hooks.example.com/in' }, 422, 'INVALID_URL'],
     ['an unknown event type', { url: 'https://hooks.example.com/in', events: 'nothing.happened' }, 422, 'UNKNOWN_EVENT'],
     ['no URL', { url: ' ' }, 400, 'INVALID_INPUT'],
-  ])('refuses %s and adds nothing', async (_, fields, status, code) => {
+  ])('refuses %s on the form, the field named, and adds nothing', async (_, fields, status, code) => {
     const { guild, client } = await signedInManager();
+    await client.get(`/console/servers/${guild.id}/webhooks`);
     const res = await client.post(`/console/servers/${guild.id}/webhooks`, fields);
     expect(res.status).toBe(status);
     expect(errorCodeOf(res)).toBe(code);
+    expect(res.text).toContain(code === 'UNKNOWN_EVENT' ? '<a href="#endpoint-events">' : '<a href="#endpoint-url">');
     expect(await endpointsOf(guild.id)).toEqual([]);
     expect(await consoleAudit(guild.id)).toEqual([]);
   });
@@ -58,11 +67,13 @@ describe('the webhook endpoints page', () => {
     const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/a', events: [], secret: 'whsec_old' });
     const base = `/console/servers/${guild.id}/webhooks/${endpoint.id}`;
 
+    await client.get(`/console/servers/${guild.id}/webhooks`);
     const rotated = await client.post(`${base}/rotate-secret`);
-    expect(rotated.status).toBe(200);
+    expect(rotated.status).toBe(303);
+    expect(rotated.headers.location).toBe(`${base}/secret`);
     const secret = (await endpointRow(endpoint.id)).secret;
     expect(secret).not.toBe('whsec_old');
-    expect(rotated.text).toContain(`value="${secret}"`);
+    expect((await client.get(`${base}/secret`)).text).toContain(`value="${secret}"`);
 
     expect((await client.post(`${base}/disable`)).status).toBe(303);
     expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: false, disabled_reason: 'manual' });

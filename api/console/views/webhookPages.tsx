@@ -1,8 +1,9 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { WebhookEndpoint } from '../../../db/webhooks/webhooks.js';
-import { SecretOnce } from './keysPages.js';
 import { DataTable } from './dataTable.js';
+import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
 import { CsrfField, isoTime, Layout, type Viewer } from './layout.js';
+import { SecretOnce } from './secretOnce.js';
 
 const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'webhooks' as const });
 
@@ -21,10 +22,10 @@ export function EndpointState({ endpoint }: { endpoint: WebhookEndpoint }) {
   return <span data-state="disabled-manual">disabled by an operator</span>;
 }
 
-function ActionButton(props: { action: string; label: string; csrf: string; danger?: boolean }) {
+function ActionButton(props: { action: string; label: string; viewer: Viewer; danger?: boolean }) {
   return (
     <form method="post" action={props.action}>
-      <CsrfField token={props.csrf} />
+      <FormFields viewer={props.viewer} action={props.action} />
       <button type="submit" class={props.danger ? 'danger' : undefined}>
         {props.label}
       </button>
@@ -32,7 +33,7 @@ function ActionButton(props: { action: string; label: string; csrf: string; dang
   );
 }
 
-function EndpointRow(props: { guild: GuildRecord; endpoint: WebhookEndpoint; csrf: string }) {
+function EndpointRow(props: { guild: GuildRecord; endpoint: WebhookEndpoint; viewer: Viewer }) {
   const { endpoint: e } = props;
   const base = `/console/servers/${props.guild.id}/webhooks/${e.id}`;
   return (
@@ -46,42 +47,61 @@ function EndpointRow(props: { guild: GuildRecord; endpoint: WebhookEndpoint; csr
       </td>
       <td class="actions">
         <a href={`${base}/deliveries`}>Deliveries</a>
-        <ActionButton action={`${base}/test`} label="Send test event" csrf={props.csrf} />
+        <ActionButton action={`${base}/test`} label="Send test event" viewer={props.viewer} />
         {e.enabled ? (
-          <ActionButton action={`${base}/disable`} label="Disable" csrf={props.csrf} />
+          <ActionButton action={`${base}/disable`} label="Disable" viewer={props.viewer} />
         ) : (
-          <ActionButton action={`${base}/enable`} label="Enable" csrf={props.csrf} />
+          <ActionButton action={`${base}/enable`} label="Enable" viewer={props.viewer} />
         )}
-        <ActionButton action={`${base}/rotate-secret`} label="Rotate secret" csrf={props.csrf} />
+        <ActionButton action={`${base}/rotate-secret`} label="Rotate secret" viewer={props.viewer} />
         <a href={`${base}/remove`}>Remove…</a>
       </td>
     </tr>
   );
 }
 
-export function WebhooksPage(props: { viewer: Viewer; guild: GuildRecord; endpoints: WebhookEndpoint[]; eventTypes: readonly string[] }) {
+/** The ids the add form's fields carry (the error summary links to them). */
+export const ENDPOINT_FIELDS = { url: 'endpoint-url', events: 'endpoint-events' } as const;
+
+export function WebhooksPage(props: { viewer: Viewer; guild: GuildRecord; endpoints: WebhookEndpoint[]; eventTypes: readonly string[]; form?: FormState }) {
   const { guild, viewer } = props;
+  const action = `/console/servers/${guild.id}/webhooks`;
+  const values = props.form?.values;
+  const problem = props.form?.problem;
+  const picked = new Set(values?.getAll('events') ?? []);
   return (
-    <Layout title="Webhook endpoints" viewer={viewer} server={nav(guild)}>
+    <Layout title="Webhook endpoints" viewer={viewer} server={nav(guild)} hasErrors={!!problem}>
+      <ErrorSummary problem={problem} />
       <DataTable
         caption={<>Webhook endpoints of {guild.name}</>}
         columns={['URL', 'Events', 'State', 'Actions']}
         rows={props.endpoints}
         empty={{ name: 'endpoints', text: 'No webhook endpoint yet.' }}
-        row={(e) => <EndpointRow guild={guild} endpoint={e} csrf={viewer.csrf} />}
+        row={(e) => <EndpointRow guild={guild} endpoint={e} viewer={viewer} />}
       />
-      <form method="post" action={`/console/servers/${guild.id}/webhooks`} class="card">
+      <form method="post" action={action} class="card" noValidate>
         <h2>Add an endpoint</h2>
-        <CsrfField token={viewer.csrf} />
+        <FormFields viewer={viewer} action={action} />
         <p>
-          <label for="endpoint-url">URL</label>
-          <input id="endpoint-url" name="url" type="url" required maxLength={2048} placeholder="https://example.com/hooks" />
+          <label for={ENDPOINT_FIELDS.url}>URL</label>
+          <FieldMessage problem={problem} field={ENDPOINT_FIELDS.url} />
+          <input
+            id={ENDPOINT_FIELDS.url}
+            name="url"
+            type="url"
+            required
+            maxLength={2048}
+            placeholder="https://example.com/hooks"
+            value={values?.get('url') ?? ''}
+            {...invalidAttrs(problem, ENDPOINT_FIELDS.url)}
+          />
         </p>
-        <fieldset>
+        <fieldset {...invalidAttrs(problem, ENDPOINT_FIELDS.events, true)}>
           <legend>Event types (none picked: every event)</legend>
-          {props.eventTypes.map((t) => (
+          <FieldMessage problem={problem} field={ENDPOINT_FIELDS.events} />
+          {props.eventTypes.map((t, i) => (
             <label class="check">
-              <input type="checkbox" name="events" value={t} /> {t}
+              <input type="checkbox" name="events" value={t} checked={picked.has(t)} id={i === 0 ? ENDPOINT_FIELDS.events : undefined} /> {t}
             </label>
           ))}
         </fieldset>
@@ -91,15 +111,31 @@ export function WebhooksPage(props: { viewer: Viewer; guild: GuildRecord; endpoi
   );
 }
 
-export function SecretShownPage(props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint; secret: string; created: boolean }) {
-  const { guild } = props;
+/**
+ * The result page of adding an endpoint or rotating its secret (after the redirect): the secret the first time it
+ * opens (`shown`, kept for it by the POST), a note that it was shown after that.
+ */
+export function SecretShownPage(props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint; shown?: { secret: string; created: boolean } }) {
+  const { guild, shown } = props;
   return (
-    <Layout title={props.created ? 'Endpoint added' : 'New signing secret'} viewer={props.viewer} server={nav(guild)}>
-      <p>
-        Endpoint <code>{props.endpoint.url}</code>: its receiver verifies every delivery's signature with this secret
-        {props.created ? '.' : '; the old secret stopped signing now.'}
-      </p>
-      <SecretOnce label="Signing secret" value={props.secret} id="signing-secret" />
+    <Layout title={!shown ? 'Signing secret' : shown.created ? 'Endpoint added' : 'New signing secret'} viewer={props.viewer} server={nav(guild)}>
+      {shown && (
+        <p>
+          Endpoint <code>{props.endpoint.url}</code>: its receiver verifies every delivery's signature with this secret
+          {shown.created ? '.' : '; the old secret stopped signing now.'}
+        </p>
+      )}
+      <SecretOnce
+        label="Signing secret"
+        value={shown?.secret}
+        id="signing-secret"
+        gone={
+          <>
+            The signing secret of <code>{props.endpoint.url}</code> was shown once, when this page first opened, and cannot be shown again. If
+            you did not store it, rotate the secret.
+          </>
+        }
+      />
       <p>
         <a href={`/console/servers/${guild.id}/webhooks`}>Back to the webhook endpoints</a>
       </p>
