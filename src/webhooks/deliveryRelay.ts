@@ -37,3 +37,11 @@ export async function launchDeliveryRetry(deps: Deps, deliveryId: number): Promi
   const request = await findRetryRequest(deps.db, deliveryId);
   if (request) await startRetryRound(deps, request);
 }
+
+/** Rounds started by the request that queued them; the relay (100 a pass, every 2 s) starts the rest. */
+export const RETRIES_STARTED_AT_ONCE = 20;
+
+/** Starts the first of the retries just requested (a recovery), so a small one does not wait for the relay. */
+export async function launchDeliveryRetries(deps: Deps, deliveryIds: number[]): Promise<void> {
+  for (const id of deliveryIds.slice(0, RETRIES_STARTED_AT_ONCE)) await launchDeliveryRetry(deps, id);
+}

@@ -1,10 +1,14 @@
+import type { ComponentChildren } from 'preact';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
-import type { WebhookEndpoint } from '../../../db/webhooks/webhooks.js';
-import { SecretOnce } from './keysPages.js';
+import type { WebhookEndpoint } from '../../../src/webhooks/readEndpoints.js';
+import type { EndpointHealth } from '../../../src/webhooks/readEndpointHealth.js';
 import { DataTable } from './dataTable.js';
+import { EndpointForm, EMPTY_ENDPOINT, type EndpointFormValues } from './endpointForm.js';
+import { HealthSummary } from './endpointHealth.js';
 import { CsrfField, isoTime, Layout, type Viewer } from './layout.js';
 
-const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'webhooks' as const });
+export const webhooksNav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'webhooks' as const });
+export const endpointPath = (guildId: string, endpointId: number) => `/console/servers/${guildId}/webhooks/${endpointId}`;
 
 /** enabled / disabled by an operator / disabled for failing since when (the spec's three states). */
 export function EndpointState({ endpoint }: { endpoint: WebhookEndpoint }) {
@@ -21,106 +25,140 @@ export function EndpointState({ endpoint }: { endpoint: WebhookEndpoint }) {
   return <span data-state="disabled-manual">disabled by an operator</span>;
 }
 
-function ActionButton(props: { action: string; label: string; csrf: string; danger?: boolean }) {
+/** A one-button form; `label` names the endpoint for screen readers, whose row context is otherwise lost. */
+export function ActionButton(props: { action: string; text: string; label: string; csrf: string; danger?: boolean }) {
   return (
     <form method="post" action={props.action}>
       <CsrfField token={props.csrf} />
-      <button type="submit" class={props.danger ? 'danger' : undefined}>
-        {props.label}
+      <button type="submit" class={props.danger ? 'danger' : undefined} aria-label={props.label}>
+        {props.text}
       </button>
     </form>
   );
 }
 
-function EndpointRow(props: { guild: GuildRecord; endpoint: WebhookEndpoint; csrf: string }) {
+function EndpointRow(props: { guild: GuildRecord; endpoint: WebhookEndpoint; health: EndpointHealth | undefined; csrf: string }) {
   const { endpoint: e } = props;
-  const base = `/console/servers/${props.guild.id}/webhooks/${e.id}`;
+  const base = endpointPath(props.guild.id, e.id);
   return (
     <tr data-endpoint-id={String(e.id)}>
       <td>
-        <code>{e.url}</code>
+        <a href={base}>
+          <code>{e.url}</code>
+        </a>
+        {e.description && (
+          <>
+            <br />
+            <span class="muted">{e.description}</span>
+          </>
+        )}
       </td>
       <td>{e.events.length ? e.events.join(', ') : 'all events'}</td>
       <td>
         <EndpointState endpoint={e} />
       </td>
+      <td>
+        <HealthSummary health={props.health} />
+      </td>
       <td class="actions">
-        <a href={`${base}/deliveries`}>Deliveries</a>
-        <ActionButton action={`${base}/test`} label="Send test event" csrf={props.csrf} />
+        <a href={`${base}/deliveries`} aria-label={`Deliveries of ${e.url}`}>
+          Deliveries
+        </a>{' '}
+        <a href={`${base}/edit`} aria-label={`Edit ${e.url}`}>
+          Edit
+        </a>{' '}
+        <a href={`${base}/test`} aria-label={`Send a test event to ${e.url}`}>
+          Test…
+        </a>{' '}
         {e.enabled ? (
-          <ActionButton action={`${base}/disable`} label="Disable" csrf={props.csrf} />
+          <a href={`${base}/disable`} aria-label={`Disable ${e.url}`}>
+            Disable…
+          </a>
         ) : (
-          <ActionButton action={`${base}/enable`} label="Enable" csrf={props.csrf} />
-        )}
-        <ActionButton action={`${base}/rotate-secret`} label="Rotate secret" csrf={props.csrf} />
-        <a href={`${base}/remove`}>Remove…</a>
+          <ActionButton action={`${base}/enable`} text="Enable" label={`Enable ${e.url}`} csrf={props.csrf} />
+        )}{' '}
+        <a href={`${base}/rotate-secret`} aria-label={`Rotate the secret of ${e.url}`}>
+          Rotate secret…
+        </a>{' '}
+        <a href={`${base}/remove`} aria-label={`Remove ${e.url}`}>
+          Remove…
+        </a>
       </td>
     </tr>
   );
 }
 
-export function WebhooksPage(props: { viewer: Viewer; guild: GuildRecord; endpoints: WebhookEndpoint[]; eventTypes: readonly string[] }) {
+export function WebhooksPage(props: {
+  viewer: Viewer;
+  guild: GuildRecord;
+  endpoints: WebhookEndpoint[];
+  health: Map<number, EndpointHealth>;
+  eventTypes: readonly string[];
+  values?: EndpointFormValues;
+}) {
   const { guild, viewer } = props;
   return (
-    <Layout title="Webhook endpoints" viewer={viewer} server={nav(guild)}>
+    <Layout title="Webhook endpoints" viewer={viewer} server={webhooksNav(guild)}>
+      <p>
+        <a href={`/console/servers/${guild.id}/deliveries?status=failed`}>Failed deliveries of every endpoint</a> ·{' '}
+        <a href={`/console/servers/${guild.id}/deliveries`}>Find a delivery</a>
+      </p>
       <DataTable
         caption={<>Webhook endpoints of {guild.name}</>}
-        columns={['URL', 'Events', 'State', 'Actions']}
+        columns={['URL', 'Events', 'State', 'Health', 'Actions']}
         rows={props.endpoints}
         empty={{ name: 'endpoints', text: 'No webhook endpoint yet.' }}
-        row={(e) => <EndpointRow guild={guild} endpoint={e} csrf={viewer.csrf} />}
+        row={(e) => <EndpointRow guild={guild} endpoint={e} health={props.health.get(e.id)} csrf={viewer.csrf} />}
       />
-      <form method="post" action={`/console/servers/${guild.id}/webhooks`} class="card">
+      <EndpointForm action={`/console/servers/${guild.id}/webhooks`} csrf={viewer.csrf} values={props.values ?? EMPTY_ENDPOINT} eventTypes={props.eventTypes} submit="Add endpoint">
         <h2>Add an endpoint</h2>
-        <CsrfField token={viewer.csrf} />
-        <p>
-          <label for="endpoint-url">URL</label>
-          <input id="endpoint-url" name="url" type="url" required maxLength={2048} placeholder="https://example.com/hooks" />
-        </p>
-        <fieldset>
-          <legend>Event types (none picked: every event)</legend>
-          {props.eventTypes.map((t) => (
-            <label class="check">
-              <input type="checkbox" name="events" value={t} /> {t}
-            </label>
-          ))}
-        </fieldset>
-        <button type="submit">Add endpoint</button>
-      </form>
+      </EndpointForm>
     </Layout>
   );
 }
 
-export function SecretShownPage(props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint; secret: string; created: boolean }) {
-  const { guild } = props;
-  return (
-    <Layout title={props.created ? 'Endpoint added' : 'New signing secret'} viewer={props.viewer} server={nav(guild)}>
-      <p>
-        Endpoint <code>{props.endpoint.url}</code>: its receiver verifies every delivery's signature with this secret
-        {props.created ? '.' : '; the old secret stopped signing now.'}
-      </p>
-      <SecretOnce label="Signing secret" value={props.secret} id="signing-secret" />
-      <p>
-        <a href={`/console/servers/${guild.id}/webhooks`}>Back to the webhook endpoints</a>
-      </p>
-    </Layout>
-  );
-}
-
-export function RemoveEndpointPage(props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint }) {
+/** A confirmation before a change that loses events or breaks the receiver: what happens, then the one button. */
+export function ConfirmEndpointPage(props: {
+  viewer: Viewer;
+  guild: GuildRecord;
+  endpoint: WebhookEndpoint;
+  title: string;
+  action: 'disable' | 'remove';
+  button: string;
+  children: ComponentChildren;
+}) {
   const { guild, endpoint } = props;
+  const base = endpointPath(guild.id, endpoint.id);
   return (
-    <Layout title="Remove this endpoint?" viewer={props.viewer} server={nav(guild)}>
-      <p>
-        No event will be sent to <code>{endpoint.url}</code> any more, and its outstanding deliveries stop.
-      </p>
-      <form method="post" action={`/console/servers/${guild.id}/webhooks/${endpoint.id}/remove`}>
+    <Layout title={props.title} viewer={props.viewer} server={webhooksNav(guild)}>
+      {props.children}
+      <form method="post" action={`${base}/${props.action}`}>
         <CsrfField token={props.viewer.csrf} />
         <button type="submit" class="danger">
-          Remove the endpoint
+          {props.button}
         </button>{' '}
         <a href={`/console/servers/${guild.id}/webhooks`}>Cancel</a>
       </form>
     </Layout>
   );
 }
+
+export const RemoveEndpointPage = (props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint }) => (
+  <ConfirmEndpointPage {...props} title="Remove this endpoint?" action="remove" button="Remove the endpoint">
+    <p>
+      No event will be sent to <code>{props.endpoint.url}</code> any more, and its outstanding deliveries stop.
+    </p>
+  </ConfirmEndpointPage>
+);
+
+export const DisableEndpointPage = (props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint }) => (
+  <ConfirmEndpointPage {...props} title="Disable this endpoint?" action="disable" button="Disable the endpoint">
+    <p>
+      Nothing will be sent to <code>{props.endpoint.url}</code> while it is disabled, and its outstanding deliveries stop.
+    </p>
+    <p data-warning="lost-events">
+      <strong>Events raised while it is disabled are never delivered</strong>, not even after you enable it again: they
+      are not kept for it.
+    </p>
+  </ConfirmEndpointPage>
+);
