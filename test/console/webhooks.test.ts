@@ -50,7 +50,8 @@ describe('the webhook endpoints page', () => {
     const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/a', events: [], secret: 'whsec_old' });
     const base = `/console/servers/${guild.id}/webhooks/${endpoint.id}`;
 
-    const rotated = await client.post(`${base}/rotate-secret`);
+    expect((await client.get(`${base}/rotate-secret`)).text).toContain('receivers using the old secret fail from now on');
+    const rotated = await client.post(`${base}/rotate-secret`, { overlap: 'now' });
     expect(rotated.status).toBe(200);
     const secret = (await endpointRow(endpoint.id)).secret;
     expect(secret).not.toBe('whsec_old');
@@ -62,12 +63,13 @@ describe('the webhook endpoints page', () => {
     expect((await client.post(`${base}/enable`)).status).toBe(303);
     expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: true, disabled_reason: null });
 
-    const test = await client.post(`${base}/test`);
+    const test = await client.post(`${base}/test`, { type: 'webhook.test' });
     expect(test.status).toBe(303);
-    expect(test.headers.location).toBe(`${base}/deliveries`);
     const event = await database.db.selectFrom('events').selectAll().where('guild_id', '=', guild.id).where('type', '=', 'webhook.test').executeTakeFirstOrThrow();
-    // Its one delivery is made by the batch the console started (no worker here: the browser scenario runs one).
+    expect(test.headers.location).toBe(`/console/servers/${guild.id}/deliveries?event_id=${event.id}`);
+    // Its one delivery is written with it, so the page it lands on lists it at once (no worker here: the browser scenario runs one).
     expect(event.data).toMatchObject({ endpointId: endpoint.id });
+    expect((await client.get(test.headers.location!)).text).toContain(`data-delivery-id=`);
     expect(event.fanout_started_at).not.toBeNull();
 
     expect((await client.get(`${base}/remove`)).text).toContain('Remove the endpoint');
