@@ -12,6 +12,7 @@ import type { FlowsTable, FlowRunsTable, FlowRunQuotasTable, FlowEffectsTable, F
 import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSeasonMembersTable, InviteMilestonesTable, InviteMilestoneGrantsTable, InviteMilestoneChecksTable, InviteRankSnapshotsTable, InviteRankSnapshotStateTable, InviteScoreCountsTable, InviteSeasonScoreCountsTable, InviteRankDirtyTable, InviteSnapshotsTable } from './invites/tables.js';
 import type { GiveawaySettingsTable, GiveawaysTable, GiveawayEntriesTable, GiveawayDrawsTable, GiveawayActionsTable } from './giveaways/tables.js';
 import type { ConsoleSessionsTable, ConsoleSignInsTable } from './console/tables.js';
+import type { ConsoleFormSubmissionsTable, ConsoleFlashesTable } from './console/formTables.js';
 import type { ShopStoresTable, ShopCategoriesTable, ShopItemsTable, ShopPurchasesTable } from './shop/tables.js';
 
 // Row types of every table, one file per area; the Database interface below is what Kysely sees.
@@ -29,10 +30,13 @@ export type * from './giveaways/tables.js';
 export type * from './flows/tables.js';
 export type * from './shop/tables.js';
 export type * from './console/tables.js';
+export type * from './console/formTables.js';
 
 export interface Database {
   console_sessions: ConsoleSessionsTable;
   console_sign_ins: ConsoleSignInsTable;
+  console_form_submissions: ConsoleFormSubmissionsTable;
+  console_flashes: ConsoleFlashesTable;
   guilds: GuildsTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;

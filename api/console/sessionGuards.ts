@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ConsoleRefusal } from '../../src/console/errors.js';
 import { resumeSession, type SessionPolicy } from '../../src/console/sessions.js';
+import { issueFormToken } from '../../src/console/formTokens.js';
 import { csrfTokenOf, tokensEqual } from '../../src/console/tokens.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { ConsoleState } from './consoleState.js';
@@ -18,7 +19,11 @@ export function loadSession(deps: { db: Kysely<Database>; clock: Clock; policy: 
     const session = token ? await resumeSession(deps, token) : undefined;
     if (session) {
       ctx.state.session = session;
-      ctx.state.viewer = { userName: session.userName, csrf: csrfTokenOf(session.token) };
+      ctx.state.viewer = {
+        userName: session.userName,
+        csrf: csrfTokenOf(session.token),
+        formToken: (action) => issueFormToken(session.token, action, deps.clock.now()),
+      };
     } else if (token) {
       writeSessionCookie(ctx, null);
     }

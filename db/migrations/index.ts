@@ -33,6 +33,7 @@ import * as ingestPurgeIndexes from './2026-11-25-030-ingest-purge-indexes.js';
 import * as giveawayEndBatch from './2026-11-26-010-giveaway-end-batch.js';
 import * as flowRunDurationBigint from './2026-11-27-010-flow-run-duration-bigint.js';
 import * as webhookEndpointConsole from './2026-11-27-060-webhook-endpoint-console.js';
+import * as consoleForms from './2026-11-28-010-console-forms.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26-010-giveaway-end-batch': giveawayEndBatch,
   '2026-11-27-010-flow-run-duration-bigint': flowRunDurationBigint,
   '2026-11-27-060-webhook-endpoint-console': webhookEndpointConsole,
+  '2026-11-28-010-console-forms': consoleForms,
 };

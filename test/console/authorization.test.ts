@@ -23,7 +23,9 @@ async function serverRoutes() {
     ...['rotate-secret', 'enable', 'disable', 'remove', 'test'].map((a): [string, Record<string, string>] => [`${s}/webhooks/${endpoint.id}/${a}`, {}]),
     [`${s}/deliveries/${delivery.id}/retry`, {}],
   ];
-  return { guild, key, endpoint, pages, actions };
+  // The actions whose forms carry a one-time token (api/console/formFlow.ts submitOnce).
+  const onceOnly = [`${s}/keys`, `${s}/keys/${key.id}/revoke`, `${s}/webhooks`, `${s}/webhooks/${endpoint.id}/rotate-secret`];
+  return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, onceOnly.includes(path)]) };
 }
 
 const snapshot = async (guildId: string) => ({
@@ -73,6 +75,22 @@ describe('every console route of a server', () => {
     await stranger.signIn(other.managerId);
     for (const path of pages) expect([path, (await stranger.get(path)).status]).toEqual([path, 403]);
     for (const [path, fields] of actions) expect([path, (await stranger.post(path, fields)).status]).toEqual([path, 403]);
+    expect(await snapshot(guild.id)).toEqual(before);
+  });
+
+  it('refuses every once-only action of a manager without its form token 400 FORM_TOKEN_INVALID, changing nothing', async () => {
+    const { guild, pages, actions } = await serverRoutes();
+    const before = await snapshot(guild.id);
+    const manager = consoleClient(app.baseUrl);
+    await manager.signIn(guild.managerId);
+    for (const path of pages) await manager.get(path);
+    const once = actions.filter(([, , onceOnly]) => onceOnly);
+    expect(once).toHaveLength(4);
+    for (const [path, fields] of once) {
+      expect(manager.state.forms.get(path), `${path} has a form`).toBeDefined();
+      const res = await manager.post(path, fields, { form: null });
+      expect([path, res.status, errorCodeOf(res)]).toEqual([path, 400, 'FORM_TOKEN_INVALID']);
+    }
     expect(await snapshot(guild.id)).toEqual(before);
   });
 

@@ -6,10 +6,23 @@ import { addTestMember, createTestGuild, snowflake, type TestGuild } from '../ha
 
 export const MANAGE_GUILD = 1n << 5n;
 
-/** A browser's part, without a browser: keeps the session cookie, reads the CSRF token from the pages. */
+/** The one-time token of each form on a page, by the form's action. */
+export function formTokensOf(html: string): Map<string, string> {
+  const tokens = new Map<string, string>();
+  for (const [, action, body] of html.matchAll(/<form[^>]*?action="([^"]+)"[^>]*>(.*?)<\/form>/gs)) {
+    const token = /name="_form" value="([^"]+)"/.exec(body!)?.[1];
+    if (token) tokens.set(action!, token);
+  }
+  return tokens;
+}
+
+/**
+ * A browser's part, without a browser: keeps the session cookie, reads the CSRF token and the forms' one-time
+ * tokens from the pages (the last page seen with a form for an action gives its token).
+ */
 export function consoleClient(baseUrl: string) {
   const send = createHttpClient(baseUrl);
-  const state = { cookie: '', csrf: '' };
+  const state = { cookie: '', csrf: '', forms: new Map<string, string>() };
   const headers = (extra: Record<string, string> = {}) => ({ ...(state.cookie ? { Cookie: state.cookie } : {}), ...extra });
 
   function remember(res: TestResponse): TestResponse {
@@ -21,17 +34,27 @@ export function consoleClient(baseUrl: string) {
     }
     const csrf = /name="_csrf" value="([^"]+)"/.exec(res.text);
     if (csrf) state.csrf = csrf[1]!;
+    for (const [action, token] of formTokensOf(res.text)) state.forms.set(action, token);
     return res;
   }
 
   const client = {
     state,
     get: async (path: string) => remember(await send('GET', path, { headers: headers() })),
-    /** A form POST carrying the session's CSRF token unless `csrf` says otherwise. */
-    post: async (path: string, fields: Record<string, string | string[]> = {}, options: { csrf?: string | null; headers?: Record<string, string> } = {}) => {
+    /**
+     * A form POST carrying the session's CSRF token and the form's one-time token (from the last page showing a form
+     * for `path`) unless `csrf` or `form` says otherwise (null: none).
+     */
+    post: async (
+      path: string,
+      fields: Record<string, string | string[]> = {},
+      options: { csrf?: string | null; form?: string | null; headers?: Record<string, string> } = {},
+    ) => {
       const form = new URLSearchParams();
       const token = options.csrf === undefined ? state.csrf : options.csrf;
       if (token !== null && token !== '') form.append('_csrf', token);
+      const once = options.form === undefined ? state.forms.get(path) : options.form;
+      if (once) form.append('_form', once);
       for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) form.append(k, one);
       return remember(
         await send('POST', path, { headers: headers({ 'Content-Type': 'application/x-www-form-urlencoded', ...options.headers }), body: form.toString() }),

@@ -28,6 +28,8 @@ describe('editing an endpoint', () => {
     expect(form.text).toContain('value="https://hooks.example.com/a"');
     expect(form.text).toContain('>Staging</textarea>');
     const res = await client.post(`${base}/edit`, { url: 'https://hooks.example.com/b', events: ['members.left', 'bank.transaction'], description: ' Production ' });
+    // The same form sent again (a double click, Back and resubmit) changes nothing more: one audit row below.
+    expect((await client.post(`${base}/edit`, { url: 'https://hooks.example.com/c' })).headers.location).toBe(base);
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe(base);
     expect(await endpointRow(endpoint.id)).toMatchObject({
@@ -56,6 +58,7 @@ describe('editing an endpoint', () => {
 
   it('clears the description and takes every event when none is picked', async () => {
     const { client, endpoint, base } = await managerWithEndpoint();
+    await client.get(`${base}/edit`);
     expect((await client.post(`${base}/edit`, { url: 'https://hooks.example.com/a', description: '  ' })).status).toBe(303);
     expect(await endpointRow(endpoint.id)).toMatchObject({ events: [], description: null });
   });
@@ -66,12 +69,16 @@ describe('editing an endpoint', () => {
     ['an unknown event type', { url: 'https://hooks.example.com/b', events: 'nothing.happened' }, 422, 'UNKNOWN_EVENT'],
     ['a description over 500 characters', { url: 'https://hooks.example.com/b', description: 'x'.repeat(501) }, 422, 'INVALID_DESCRIPTION'],
     ['no URL', { url: '' }, 400, 'INVALID_INPUT'],
-  ])('refuses %s and changes nothing', async (_, fields, status, code) => {
+  ])('refuses %s on the form, the field named and the input kept, and changes nothing', async (_, fields, status, code) => {
     const { guild, client, endpoint, base } = await managerWithEndpoint();
     const before = await endpointRow(endpoint.id);
+    await client.get(`${base}/edit`);
     const res = await client.post(`${base}/edit`, fields);
     expect(res.status).toBe(status);
     expect(errorCodeOf(res)).toBe(code);
+    const field = { INVALID_URL: 'endpoint-url', INVALID_INPUT: 'endpoint-url', UNKNOWN_EVENT: 'endpoint-events', INVALID_DESCRIPTION: 'endpoint-description' }[code]!;
+    expect(res.text).toContain(`<a href="#${field}">`);
+    if (fields.url) expect(res.text).toContain(`value="${fields.url}"`);
     expect(await endpointRow(endpoint.id)).toEqual(before);
     expect(await consoleAudit(guild.id)).toEqual([]);
   });
@@ -85,8 +92,11 @@ describe('editing an endpoint', () => {
     expect([viaA.status, errorCodeOf(viaA)]).toEqual([404, 'ENDPOINT_NOT_FOUND']);
     const viaB = await a.client.post(`/console/servers/${b.id}/webhooks/${foreign.id}/edit`, fields);
     expect([viaB.status, errorCodeOf(viaB)]).toEqual([403, 'NOT_A_SERVER_MANAGER']);
+    await a.client.get(`${a.base}/edit`);
     const noToken = await a.client.post(`${a.base}/edit`, fields, { csrf: null });
     expect([noToken.status, errorCodeOf(noToken)]).toEqual([403, 'CSRF_TOKEN_INVALID']);
+    const noFormToken = await a.client.post(`${a.base}/edit`, fields, { form: null });
+    expect([noFormToken.status, errorCodeOf(noFormToken)]).toEqual([400, 'FORM_TOKEN_INVALID']);
     expect((await endpointRow(foreign.id)).url).toBe('https://hooks.example.com/b');
     expect((await endpointRow(a.endpoint.id)).url).toBe('https://hooks.example.com/a');
     expect(await consoleAudit(a.guild.id)).toEqual([]);
@@ -102,13 +112,20 @@ describe('rotating the signing secret', () => {
     expect((await endpointRow(endpoint.id)).secret).toBe('whsec_old');
 
     const res = await client.post(`${base}/rotate-secret`, { overlap: '24h' });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe(`${base}/secret`);
+    const shown = await client.get(`${base}/secret`);
     const row = await endpointRow(endpoint.id);
     const until = new Date(NOW.getTime() + 86_400_000);
     expect(row).toMatchObject({ previous_secret: 'whsec_old', previous_secret_expires_at: until });
     expect(row.secret).toMatch(/^whsec_/);
-    expect(res.text).toContain(`value="${row.secret}"`);
-    expect(res.text).toContain(`the old secret also signs until <time datetime="${until.toISOString()}"`);
+    expect(shown.text).toContain(`value="${row.secret}"`);
+    expect(shown.text).toContain(`the old secret also signs until <time datetime="${until.toISOString()}"`);
+    // A reload shows it no more, and the same form sent again (Back, resubmit) rotates nothing.
+    expect((await client.get(`${base}/secret`)).text).not.toContain(row.secret);
+    const again = await client.post(`${base}/rotate-secret`, { overlap: '24h' });
+    expect([again.status, again.headers.location]).toEqual([303, `${base}/secret`]);
+    expect((await endpointRow(endpoint.id)).secret).toBe(row.secret);
     expect(await consoleAudit(guild.id)).toEqual([
       { action: 'webhook.rotateSecret', target_id: String(endpoint.id), data: { overlap: '24h', previousSecretExpiresAt: until.toISOString() } },
     ]);
@@ -120,8 +137,10 @@ describe('rotating the signing secret', () => {
 
   it('stops the old secret at once when asked, dropping a previous one still in its overlap', async () => {
     const { client, endpoint, base } = await managerWithEndpoint();
+    await client.get(`${base}/rotate-secret`);
     await client.post(`${base}/rotate-secret`, { overlap: '24h' });
-    expect((await client.post(`${base}/rotate-secret`, { overlap: 'now' })).status).toBe(200);
+    await client.get(`${base}/rotate-secret`);
+    expect((await client.post(`${base}/rotate-secret`, { overlap: 'now' })).status).toBe(303);
     expect(await endpointRow(endpoint.id)).toMatchObject({ previous_secret: null, previous_secret_expires_at: null });
     expect((await client.get(base)).text).toContain('data-secret-overlap="none"');
   });
@@ -131,6 +150,7 @@ describe('rotating the signing secret', () => {
     ['with an overlap that is not offered', { overlap: '7d' }],
   ])('refuses a rotation %s (400 INVALID_INPUT), the secret unchanged', async (_, fields) => {
     const { guild, client, endpoint, base } = await managerWithEndpoint();
+    await client.get(`${base}/rotate-secret`);
     const res = await client.post(`${base}/rotate-secret`, fields);
     expect([res.status, errorCodeOf(res)]).toEqual([400, 'INVALID_INPUT']);
     expect(await endpointRow(endpoint.id)).toMatchObject({ secret: 'whsec_old', previous_secret: null });

@@ -34,44 +34,57 @@ describe('the API keys page', () => {
     expect(page.text).not.toContain(existing.key);
   });
 
-  it('creates a key with the picked scopes and expiry, shows it once, audit-logs the console user, and the key works', async () => {
+  it('creates a key with the picked scopes and expiry, shows it once after the redirect, audit-logs the console user, and the key works', async () => {
     const { guild, client } = await signedInManager();
+    await client.get(`/console/servers/${guild.id}/keys`);
     const res = await client.post(`/console/servers/${guild.id}/keys`, { name: 'Reporting', scopes: ['guild:read', 'bank:read'], expires: '90' });
-    expect(res.status).toBe(201);
-    const key = /id="new-key" value="([^"]+)"/.exec(res.text)?.[1];
-    expect(key).toBeDefined();
+    expect(res.status).toBe(303);
     const [created] = (await keysOf(guild.id)).slice(-1);
+    expect(res.headers.location).toBe(`/console/servers/${guild.id}/keys/${created!.id}/created`);
+    const shown = await client.get(res.headers.location!);
+    expect(shown.status).toBe(200);
+    const key = /id="new-key" value="([^"]+)"/.exec(shown.text)?.[1];
+    expect(key).toMatch(/^svc_/);
     const row = await keyRow(created!.id);
     expect(row).toMatchObject({ name: 'Reporting', scopes: ['guild:read', 'bank:read'], created_by: guild.managerId, revoked_at: null });
     expect(row.expires_at!.getTime() - row.created_at.getTime()).toBeGreaterThanOrEqual(90 * 86_400_000 - 1_000);
     expect(await auditOf(guild.id)).toContainEqual({ actor_type: 'console_user', actor_id: guild.managerId, action: 'api_key.create', target_id: String(row.id) });
     const call = await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key!) });
     expect(call.status).toBe(200);
-    // Shown once: the list never shows it again.
+    // Shown once: neither the list nor the result page opened again shows it.
     expect((await client.get(`/console/servers/${guild.id}/keys`)).text).not.toContain(key!);
+    const again = await client.get(res.headers.location!);
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('data-secret-gone');
+    expect(again.text).not.toContain(key!);
   });
 
   it.each([
-    ['no name', { name: ' ', scopes: 'bank:read' }],
-    ['no scope', { name: 'x' }],
-    ['an unknown scope', { name: 'x', scopes: 'root:all' }],
-    ['an expiry not offered', { name: 'x', scopes: 'bank:read', expires: '7' }],
-  ])('refuses a key with %s: 400 INVALID_INPUT and nothing created', async (_, fields) => {
+    ['no name', { name: ' ', scopes: 'bank:read' }, 'key-name'],
+    ['no scope', { name: 'x' }, 'key-scopes'],
+    ['an unknown scope', { name: 'x', scopes: 'root:all' }, 'key-scopes'],
+    ['an expiry not offered', { name: 'x', scopes: 'bank:read', expires: '7' }, 'key-expires'],
+  ])('refuses a key with %s: 400 INVALID_INPUT on the form, the field named, and nothing created', async (_, fields, field) => {
     const { guild, client } = await signedInManager();
+    await client.get(`/console/servers/${guild.id}/keys`);
     const res = await client.post(`/console/servers/${guild.id}/keys`, fields);
     expect(res.status).toBe(400);
     expect(errorCodeOf(res)).toBe('INVALID_INPUT');
+    expect(res.text).toContain(`<a href="#${field}">`);
     expect(await keysOf(guild.id)).toEqual([]);
     expect(await auditOf(guild.id)).toEqual([]);
   });
 
-  it('revokes after a confirmation page; the key is refused 401 at once, and a second revoke is 409', async () => {
+  it('revokes after a confirmation page; the key is refused 401 at once, and a second revoke from another tab is 409', async () => {
     const { guild, client } = await signedInManager();
     const key = await createTestKey(database.db, guild, { name: 'old integration' });
-    const confirm = await client.get(`/console/servers/${guild.id}/keys/${key.id}/revoke`);
+    const path = `/console/servers/${guild.id}/keys/${key.id}/revoke`;
+    const confirm = await client.get(path);
     expect(confirm.status).toBe(200);
     expect(confirm.text).toContain('Revoke the key');
-    const res = await client.post(`/console/servers/${guild.id}/keys/${key.id}/revoke`);
+    const otherTab = client.state.forms.get(path);
+    await client.get(path);
+    const res = await client.post(path);
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe(`/console/servers/${guild.id}/keys`);
     expect((await keyRow(key.id)).revoked_at).not.toBeNull();
@@ -79,9 +92,10 @@ describe('the API keys page', () => {
     const call = await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key.key) });
     expect(call.status).toBe(401);
     expect(call.body.error).toBe('API_KEY_REVOKED');
-    const again = await client.post(`/console/servers/${guild.id}/keys/${key.id}/revoke`);
+    const again = await client.post(path, {}, { form: otherTab });
     expect(again.status).toBe(409);
     expect(errorCodeOf(again)).toBe('KEY_ALREADY_REVOKED');
+    expect((await client.get(path)).status).toBe(409);
   });
 });
 

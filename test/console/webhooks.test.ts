@@ -18,13 +18,20 @@ async function signedInManager() {
 }
 
 describe('the webhook endpoints page', () => {
-  it('adds an endpoint with its event types and shows its secret once, audit-logged', async () => {
+  it('adds an endpoint with its event types and shows its secret once after the redirect, audit-logged', async () => {
     const { guild, client } = await signedInManager();
+    await client.get(`/console/servers/${guild.id}/webhooks`);
     const res = await client.post(`/console/servers/${guild.id}/webhooks`, { url: 'https://hooks.example.com/in', events: ['members.joined', 'webhook.test'] });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(303);
     const [row] = await endpointsOf(guild.id);
     expect(row).toMatchObject({ url: 'https://hooks.example.com/in', events: ['members.joined', 'webhook.test'], enabled: true });
-    expect(res.text).toContain(`value="${row!.secret}"`);
+    expect(res.headers.location).toBe(`/console/servers/${guild.id}/webhooks/${row!.id}/secret`);
+    const shown = await client.get(res.headers.location!);
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain(`value="${row!.secret}"`);
+    const again = await client.get(res.headers.location!);
+    expect(again.text).toContain('data-secret-gone');
+    expect(again.text).not.toContain(row!.secret);
     expect(await consoleAudit(guild.id)).toEqual([{ actor_id: guild.managerId, action: 'webhook.add', target_id: String(row!.id) }]);
     const list = await client.get(`/console/servers/${guild.id}/webhooks`);
     expect(list.text).toContain('https://hooks.example.com/in');
@@ -36,11 +43,13 @@ describe('the webhook endpoints page', () => {
     ['a URL that is not https', { url: 'ftp://hooks.example.com/in' }, 422, 'INVALID_URL'],
     ['an unknown event type', { url: 'https://hooks.example.com/in', events: 'nothing.happened' }, 422, 'UNKNOWN_EVENT'],
     ['no URL', { url: ' ' }, 400, 'INVALID_INPUT'],
-  ])('refuses %s and adds nothing', async (_, fields, status, code) => {
+  ])('refuses %s on the form, the field named, and adds nothing', async (_, fields, status, code) => {
     const { guild, client } = await signedInManager();
+    await client.get(`/console/servers/${guild.id}/webhooks`);
     const res = await client.post(`/console/servers/${guild.id}/webhooks`, fields);
     expect(res.status).toBe(status);
     expect(errorCodeOf(res)).toBe(code);
+    expect(res.text).toContain(code === 'UNKNOWN_EVENT' ? '<a href="#endpoint-events">' : '<a href="#endpoint-url">');
     expect(await endpointsOf(guild.id)).toEqual([]);
     expect(await consoleAudit(guild.id)).toEqual([]);
   });
@@ -52,24 +61,27 @@ describe('the webhook endpoints page', () => {
 
     expect((await client.get(`${base}/rotate-secret`)).text).toContain('receivers using the old secret fail from now on');
     const rotated = await client.post(`${base}/rotate-secret`, { overlap: 'now' });
-    expect(rotated.status).toBe(200);
+    expect(rotated.status).toBe(303);
+    expect(rotated.headers.location).toBe(`${base}/secret`);
     const secret = (await endpointRow(endpoint.id)).secret;
     expect(secret).not.toBe('whsec_old');
-    expect(rotated.text).toContain(`value="${secret}"`);
+    expect((await client.get(`${base}/secret`)).text).toContain(`value="${secret}"`);
 
+    expect((await client.get(`${base}/disable`)).text).toContain('Events raised while it is disabled are never delivered');
     expect((await client.post(`${base}/disable`)).status).toBe(303);
     expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: false, disabled_reason: 'manual' });
     expect((await client.get(`/console/servers/${guild.id}/webhooks`)).text).toContain('data-state="disabled-manual"');
     expect((await client.post(`${base}/enable`)).status).toBe(303);
     expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: true, disabled_reason: null });
 
+    await client.get(`${base}/test`);
     const test = await client.post(`${base}/test`, { type: 'webhook.test' });
     expect(test.status).toBe(303);
     const event = await database.db.selectFrom('events').selectAll().where('guild_id', '=', guild.id).where('type', '=', 'webhook.test').executeTakeFirstOrThrow();
     expect(test.headers.location).toBe(`/console/servers/${guild.id}/deliveries?event_id=${event.id}`);
     // Its one delivery is written with it, so the page it lands on lists it at once (no worker here: the browser scenario runs one).
     expect(event.data).toMatchObject({ endpointId: endpoint.id });
-    expect((await client.get(test.headers.location!)).text).toContain(`data-delivery-id=`);
+    expect((await client.get(test.headers.location!)).text).toContain('data-delivery-id=');
     expect(event.fanout_started_at).not.toBeNull();
 
     expect((await client.get(`${base}/remove`)).text).toContain('Remove the endpoint');

@@ -40,7 +40,7 @@ describe('a secret rotation with a 24-hour overlap', () => {
       expect(previousSecretExpiresAt).toEqual(new Date(T0.getTime() + 24 * HOUR));
       await insertEvent(database.db, { type: 'members.joined', guildId: guild.id, createdAt: T0, data: {} });
       const delivery = await database.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpoint.id).executeTakeFirstOrThrow();
-      const activities = createWebhooksActivities({ db: database.db, clock, webhooks: { allowInsecureLocal: true } } as ActivityDeps);
+      const activities = createWebhooksActivities({ db: database.db, clock, webhooks: { allowInsecureLocal: true } } as Partial<ActivityDeps> as ActivityDeps);
 
       clock.set(new Date(T0.getTime() + 23 * HOUR));
       expect(await activities.attemptWebhookDelivery(delivery.id, 1, clock.now().getTime())).toBe('failed');
@@ -100,7 +100,7 @@ describe('a secret rotation with a 24-hour overlap', () => {
       const third = await rotateEndpointSecret(management(clock), guild.id, endpoint.id, '24h');
       await insertEvent(database.db, { type: 'members.joined', guildId: guild.id, createdAt: T0, data: {} });
       const delivery = await database.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpoint.id).executeTakeFirstOrThrow();
-      const activities = createWebhooksActivities({ db: database.db, clock, webhooks: { allowInsecureLocal: true } } as ActivityDeps);
+      const activities = createWebhooksActivities({ db: database.db, clock, webhooks: { allowInsecureLocal: true } } as Partial<ActivityDeps> as ActivityDeps);
       expect(await activities.attemptWebhookDelivery(delivery.id, 1, T0.getTime())).toBe('succeeded');
       expect(verifiedBy(receiver.received[0]!, [third.secret, second.secret, 'whsec_first'])).toEqual([[third.secret], [second.secret]]);
     } finally {

@@ -1,5 +1,10 @@
 // The console's only script besides htmx (served from /console/assets, as the CSP allows no inline script):
-// the copy buttons next to secrets shown once.
+// the copy buttons next to secrets shown once, and the focus on the error summary of a form that came back.
+document.addEventListener('DOMContentLoaded', () => {
+  const summary = document.querySelector('[data-error-summary]');
+  if (summary instanceof HTMLElement) summary.focus();
+});
+
 document.addEventListener('click', async (event) => {
   const button = event.target instanceof Element ? event.target.closest('button[data-copy]') : null;
   if (!button) return;

@@ -5,7 +5,8 @@ import { readDelivery } from '../../../src/webhooks/readDeliveries.js';
 import type { AppDeps } from '../../context.js';
 import { idParam, managedServer } from '../consoleDeps.js';
 import type { ConsoleRouter } from '../consoleState.js';
-import { seeOther, sendPage } from '../render.js';
+import { submitOnce } from '../formFlow.js';
+import { sendPage } from '../render.js';
 import { DeliveryPage } from '../views/deliveryPages.js';
 
 /** One delivery with its attempts, and another round of attempts for it (a retry, or a resend once delivered). */
@@ -26,9 +27,11 @@ export function deliveryRoutes(router: ConsoleRouter, deps: AppDeps): void {
     const id = idParam(ctx, 'deliveryId');
     // Another server's delivery is a page that does not exist here, as on the detail page.
     if (!(await readDelivery(deps.db, guild.id, id))) throw new ConsoleRefusal('PAGE_NOT_FOUND', `This server has no delivery ${id}.`);
-    await retryDelivery({ db: deps.db, clock: deps.clock, actor, allowInsecureLocal: deps.config.webhooks.allowInsecureLocal }, guild.id, id);
-    // Started at once after the commit; if Temporal cannot take it now, the worker's relay starts it within seconds.
-    await launchDeliveryRetry(deps, id).catch((err: unknown) => deps.logger.warn({ err, deliveryId: id }, 'retry start failed; the relay retries it'));
-    seeOther(ctx, `/console/servers/${guild.id}/deliveries/${id}`);
+    await submitOnce(ctx, deps, async () => {
+      await retryDelivery({ db: deps.db, clock: deps.clock, actor, allowInsecureLocal: deps.config.webhooks.allowInsecureLocal }, guild.id, id);
+      // Started at once after the commit; if Temporal cannot take it now, the worker's relay starts it within seconds.
+      await launchDeliveryRetry(deps, id).catch((err: unknown) => deps.logger.warn({ err, deliveryId: id }, 'retry start failed; the relay retries it'));
+      return `/console/servers/${guild.id}/deliveries/${id}`;
+    });
   });
 }

@@ -8,7 +8,8 @@ import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { AppDeps } from '../../context.js';
 import { formOf, managedServer } from '../consoleDeps.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
-import { seeOther, sendPage } from '../render.js';
+import { submitOnce } from '../formFlow.js';
+import { sendPage } from '../render.js';
 import type { Viewer } from '../views/layout.js';
 import { DeliveriesPage } from '../views/deliveryListPages.js';
 import { RecoverPage } from '../views/recoverPage.js';
@@ -54,10 +55,12 @@ export function deliverySearchRoutes(router: ConsoleRouter, deps: AppDeps): void
 
   router.post('/servers/:guildId/webhooks/:endpointId/recover', async (ctx) => {
     const { guild, actor, endpoint } = await endpointOf(ctx, deps);
-    const since = sinceOf((formOf(ctx).get('since') ?? '').trim());
-    const ids = await recoverFailedDeliveries(webhookManagement(deps, actor), guild.id, endpoint.id, since);
-    // The first rounds start now, after the commit; the worker's relay starts the rest (and any that failed here).
-    await launchDeliveryRetries(deps, ids).catch((err: unknown) => deps.logger.warn({ err, endpointId: endpoint.id }, 'recovery start failed; the relay retries it'));
-    seeOther(ctx, `/console/servers/${guild.id}/webhooks/${endpoint.id}/deliveries?status=pending`);
+    const sinceText = (formOf(ctx).get('since') ?? '').trim();
+    await submitOnce(ctx, deps, async () => {
+      const ids = await recoverFailedDeliveries(webhookManagement(deps, actor), guild.id, endpoint.id, sinceOf(sinceText));
+      // The first rounds start now, after the commit; the worker's relay starts the rest (and any that failed here).
+      await launchDeliveryRetries(deps, ids).catch((err: unknown) => deps.logger.warn({ err, endpointId: endpoint.id }, 'recovery start failed; the relay retries it'));
+      return `/console/servers/${guild.id}/webhooks/${endpoint.id}/deliveries?status=pending`;
+    });
   });
 }

@@ -1,15 +1,19 @@
 import { EVENT_TYPES } from '../../../src/events/eventTypes.js';
 import { addEndpoint, changeEndpointState, updateEndpoint, WebhookManagementError } from '../../../src/webhooks/endpointManagement.js';
 import { readEndpoint, readEndpointDetail, readEndpointOverview } from '../../../src/webhooks/readEndpoints.js';
+import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { AuditActor } from '../../../db/shared/audit.js';
 import type { AppDeps } from '../../context.js';
 import { formOf, idParam, managedServer } from '../consoleDeps.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
-import { seeOther, sendPage } from '../render.js';
+import { showOnceAt, submitOnce } from '../formFlow.js';
+import { sendPage } from '../render.js';
+import { endpointValuesOf } from '../views/endpointForm.js';
 import { EditEndpointPage, EndpointPage } from '../views/endpointPages.js';
-import { SecretShownPage } from '../views/secretPages.js';
+import type { FormProblem } from '../views/formParts.js';
+import type { Viewer } from '../views/layout.js';
 import { DisableEndpointPage, RemoveEndpointPage, WebhooksPage } from '../views/webhookPages.js';
-import { endpointFieldsOf } from './endpointForm.js';
+import { endpointFieldsOf, onTheEndpointForm } from './endpointForm.js';
 
 export const webhookManagement = (deps: AppDeps, actor: AuditActor) => ({ db: deps.db, clock: deps.clock, actor, allowInsecureLocal: deps.config.webhooks.allowInsecureLocal });
 
@@ -22,21 +26,37 @@ export async function endpointOf(ctx: ConsoleContext, deps: AppDeps) {
   return { ...server, endpoint };
 }
 
+/** The result page of an add or a rotation: the POST answers 303 here, with the secret kept for one read. */
+export const secretPage = (guildId: string, endpointId: number) => `/console/servers/${guildId}/webhooks/${endpointId}/secret`;
+
 /** Webhook endpoints: list with health, add (secret shown once), the endpoint's page, edit, disable / enable, remove. */
 export function webhookRoutes(router: ConsoleRouter, deps: AppDeps): void {
   const base = '/servers/:guildId/webhooks';
   const listPath = (guildId: string) => `/console/servers/${guildId}/webhooks`;
 
+  async function sendWebhooksPage(ctx: ConsoleContext, guild: GuildRecord, viewer: Viewer, form?: { values: URLSearchParams; problem: FormProblem }) {
+    const { endpoints, health } = await readEndpointOverview(deps.db, guild.id, deps.clock.now());
+    const sent = form && { values: endpointValuesOf(form.values), problem: form.problem };
+    sendPage(ctx, WebhooksPage({ viewer, guild, endpoints, health, eventTypes: EVENT_TYPES, form: sent }), form?.problem.status);
+  }
+
   router.get(base, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);
-    const { endpoints, health } = await readEndpointOverview(deps.db, guild.id, deps.clock.now());
-    sendPage(ctx, WebhooksPage({ viewer, guild, endpoints, health, eventTypes: EVENT_TYPES }));
+    await sendWebhooksPage(ctx, guild, viewer);
   });
 
   router.post(base, async (ctx) => {
     const { guild, viewer, actor } = await managedServer(ctx, deps);
-    const endpoint = await addEndpoint(webhookManagement(deps, actor), { guildId: guild.id, ...endpointFieldsOf(formOf(ctx)) });
-    sendPage(ctx, SecretShownPage({ viewer, guild, endpoint, secret: endpoint.secret, created: true, previousUntil: null }), 201);
+    const form = formOf(ctx);
+    await submitOnce(
+      ctx,
+      deps,
+      async () => {
+        const endpoint = await addEndpoint(webhookManagement(deps, actor), { guildId: guild.id, ...endpointFieldsOf(form) }).catch(onTheEndpointForm);
+        return showOnceAt(ctx, deps, secretPage(guild.id, endpoint.id), { secret: endpoint.secret, created: true, previousUntil: null });
+      },
+      (problem) => sendWebhooksPage(ctx, guild, viewer, { values: form, problem }),
+    );
   });
 
   router.get(`${base}/:endpointId`, async (ctx) => {
@@ -55,16 +75,26 @@ export function webhookRoutes(router: ConsoleRouter, deps: AppDeps): void {
   });
 
   router.post(`${base}/:endpointId/edit`, async (ctx) => {
-    const { guild, actor, endpoint } = await endpointOf(ctx, deps);
-    await updateEndpoint(webhookManagement(deps, actor), { guildId: guild.id, id: endpoint.id, ...endpointFieldsOf(formOf(ctx)) });
-    seeOther(ctx, `${listPath(guild.id)}/${endpoint.id}`);
+    const { guild, viewer, actor, endpoint } = await endpointOf(ctx, deps);
+    const form = formOf(ctx);
+    await submitOnce(
+      ctx,
+      deps,
+      async () => {
+        await updateEndpoint(webhookManagement(deps, actor), { guildId: guild.id, id: endpoint.id, ...endpointFieldsOf(form) }).catch(onTheEndpointForm);
+        return `${listPath(guild.id)}/${endpoint.id}`;
+      },
+      async (problem) => sendPage(ctx, EditEndpointPage({ viewer, guild, endpoint, values: endpointValuesOf(form), problem, eventTypes: EVENT_TYPES }), problem.status),
+    );
   });
 
   for (const change of ['enable', 'disable', 'remove'] as const) {
     router.post(`${base}/:endpointId/${change}`, async (ctx) => {
       const { guild, actor, endpoint } = await endpointOf(ctx, deps);
-      await changeEndpointState(webhookManagement(deps, actor), guild.id, endpoint.id, change);
-      seeOther(ctx, listPath(guild.id));
+      await submitOnce(ctx, deps, async () => {
+        await changeEndpointState(webhookManagement(deps, actor), guild.id, endpoint.id, change);
+        return listPath(guild.id);
+      });
     });
   }
 

@@ -1,7 +1,8 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { DeliveryView } from '../../../src/webhooks/readDeliveries.js';
 import { AttemptTable } from './attemptTable.js';
-import { CsrfField, isoTime, Layout, type Viewer } from './layout.js';
+import { FormFields } from './formParts.js';
+import { isoTime, Layout, type Viewer } from './layout.js';
 
 const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'webhooks' as const });
 
@@ -40,7 +41,7 @@ export function DeliveryPage(props: { viewer: Viewer; guild: GuildRecord; delive
       </dl>
       {d.status !== 'pending' && (
         <form method="post" action={`/console/servers/${guild.id}/deliveries/${d.id}/retry`}>
-          <CsrfField token={props.viewer.csrf} />
+          <FormFields viewer={props.viewer} action={`/console/servers/${guild.id}/deliveries/${d.id}/retry`} />
           <button type="submit">{d.status === 'succeeded' ? 'Resend this delivery' : 'Retry this delivery'}</button>
         </form>
       )}

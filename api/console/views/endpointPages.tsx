@@ -3,6 +3,7 @@ import type { WebhookEndpoint } from '../../../src/webhooks/readEndpoints.js';
 import type { EndpointHealth, HourOfAttempts } from '../../../src/webhooks/readEndpointHealth.js';
 import { AttemptChart } from './attemptChart.js';
 import { EndpointForm, type EndpointFormValues } from './endpointForm.js';
+import type { FormProblem } from './formParts.js';
 import { HealthSummary } from './endpointHealth.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
 import { ActionButton, EndpointState, endpointPath, webhooksNav } from './webhookPages.js';
@@ -54,23 +55,30 @@ export function EndpointPage(props: { viewer: Viewer; guild: GuildRecord; endpoi
         <a href={`${base}/recover`}>Recover failed deliveries…</a> · <a href={`${base}/rotate-secret`}>Rotate secret…</a> ·{' '}
         {e.enabled ? <a href={`${base}/disable`}>Disable…</a> : null} <a href={`${base}/remove`}>Remove…</a>
       </p>
-      {!e.enabled && <ActionButton action={`${base}/enable`} text="Enable" label={`Enable ${e.url}`} csrf={props.viewer.csrf} />}
+      {!e.enabled && <ActionButton action={`${base}/enable`} text="Enable" label={`Enable ${e.url}`} viewer={props.viewer} />}
       <h2>Attempts per hour</h2>
       <AttemptChart hours={props.hours} />
     </Layout>
   );
 }
 
-export function EditEndpointPage(props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint; values: EndpointFormValues; eventTypes: readonly string[] }) {
+export function EditEndpointPage(props: {
+  viewer: Viewer;
+  guild: GuildRecord;
+  endpoint: WebhookEndpoint;
+  values: EndpointFormValues;
+  problem?: FormProblem;
+  eventTypes: readonly string[];
+}) {
   const { guild, endpoint } = props;
   const base = endpointPath(guild.id, endpoint.id);
   return (
-    <Layout title="Edit the endpoint" viewer={props.viewer} server={webhooksNav(guild)}>
+    <Layout title="Edit the endpoint" viewer={props.viewer} server={webhooksNav(guild)} hasErrors={!!props.problem}>
       <p>
         The endpoint keeps its signing secret, state and deliveries. Attempts still to come go to the new URL; events
         raised from now on follow the new event types. <a href={base}>Back to the endpoint</a>
       </p>
-      <EndpointForm action={`${base}/edit`} csrf={props.viewer.csrf} values={props.values} eventTypes={props.eventTypes} submit="Save changes" />
+      <EndpointForm action={`${base}/edit`} viewer={props.viewer} values={props.values} problem={props.problem} eventTypes={props.eventTypes} submit="Save changes" />
     </Layout>
   );
 }

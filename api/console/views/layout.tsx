@@ -3,6 +3,8 @@ import type { ComponentChildren } from 'preact';
 export interface Viewer {
   userName: string;
   csrf: string;
+  /** A one-time token for a state-changing form posting to `action` (views/formParts.tsx FormFields). */
+  formToken(action: string): string;
 }
 
 export interface ServerNav {
@@ -21,7 +23,7 @@ const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
 ];
 
 /** Every console page: no inline script or style (the CSP forbids both), the CSRF token also as an htmx header. */
-export function Layout(props: { title: string; viewer?: Viewer; server?: ServerNav; children: ComponentChildren }) {
+export function Layout(props: { title: string; viewer?: Viewer; server?: ServerNav; hasErrors?: boolean; children: ComponentChildren }) {
   const { viewer, server } = props;
   return (
     <html lang="en">
@@ -29,7 +31,7 @@ export function Layout(props: { title: string; viewer?: Viewer; server?: ServerN
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false}' />
-        <title>{`${props.title} · Community Bot console`}</title>
+        <title>{`${props.hasErrors ? 'Error: ' : ''}${props.title} · Community Bot console`}</title>
         <link rel="stylesheet" href="/console/assets/console.css" />
         <script src="/console/assets/htmx.min.js" defer></script>
         <script src="/console/assets/console.js" defer></script>

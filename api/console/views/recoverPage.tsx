@@ -1,6 +1,7 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { WebhookEndpoint } from '../../../src/webhooks/readEndpoints.js';
-import { CsrfField, Layout, type Viewer } from './layout.js';
+import { FormFields } from './formParts.js';
+import { Layout, type Viewer } from './layout.js';
 import { endpointPath, webhooksNav } from './webhookPages.js';
 
 /** "Recover everything that failed since": the time, then one button. `since` is the suggested start (UTC). */
@@ -16,7 +17,7 @@ export function RecoverPage(props: { viewer: Viewer; guild: GuildRecord; endpoin
       </p>
       {endpoint.enabled ? (
         <form method="post" action={`${base}/recover`} class="card">
-          <CsrfField token={props.viewer.csrf} />
+          <FormFields viewer={props.viewer} action={`${base}/recover`} />
           <p>
             <label for="recover-since">Since (UTC)</label>
             <br />

@@ -1,7 +1,8 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { WebhookEndpoint } from '../../../src/webhooks/readEndpoints.js';
-import { SecretOnce } from './keysPages.js';
-import { CsrfField, isoTime, Layout, type Viewer } from './layout.js';
+import { FormFields } from './formParts.js';
+import { isoTime, Layout, type Viewer } from './layout.js';
+import { SecretOnce } from './secretOnce.js';
 import { endpointPath, webhooksNav } from './webhookPages.js';
 
 /** The confirmation before a rotation, with its overlap choice: receivers still holding the old secret fail without one. */
@@ -14,7 +15,7 @@ export function RotateSecretPage(props: { viewer: Viewer; guild: GuildRecord; en
         A new secret will sign every delivery to <code>{endpoint.url}</code>. It is shown once, on the next page.
       </p>
       <form method="post" action={`${base}/rotate-secret`} class="card">
-        <CsrfField token={props.viewer.csrf} />
+        <FormFields viewer={props.viewer} action={`${base}/rotate-secret`} />
         <fieldset>
           <legend>The old secret</legend>
           <label class="check">
@@ -34,21 +35,45 @@ export function RotateSecretPage(props: { viewer: Viewer; guild: GuildRecord; en
   );
 }
 
-export function SecretShownPage(props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint; secret: string; created: boolean; previousUntil: Date | null }) {
-  const { guild } = props;
-  const after = props.created ? (
+/** What the add or rotation POST kept for its result page: the secret, once. */
+export interface ShownSecret {
+  secret: string;
+  created: boolean;
+  /** After a rotation with an overlap: until when the old secret also signs. */
+  previousUntil: Date | null;
+}
+
+/**
+ * The result page of adding an endpoint or rotating its secret (after the redirect): the secret the first time it
+ * opens (`shown`, kept for it by the POST), a note that it was shown after that.
+ */
+export function SecretShownPage(props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint; shown?: ShownSecret }) {
+  const { guild, shown } = props;
+  const after = !shown || shown.created ? (
     '.'
-  ) : props.previousUntil ? (
-    <>; the old secret also signs until {isoTime(props.previousUntil)}.</>
+  ) : shown.previousUntil ? (
+    <>; the old secret also signs until {isoTime(shown.previousUntil)}.</>
   ) : (
     '; the old secret stopped signing now.'
   );
   return (
-    <Layout title={props.created ? 'Endpoint added' : 'New signing secret'} viewer={props.viewer} server={webhooksNav(guild)}>
-      <p>
-        Endpoint <code>{props.endpoint.url}</code>: its receiver verifies every delivery's signature with this secret{after}
-      </p>
-      <SecretOnce label="Signing secret" value={props.secret} id="signing-secret" />
+    <Layout title={!shown ? 'Signing secret' : shown.created ? 'Endpoint added' : 'New signing secret'} viewer={props.viewer} server={webhooksNav(guild)}>
+      {shown && (
+        <p>
+          Endpoint <code>{props.endpoint.url}</code>: its receiver verifies every delivery's signature with this secret{after}
+        </p>
+      )}
+      <SecretOnce
+        label="Signing secret"
+        value={shown?.secret}
+        id="signing-secret"
+        gone={
+          <>
+            The signing secret of <code>{props.endpoint.url}</code> was shown once, when this page first opened, and cannot be shown again. If
+            you did not store it, rotate the secret.
+          </>
+        }
+      />
       <p>
         <a href={`/console/servers/${guild.id}/webhooks`}>Back to the webhook endpoints</a>
       </p>

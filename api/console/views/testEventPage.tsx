@@ -1,6 +1,7 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { WebhookEndpoint } from '../../../src/webhooks/readEndpoints.js';
-import { CsrfField, Layout, type Viewer } from './layout.js';
+import { FormFields } from './formParts.js';
+import { Layout, type Viewer } from './layout.js';
 import { endpointPath, webhooksNav } from './webhookPages.js';
 
 /** Picks the type of a test event; a disabled endpoint gets the reason nothing can be sent instead of the form. */
@@ -18,7 +19,7 @@ export function TestEventPage(props: { viewer: Viewer; guild: GuildRecord; endpo
         </p>
       ) : (
         <form method="post" action={`${base}/test`} class="card">
-          <CsrfField token={props.viewer.csrf} />
+          <FormFields viewer={props.viewer} action={`${base}/test`} />
           <p>
             <label for="test-type">Event type</label>
             <br />

@@ -5,7 +5,8 @@ import type { EndpointHealth } from '../../../src/webhooks/readEndpointHealth.js
 import { DataTable } from './dataTable.js';
 import { EndpointForm, EMPTY_ENDPOINT, type EndpointFormValues } from './endpointForm.js';
 import { HealthSummary } from './endpointHealth.js';
-import { CsrfField, isoTime, Layout, type Viewer } from './layout.js';
+import { FormFields, type FormProblem } from './formParts.js';
+import { isoTime, Layout, type Viewer } from './layout.js';
 
 export const webhooksNav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'webhooks' as const });
 export const endpointPath = (guildId: string, endpointId: number) => `/console/servers/${guildId}/webhooks/${endpointId}`;
@@ -26,10 +27,10 @@ export function EndpointState({ endpoint }: { endpoint: WebhookEndpoint }) {
 }
 
 /** A one-button form; `label` names the endpoint for screen readers, whose row context is otherwise lost. */
-export function ActionButton(props: { action: string; text: string; label: string; csrf: string; danger?: boolean }) {
+export function ActionButton(props: { action: string; text: string; label: string; viewer: Viewer; danger?: boolean }) {
   return (
     <form method="post" action={props.action}>
-      <CsrfField token={props.csrf} />
+      <FormFields viewer={props.viewer} action={props.action} />
       <button type="submit" class={props.danger ? 'danger' : undefined} aria-label={props.label}>
         {props.text}
       </button>
@@ -37,7 +38,7 @@ export function ActionButton(props: { action: string; text: string; label: strin
   );
 }
 
-function EndpointRow(props: { guild: GuildRecord; endpoint: WebhookEndpoint; health: EndpointHealth | undefined; csrf: string }) {
+function EndpointRow(props: { guild: GuildRecord; endpoint: WebhookEndpoint; health: EndpointHealth | undefined; viewer: Viewer }) {
   const { endpoint: e } = props;
   const base = endpointPath(props.guild.id, e.id);
   return (
@@ -75,7 +76,7 @@ function EndpointRow(props: { guild: GuildRecord; endpoint: WebhookEndpoint; hea
             Disable…
           </a>
         ) : (
-          <ActionButton action={`${base}/enable`} text="Enable" label={`Enable ${e.url}`} csrf={props.csrf} />
+          <ActionButton action={`${base}/enable`} text="Enable" label={`Enable ${e.url}`} viewer={props.viewer} />
         )}{' '}
         <a href={`${base}/rotate-secret`} aria-label={`Rotate the secret of ${e.url}`}>
           Rotate secret…
@@ -94,11 +95,12 @@ export function WebhooksPage(props: {
   endpoints: WebhookEndpoint[];
   health: Map<number, EndpointHealth>;
   eventTypes: readonly string[];
-  values?: EndpointFormValues;
+  /** The add form sent back with its problem, its input kept. */
+  form?: { values: EndpointFormValues; problem: FormProblem };
 }) {
-  const { guild, viewer } = props;
+  const { guild, viewer, form } = props;
   return (
-    <Layout title="Webhook endpoints" viewer={viewer} server={webhooksNav(guild)}>
+    <Layout title="Webhook endpoints" viewer={viewer} server={webhooksNav(guild)} hasErrors={!!form}>
       <p>
         <a href={`/console/servers/${guild.id}/deliveries?status=failed`}>Failed deliveries of every endpoint</a> ·{' '}
         <a href={`/console/servers/${guild.id}/deliveries`}>Find a delivery</a>
@@ -108,9 +110,16 @@ export function WebhooksPage(props: {
         columns={['URL', 'Events', 'State', 'Health', 'Actions']}
         rows={props.endpoints}
         empty={{ name: 'endpoints', text: 'No webhook endpoint yet.' }}
-        row={(e) => <EndpointRow guild={guild} endpoint={e} health={props.health.get(e.id)} csrf={viewer.csrf} />}
+        row={(e) => <EndpointRow guild={guild} endpoint={e} health={props.health.get(e.id)} viewer={viewer} />}
       />
-      <EndpointForm action={`/console/servers/${guild.id}/webhooks`} csrf={viewer.csrf} values={props.values ?? EMPTY_ENDPOINT} eventTypes={props.eventTypes} submit="Add endpoint">
+      <EndpointForm
+        action={`/console/servers/${guild.id}/webhooks`}
+        viewer={viewer}
+        values={form?.values ?? EMPTY_ENDPOINT}
+        problem={form?.problem}
+        eventTypes={props.eventTypes}
+        submit="Add endpoint"
+      >
         <h2>Add an endpoint</h2>
       </EndpointForm>
     </Layout>
@@ -133,7 +142,7 @@ export function ConfirmEndpointPage(props: {
     <Layout title={props.title} viewer={props.viewer} server={webhooksNav(guild)}>
       {props.children}
       <form method="post" action={`${base}/${props.action}`}>
-        <CsrfField token={props.viewer.csrf} />
+        <FormFields viewer={props.viewer} action={`${base}/${props.action}`} />
         <button type="submit" class="danger">
           {props.button}
         </button>{' '}
