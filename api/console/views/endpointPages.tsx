@@ -53,7 +53,12 @@ export function EndpointPage(props: { viewer: Viewer; guild: GuildRecord; endpoi
       <p class="actions">
         <a href={`${base}/deliveries`}>Deliveries</a> · <a href={`${base}/edit`}>Edit</a> · <a href={`${base}/test`}>Send a test event…</a> ·{' '}
         <a href={`${base}/recover`}>Recover failed deliveries…</a> · <a href={`${base}/rotate-secret`}>Rotate secret…</a> ·{' '}
-        {e.enabled ? <a href={`${base}/disable`}>Disable…</a> : null} <a href={`${base}/remove`}>Remove…</a>
+        {e.enabled && (
+          <>
+            <a href={`${base}/disable`}>Disable…</a> ·{' '}
+          </>
+        )}
+        <a href={`${base}/remove`}>Remove…</a>
       </p>
       {!e.enabled && <ActionButton action={`${base}/enable`} text="Enable" label={`Enable ${e.url}`} viewer={props.viewer} />}
       <h2>Attempts per hour</h2>
