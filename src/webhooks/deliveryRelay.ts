@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { clearRetryRequest, findRetryRequest, listRetryRequests } from '../../db/webhooks/webhooks.js';
+import { clearRetryRequest, findRetryRequest, listRetryRequests } from '../../db/webhooks/retryRequests.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { OPERATION } from '../core/temporal/searchAttributes.js';
 import { startOnce } from '../core/temporal/startOnce.js';

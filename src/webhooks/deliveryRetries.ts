@@ -1,6 +1,5 @@
 import { writeAudit } from '../../db/shared/audit.js';
-import { requestRecovery } from '../../db/webhooks/recovery.js';
-import { requestDeliveryRetry } from '../../db/webhooks/webhooks.js';
+import { requestDeliveryRetry, requestRecovery } from '../../db/webhooks/retryRequests.js';
 import { auditEndpoint, requireEndpoint, WebhookManagementError, type WebhookManagementDeps } from './endpointManagement.js';
 
 const refuseDisabled = (url: string) =>
