@@ -67,7 +67,7 @@ export function endpointToolRoutes(router: ConsoleRouter, deps: AppDeps): void {
         return `/console/servers/${guild.id}/deliveries?event_id=${encodeURIComponent(event.id)}`;
       },
       async (problem) =>
-        sendPage(ctx, TestEventPage({ viewer, guild, endpoint: { ...endpoint, enabled: false }, eventTypes: EVENT_TYPES, refusal: problem.errors[0]!.message }), problem.status),
+        sendPage(ctx, TestEventPage({ viewer, guild, endpoint, eventTypes: EVENT_TYPES, refusal: problem.errors[0]!.message }), problem.status),
     );
   });
 }
