@@ -5,6 +5,7 @@ import { AppError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/logger.js';
 import { Refusal } from '../../src/core/refusal.js';
 import type { ConsoleState } from './consoleState.js';
+import { FormRejection } from './formFlow.js';
 import { sendPage } from './render.js';
 import { ErrorPage } from './views/messagePages.js';
 
@@ -16,6 +17,8 @@ function refusalStatus(code: string): number {
 }
 
 function describe(err: unknown, requestId: string): { status: number; code: string; message: string; headers?: Record<string, string> } {
+  // A form's problem reaches here only from a route that renders no form again: the error page says it instead.
+  if (err instanceof FormRejection) return { status: err.status, code: err.code, message: err.message };
   if (err instanceof ConsoleRefusal) return { status: CONSOLE_REFUSAL_STATUS[err.code], code: err.code, message: err.message };
   if (err instanceof Refusal) return { status: refusalStatus(err.code), code: err.code, message: err.message };
   if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message, headers: err.headers };

@@ -16,7 +16,7 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
-const toRecord = (row: Omit<ApiKeyRow, 'key_hash' | 'last_used_at'>): ApiKeyRecord => ({
+const toRecord = (row: Omit<ApiKeyRow, 'key_hash' | 'last_used_at' | 'rolled_into'>): ApiKeyRecord => ({
   id: row.id,
   guildId: row.guild_id,
   name: row.name,
@@ -45,12 +45,15 @@ export async function findApiKeyByHash(db: Kysely<Database>, hash: Buffer): Prom
   return row && toRecord(row);
 }
 
+/** Keys that count toward the plan limit: not revoked, not expired, not replaced by a roll. */
 export async function countActiveApiKeys(db: Kysely<Database>, guildId: string, now: Date): Promise<number> {
   const row = await db
     .selectFrom('api_keys')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('guild_id', '=', guildId)
     .where('revoked_at', 'is', null)
+    // A rolled key in its overlap is on its way out: its replacement is the one that counts.
+    .where('rolled_into', 'is', null)
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
     .executeTakeFirstOrThrow();
   return Number(row.n);
@@ -121,7 +124,7 @@ export async function markApiKeyRevoked(
   return row && toRecord(row);
 }
 
-type CredentialRow = Omit<ApiKeyRow, 'key_hash' | 'last_used_at'> & {
+type CredentialRow = Omit<ApiKeyRow, 'key_hash' | 'last_used_at' | 'rolled_into'> & {
   g_name: string;
   g_icon: string | null;
   g_locale: string;

@@ -34,6 +34,7 @@ import * as giveawayEndBatch from './2026-11-26-010-giveaway-end-batch.js';
 import * as flowRunDurationBigint from './2026-11-27-010-flow-run-duration-bigint.js';
 import * as webhookEndpointConsole from './2026-11-27-060-webhook-endpoint-console.js';
 import * as consoleForms from './2026-11-28-010-console-forms.js';
+import * as apiKeyRolls from './2026-11-28-020-api-key-rolls.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-010-flow-run-duration-bigint': flowRunDurationBigint,
   '2026-11-27-060-webhook-endpoint-console': webhookEndpointConsole,
   '2026-11-28-010-console-forms': consoleForms,
+  '2026-11-28-020-api-key-rolls': apiKeyRolls,
 };

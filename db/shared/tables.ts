@@ -29,6 +29,8 @@ export interface ApiKeysTable {
   revoked_at: Date | null;
   /** The start of the last rate-limit window the key was counted in, folded in by the hourly purge. */
   last_used_at: Date | null;
+  /** The key that replaced this one in a roll (this one then lasts until its expires_at). */
+  rolled_into: number | null;
 }
 
 export interface AuditLogTable {

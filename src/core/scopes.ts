@@ -10,3 +10,9 @@ export function parseScopes(input: string): { scopes: Scope[]; unknown: string[]
   const names = [...new Set(input.split(',').map((s) => s.trim()).filter(Boolean))];
   return { scopes: names.filter(isScope), unknown: names.filter((n) => !isScope(n)) };
 }
+
+/**
+ * Scopes the console marks as sensitive: the spec's (Authentication: shop:write, flows:run, appeals:write and both
+ * moderation scopes), and bank:write, which issue 35 names with them (it moves members' money).
+ */
+export const SENSITIVE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['bank:write', 'shop:write', 'flows:run', 'appeals:write', 'moderation:read', 'moderation:write']);

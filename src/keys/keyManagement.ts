@@ -12,7 +12,9 @@ export const KEY_EXPIRY_DAYS = [30, 90, 365] as const;
 export type KeyExpiryDays = (typeof KEY_EXPIRY_DAYS)[number];
 
 /** Refusals an operator sees in the admin CLI (and later the console). */
-export class KeyManagementError extends Refusal<'GUILD_NOT_FOUND' | 'KEY_LIMIT_REACHED' | 'KEY_NOT_FOUND' | 'KEY_ALREADY_REVOKED'> {}
+export class KeyManagementError extends Refusal<
+  'GUILD_NOT_FOUND' | 'KEY_LIMIT_REACHED' | 'KEY_NOT_FOUND' | 'KEY_ALREADY_REVOKED' | 'KEY_EXPIRED' | 'KEY_ALREADY_ROLLED' | 'KEY_ROLL_IN_PROGRESS'
+> {}
 
 export interface CreateKeyInput {
   guildId: string;

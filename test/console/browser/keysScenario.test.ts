@@ -68,6 +68,61 @@ describe('API keys in a real browser', { timeout: 120_000 }, () => {
     await screenshot(page, 'audit');
   });
 
+  it('keeps the input of a form that came back, shows a secret once across reloads, and rolls a key with an overlap', async () => {
+    const guild = await managedGuild(database.db, 'Roll Guild');
+    const { page } = await browser.open();
+    await signInLocally(page, app.baseUrl, guild.managerId);
+    await page.goto(`${app.baseUrl}/console/servers/${guild.id}/keys`);
+    expect(await page.getByRole('radio', { name: 'in 90 days' }).isChecked()).toBe(true);
+
+    // No scope picked: the form comes back with the name kept, the summary focused and linked to the field.
+    await page.getByLabel('Name').fill('Worker');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-error'))).toBe('INVALID_INPUT');
+    expect(await page.getByLabel('Name').inputValue()).toBe('Worker');
+    expect(await page.title()).toMatch(/^Error: API keys/);
+    await expectAccessible(page);
+    await screenshot(page, 'key-form-error');
+    await page.getByRole('link', { name: 'Pick at least one scope.' }).click();
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).toBe('guild:read');
+    await page.getByRole('checkbox', { name: 'guild:read' }).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const first = await page.getByLabel('Your new API key').inputValue();
+    expect(first).toMatch(/^svc_/);
+
+    // A reload shows the page again without the secret and creates nothing.
+    await page.reload();
+    await expect.poll(() => page.locator('[data-secret-gone]').count()).toBe(1);
+    expect(await page.content()).not.toContain(first);
+    await expectAccessible(page);
+    await screenshot(page, 'key-created-reloaded');
+    const keysNow = () => database.db.selectFrom('api_keys').select(['id', 'rolled_into']).where('guild_id', '=', guild.id).orderBy('id').execute();
+    expect(await keysNow()).toHaveLength(1);
+
+    await page.getByRole('link', { name: 'Back to the API keys' }).click();
+    await page.getByRole('link', { name: /^Roll Worker/ }).click();
+    await expectAccessible(page);
+    await screenshot(page, 'key-roll');
+    await page.getByRole('radio', { name: 'keeps working for 1 hour' }).check();
+    await page.getByRole('button', { name: 'Roll the key' }).click();
+    const rolled = await page.getByLabel('Your new API key').inputValue();
+    expect(rolled).not.toBe(first);
+    expect(await page.locator('[data-replaces]').textContent()).toContain('keeps working until');
+    await expectAccessible(page);
+    await screenshot(page, 'key-rolled');
+    await page.reload();
+    await expect.poll(() => page.locator('[data-secret-gone]').count()).toBe(1);
+    const [old, replacement] = await keysNow();
+    expect(old!.rolled_into).toBe(replacement!.id);
+    expect((await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(first) })).status).toBe(200);
+    expect((await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(rolled) })).status).toBe(200);
+
+    await page.getByRole('link', { name: 'Back to the API keys' }).click();
+    await expect.poll(() => page.locator('td[data-expiry-warning="rolled"]').count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'keys-rolled');
+  });
+
   it('is readable on a phone: no horizontal scrolling of the page, and still accessible', async () => {
     const guild = await managedGuild(database.db, 'Phone Guild');
     const { page } = await browser.open();
