@@ -9,6 +9,7 @@ import { attemptFirstDeliveries, createFirstAttemptLog } from '../src/webhooks/f
 import { createGuardedDispatcher } from '../src/webhooks/guardedDispatcher.js';
 import type { EndpointBatchOutcome, WebhookBatchPlan } from '../src/webhooks/ids.js';
 import { sendAttempt } from '../src/webhooks/sendAttempt.js';
+import { signingSecrets } from '../src/webhooks/signingSecrets.js';
 import type { WebhookTestEventData } from '../src/events/eventTypes.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -62,8 +63,10 @@ export function createWebhooksActivities({ db, clock, webhooks }: ActivityDeps) 
     async attemptWebhookDelivery(deliveryId: number, attempt: number, attemptAt: number): Promise<AttemptOutcome> {
       const target = await findDeliveryTarget(db, deliveryId);
       if (!target || !target.enabled) return 'endpoint-disabled';
-      const signedAt = Math.floor(clock.now().getTime() / 1000);
-      const result = await sendAttempt(dispatcher, { url: target.url, secret: target.secret, eventId: target.event_id, body: target.body }, signedAt);
+      // The activity's clock decides whether a rotation's overlap still lasts, as it dates the signature.
+      const now = clock.now();
+      const secrets = signingSecrets({ secret: target.secret, previousSecret: target.previous_secret, previousSecretExpiresAt: target.previous_secret_expires_at }, now);
+      const result = await sendAttempt(dispatcher, { url: target.url, secrets, eventId: target.event_id, body: target.body }, Math.floor(now.getTime() / 1000));
       const attemptedAt = new Date(attemptAt);
       await recordAttempt(db, { deliveryId, attempt, attemptedAt, ...result });
       if (result.ok) noteDelivered(target.created_at, attemptedAt, result.durationMs);

@@ -48,8 +48,8 @@ const OTHER_TAGS = {
     'Events the service POSTs to the HTTPS endpoints registered in the web console; the `webhooks` section lists one per ' +
     'event kind. Each delivery is signed: `Service-Signature: v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>` ' +
     'with `Service-Webhook-Timestamp` as the timestamp. Verify over the raw body, refuse timestamps more than 5 minutes ' +
-    'from your clock, compare in constant time with each `v1=` value. Deduplicate on the event `id` (the same on every ' +
-    'retry) and order by `createdAt`.',
+    'from your clock, compare in constant time with each `v1=` value (during a secret rotation with an overlap there are ' +
+    'two, one per secret). Deduplicate on the event `id` (the same on every retry) and order by `createdAt`.',
 };
 const tagDescription = (area: string) => AREA_TAGS[area] ?? `Endpoints of the ${area} area.`;
 

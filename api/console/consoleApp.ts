@@ -8,6 +8,8 @@ import { consoleErrors } from './consoleErrors.js';
 import type { ConsoleState } from './consoleState.js';
 import { auditRoutes } from './routes/auditRoutes.js';
 import { deliveryRoutes } from './routes/deliveryRoutes.js';
+import { deliverySearchRoutes } from './routes/deliverySearchRoutes.js';
+import { endpointToolRoutes } from './routes/endpointToolRoutes.js';
 import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
 import { webhookRoutes } from './routes/webhookRoutes.js';
@@ -31,6 +33,8 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   router.use('/servers', requireSession);
   keyRoutes(router, deps);
   webhookRoutes(router, deps);
+  endpointToolRoutes(router, deps);
+  deliverySearchRoutes(router, deps);
   deliveryRoutes(router, deps);
   auditRoutes(router, deps);
 

@@ -12,7 +12,7 @@ import { ErrorPage } from './views/messagePages.js';
 /** The status of a use case's refusal (key and webhook management), by what its code says. */
 function refusalStatus(code: string): number {
   if (code.endsWith('_NOT_FOUND')) return 404;
-  if (code === 'INVALID_URL' || code === 'UNKNOWN_EVENT') return 422;
+  if (code === 'INVALID_URL' || code === 'UNKNOWN_EVENT' || code === 'INVALID_DESCRIPTION') return 422;
   return 409;
 }
 

@@ -32,6 +32,7 @@ import * as consoleSessions from './2026-11-25-020-console-sessions.js';
 import * as ingestPurgeIndexes from './2026-11-25-030-ingest-purge-indexes.js';
 import * as giveawayEndBatch from './2026-11-26-010-giveaway-end-batch.js';
 import * as flowRunDurationBigint from './2026-11-27-010-flow-run-duration-bigint.js';
+import * as webhookEndpointConsole from './2026-11-27-060-webhook-endpoint-console.js';
 import * as consoleSignInBrowser from './2026-11-28-010-console-sign-in-browser.js';
 import * as consoleForms from './2026-11-28-020-console-forms.js';
 import * as apiKeyRolls from './2026-11-28-030-api-key-rolls.js';
@@ -71,6 +72,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-030-ingest-purge-indexes': ingestPurgeIndexes,
   '2026-11-26-010-giveaway-end-batch': giveawayEndBatch,
   '2026-11-27-010-flow-run-duration-bigint': flowRunDurationBigint,
+  '2026-11-27-060-webhook-endpoint-console': webhookEndpointConsole,
   '2026-11-28-010-console-sign-in-browser': consoleSignInBrowser,
   '2026-11-28-020-console-forms': consoleForms,
   '2026-11-28-030-api-key-rolls': apiKeyRolls,

@@ -13,7 +13,7 @@ export interface StoredEvent {
   data: unknown;
 }
 
-const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
+export const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
 
 /** An operator's test event goes to its one endpoint when it is sent, whatever that endpoint subscribes to. */
 const SENT_TO_ONE_ENDPOINT = 'webhook.test';

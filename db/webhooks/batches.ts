@@ -75,6 +75,7 @@ export async function recordFirstAttempts(db: Kysely<Database>, attempts: Array<
     status_code: a.statusCode,
     error: a.error,
     response_excerpt: a.responseExcerpt,
+    request_headers: a.requestHeaders ?? null,
     ok: a.ok,
   }));
   await sql`
@@ -82,12 +83,13 @@ export async function recordFirstAttempts(db: Kysely<Database>, attempts: Array<
       select distinct on (delivery_id, attempt) *
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as g(
         delivery_id bigint, attempt integer, attempted_at timestamptz, duration_ms integer,
-        status_code integer, error text, response_excerpt text, ok boolean
+        status_code integer, error text, response_excerpt text, request_headers jsonb, ok boolean
       )
     ),
     logged as (
-      insert into webhook_attempts (delivery_id, attempt, attempted_at, duration_ms, status_code, error, response_excerpt)
-      select delivery_id, attempt, attempted_at, duration_ms, status_code, error, response_excerpt from given
+      insert into webhook_attempts (delivery_id, attempt, attempted_at, duration_ms, status_code, error, response_excerpt, request_headers, endpoint_id)
+      select g.delivery_id, g.attempt, g.attempted_at, g.duration_ms, g.status_code, g.error, g.response_excerpt, g.request_headers, d.endpoint_id
+      from given g join webhook_deliveries d on d.id = g.delivery_id
       on conflict (delivery_id, attempt) do nothing
       returning delivery_id, attempt
     )
@@ -135,5 +137,10 @@ export async function countSucceededFirstAttempts(db: Kysely<Database>, batchId:
 }
 
 export async function findAttemptEndpoint(db: Kysely<Database>, endpointId: number) {
-  return db.selectFrom('webhook_endpoints').select(['id', 'url', 'secret', 'enabled']).where('id', '=', endpointId).executeTakeFirst();
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'url', 'secret', 'previous_secret', 'previous_secret_expires_at', 'enabled'])
+    .where('id', '=', endpointId)
+    .executeTakeFirst();
+  return row && { id: row.id, url: row.url, enabled: row.enabled, secret: row.secret, previousSecret: row.previous_secret, previousSecretExpiresAt: row.previous_secret_expires_at };
 }

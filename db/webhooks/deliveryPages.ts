@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 
 export interface DeliverySummary {
@@ -18,6 +18,8 @@ export interface DeliveryAttempt {
   statusCode: number | null;
   error: string | null;
   responseExcerpt: string | null;
+  /** The signed headers it sent (id, timestamp, signature); null when not known. */
+  requestHeaders: Record<string, string> | null;
 }
 
 export interface DeliveryDetail extends DeliverySummary {
@@ -46,21 +48,53 @@ const summaryOf = (r: {
   completedAt: r.completed_at,
 });
 
-/** One page of an endpoint's deliveries, newest first, filtered by status and event type. */
-export async function listDeliveryPage(
-  db: Kysely<Database>,
-  endpointId: number,
-  filter: { status?: DeliverySummary['status']; eventType?: string; beforeId?: number; limit: number },
-): Promise<DeliverySummary[]> {
+export interface DeliverySearch {
+  /** One endpoint's deliveries; every live endpoint of the guild when absent. */
+  endpointId?: number;
+  status?: DeliverySummary['status'];
+  eventType?: string;
+  eventId?: string;
+  /** Created at or after. */
+  from?: Date;
+  /** Created before. */
+  until?: Date;
+  /** The latest attempt's HTTP status, or `none`: its attempt got no HTTP answer. */
+  lastStatusCode?: number | 'none';
+  beforeId?: number;
+  limit: number;
+}
+
+export interface DeliveryListRow extends DeliverySummary {
+  endpointId: number;
+  endpointUrl: string;
+  /** Null before the first attempt, or when the latest got no HTTP answer. */
+  lastStatusCode: number | null;
+}
+
+const LAST_STATUS_CODE = sql<number | null>`(select a.status_code from webhook_attempts a where a.delivery_id = d.id order by a.attempt desc limit 1)`;
+
+/** One page of the guild's deliveries (of its live endpoints), newest first, filtered. */
+export async function searchDeliveries(db: Kysely<Database>, guildId: string, filter: DeliverySearch): Promise<DeliveryListRow[]> {
   let query = db
     .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .innerJoin('events as ev', 'ev.id', 'd.event_id')
-    .select(['d.id', 'd.event_id', 'ev.type', 'd.status', 'd.attempts', 'd.created_at', 'd.completed_at'])
-    .where('d.endpoint_id', '=', endpointId);
+    .select(['d.id', 'd.event_id', 'ev.type', 'd.status', 'd.attempts', 'd.created_at', 'd.completed_at', 'd.endpoint_id', 'e.url'])
+    .select(LAST_STATUS_CODE.as('last_status_code'))
+    .where('e.guild_id', '=', guildId)
+    .where('e.removed_at', 'is', null);
+  if (filter.endpointId !== undefined) query = query.where('d.endpoint_id', '=', filter.endpointId);
   if (filter.status) query = query.where('d.status', '=', filter.status);
   if (filter.eventType) query = query.where('ev.type', '=', filter.eventType);
+  if (filter.eventId) query = query.where('d.event_id', '=', filter.eventId);
+  if (filter.from) query = query.where('d.created_at', '>=', filter.from);
+  if (filter.until) query = query.where('d.created_at', '<', filter.until);
+  const code = filter.lastStatusCode;
+  if (code === 'none') query = query.where('d.attempts', '>', 0).where(LAST_STATUS_CODE, 'is', null);
+  else if (code !== undefined) query = query.where(LAST_STATUS_CODE, '=', code);
   if (filter.beforeId !== undefined) query = query.where('d.id', '<', filter.beforeId);
-  return (await query.orderBy('d.id', 'desc').limit(filter.limit).execute()).map(summaryOf);
+  const rows = await query.orderBy('d.id', 'desc').limit(filter.limit).execute();
+  return rows.map((r) => ({ ...summaryOf(r), endpointId: r.endpoint_id, endpointUrl: r.url, lastStatusCode: r.last_status_code ?? null }));
 }
 
 /** A delivery of one of the guild's endpoints with its body and every attempt; undefined for another guild's. */
@@ -89,6 +123,7 @@ export async function findDeliveryDetail(db: Kysely<Database>, guildId: string, 
       statusCode: a.status_code,
       error: a.error,
       responseExcerpt: a.response_excerpt,
+      requestHeaders: a.request_headers,
     })),
   };
 }

@@ -12,6 +12,10 @@ export interface WebhookEndpointsTable {
   failing_since: Date | null;
   created_at: CreatedAt;
   removed_at: Date | null;
+  description: Generated<string | null>;
+  /** The secret a rotation with an overlap replaced: it signs too until `previous_secret_expires_at`. */
+  previous_secret: Generated<string | null>;
+  previous_secret_expires_at: Generated<Date | null>;
 }
 
 export interface WebhookDeliveriesTable {
@@ -36,4 +40,8 @@ export interface WebhookAttemptsTable {
   status_code: number | null;
   error: string | null;
   response_excerpt: string | null;
+  /** The headers the attempt sent (Service-Webhook-Id, -Timestamp, Service-Signature); null when unknown. */
+  request_headers: Generated<Record<string, string> | null>;
+  /** Null on attempts logged before the column existed. */
+  endpoint_id: Generated<number | null>;
 }

@@ -11,9 +11,23 @@ export interface WebhookEndpoint {
   disabledReason: string | null;
   failingSince: Date | null;
   createdAt: Date;
+  description: string | null;
+  /** Set while (and after) a rotation's overlap: until then the previous secret signs too. Never the secret itself. */
+  previousSecretExpiresAt: Date | null;
 }
 
-const ENDPOINT_COLUMNS = ['id', 'guild_id', 'url', 'events', 'enabled', 'disabled_reason', 'failing_since', 'created_at'] as const;
+export const ENDPOINT_COLUMNS = [
+  'id',
+  'guild_id',
+  'url',
+  'events',
+  'enabled',
+  'disabled_reason',
+  'failing_since',
+  'created_at',
+  'description',
+  'previous_secret_expires_at',
+] as const;
 
 type EndpointRow = {
   id: number;
@@ -24,9 +38,11 @@ type EndpointRow = {
   disabled_reason: string | null;
   failing_since: Date | null;
   created_at: Date;
+  description: string | null;
+  previous_secret_expires_at: Date | null;
 };
 
-const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
+export const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
   guildId: r.guild_id,
   url: r.url,
@@ -35,17 +51,28 @@ const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   disabledReason: r.disabled_reason,
   failingSince: r.failing_since,
   createdAt: r.created_at,
+  description: r.description,
+  previousSecretExpiresAt: r.previous_secret_expires_at,
 });
 
 const liveEndpoints = (db: Kysely<Database>) => db.selectFrom('webhook_endpoints').where('removed_at', 'is', null);
 
 export async function insertEndpoint(
   db: Kysely<Database>,
-  e: { guildId: string; url: string; events: string[]; secret: string },
+  e: { guildId: string; url: string; events: string[]; secret: string; description?: string | null },
 ): Promise<WebhookEndpoint> {
   const row = await db
     .insertInto('webhook_endpoints')
-    .values({ guild_id: e.guildId, url: e.url, events: e.events, secret: e.secret, disabled_reason: null, failing_since: null, removed_at: null })
+    .values({
+      guild_id: e.guildId,
+      url: e.url,
+      events: e.events,
+      secret: e.secret,
+      description: e.description ?? null,
+      disabled_reason: null,
+      failing_since: null,
+      removed_at: null,
+    })
     .returning(ENDPOINT_COLUMNS)
     .executeTakeFirstOrThrow();
   return toEndpoint(row);
@@ -60,8 +87,10 @@ export async function listEndpoints(db: Kysely<Database>, guildId: string): Prom
   return (await liveEndpoints(db).select(ENDPOINT_COLUMNS).where('guild_id', '=', guildId).orderBy('id').execute()).map(toEndpoint);
 }
 
-export async function findEndpoint(db: Kysely<Database>, guildId: string, id: number): Promise<WebhookEndpoint | undefined> {
-  const row = await liveEndpoints(db).select(ENDPOINT_COLUMNS).where('guild_id', '=', guildId).where('id', '=', id).executeTakeFirst();
+/** One of the guild's live endpoints; `lock` holds its row until the transaction ends (changes to it serialise). */
+export async function findEndpoint(db: Kysely<Database>, guildId: string, id: number, options: { lock?: boolean } = {}): Promise<WebhookEndpoint | undefined> {
+  const query = liveEndpoints(db).select(ENDPOINT_COLUMNS).where('guild_id', '=', guildId).where('id', '=', id);
+  const row = await (options.lock ? query.forUpdate() : query).executeTakeFirst();
   return row && toEndpoint(row);
 }
 
@@ -73,8 +102,20 @@ export async function setEndpointEnabled(db: Kysely<Database>, id: number, enabl
     .execute();
 }
 
-export async function replaceEndpointSecret(db: Kysely<Database>, id: number, secret: string): Promise<void> {
-  await db.updateTable('webhook_endpoints').set({ secret }).where('id', '=', id).execute();
+/**
+ * A new current secret. The one it replaces signs beside it until `previousUntil`, or stops at once (null); a
+ * previous secret still in its overlap is dropped: two secrets sign at most.
+ */
+export async function replaceEndpointSecret(db: Kysely<Database>, id: number, secret: string, previousUntil: Date | null): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      secret,
+      previous_secret: previousUntil ? eb.ref('secret') : null,
+      previous_secret_expires_at: previousUntil,
+    }))
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function markEndpointRemoved(db: Kysely<Database>, id: number, at: Date): Promise<void> {
@@ -118,7 +159,20 @@ export async function findDeliveryTarget(db: Kysely<Database>, deliveryId: numbe
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .select(['d.id', 'd.event_id', 'd.body', 'd.status', 'd.created_at', 'e.id as endpoint_id', 'e.url', 'e.secret', 'e.enabled', 'e.failing_since'])
+    .select([
+      'd.id',
+      'd.event_id',
+      'd.body',
+      'd.status',
+      'd.created_at',
+      'e.id as endpoint_id',
+      'e.url',
+      'e.secret',
+      'e.previous_secret',
+      'e.previous_secret_expires_at',
+      'e.enabled',
+      'e.failing_since',
+    ])
     .where('d.id', '=', deliveryId)
     .executeTakeFirst();
 }
@@ -131,6 +185,8 @@ export interface AttemptRecord {
   statusCode: number | null;
   error: string | null;
   responseExcerpt: string | null;
+  /** The signed headers the attempt sent; absent when unknown (an attempt cut short by a worker's stop). */
+  requestHeaders?: Record<string, string> | null;
 }
 
 /** Logs an attempt once (a retried activity finds it logged) and keeps the delivery's count. */
@@ -146,6 +202,8 @@ export async function recordAttempt(db: Kysely<Database>, a: AttemptRecord): Pro
         status_code: a.statusCode,
         error: a.error,
         response_excerpt: a.responseExcerpt,
+        request_headers: a.requestHeaders ?? null,
+        endpoint_id: trx.selectFrom('webhook_deliveries').select('endpoint_id').where('id', '=', a.deliveryId),
       })
       .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
       .executeTakeFirst();
@@ -183,48 +241,4 @@ export async function listDeliveries(db: Kysely<Database>, endpointId: number, s
     ? await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveries.map((d) => d.id)).orderBy('attempt').execute()
     : [];
   return deliveries.map((d) => ({ ...d, attemptLog: attempts.filter((a) => a.delivery_id === d.id) }));
-}
-
-/** Marks a failed or cancelled delivery for another round of attempts; the start relay picks it up. */
-export async function requestDeliveryRetry(db: Kysely<Database>, deliveryId: number, at: Date): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'pending', retry_requested_at: at, completed_at: null })
-    .where('id', '=', deliveryId)
-    .where('status', 'in', ['failed', 'cancelled'])
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-/** Deliveries an operator asked to retry, oldest request first, with the attempts made so far. */
-export async function listRetryRequests(
-  db: Kysely<Database>,
-  limit: number,
-): Promise<Array<{ deliveryId: number; endpointId: number; eventId: string; attempts: number }>> {
-  const rows = await db
-    .selectFrom('webhook_deliveries')
-    .select(['id', 'endpoint_id', 'event_id', 'attempts'])
-    .where('retry_requested_at', 'is not', null)
-    .orderBy('retry_requested_at')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ deliveryId: r.id, endpointId: r.endpoint_id, eventId: r.event_id, attempts: r.attempts }));
-}
-
-export async function clearRetryRequest(db: Kysely<Database>, deliveryId: number): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ retry_requested_at: null }).where('id', '=', deliveryId).execute();
-}
-
-/** The retry an operator asked for on this delivery, if it is still waiting to start. */
-export async function findRetryRequest(
-  db: Kysely<Database>,
-  deliveryId: number,
-): Promise<{ deliveryId: number; endpointId: number; eventId: string; attempts: number } | undefined> {
-  const r = await db
-    .selectFrom('webhook_deliveries')
-    .select(['id', 'endpoint_id', 'event_id', 'attempts'])
-    .where('id', '=', deliveryId)
-    .where('retry_requested_at', 'is not', null)
-    .executeTakeFirst();
-  return r && { deliveryId: r.id, endpointId: r.endpoint_id, eventId: r.event_id, attempts: r.attempts };
 }

@@ -1,12 +1,9 @@
 import { findEndpoint, listDeliveries, listEndpoints, type WebhookEndpoint } from '../../db/webhooks/webhooks.js';
 import { EVENT_TYPES } from '../../src/events/eventTypes.js';
-import {
-  addEndpoint,
-  changeEndpointState,
-  retryDelivery,
-  rotateEndpointSecret,
-  sendTestEvent,
-} from '../../src/webhooks/endpointManagement.js';
+import { retryDelivery } from '../../src/webhooks/deliveryRetries.js';
+import { addEndpoint, changeEndpointState, rotateEndpointSecret } from '../../src/webhooks/endpointManagement.js';
+import { SECRET_OVERLAPS, type SecretOverlap } from '../../src/webhooks/signingSecrets.js';
+import { sendTestEvent } from '../../src/webhooks/testEvents.js';
 import { oneOf, optional, snowflake, type FlagSpec } from './args.js';
 import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type AdminContext, type CommandGroup } from './command.js';
 import { usageError } from './errors.js';
@@ -120,12 +117,17 @@ export const webhookGroup: CommandGroup = {
     stateCommand('remove', 'remove an endpoint', 'is removed'),
     defineCommand({
       name: 'rotate-secret',
-      summary: 'replace the signing secret; the old one stops signing at once',
-      flags: ENDPOINT_FLAGS,
+      summary: 'replace the signing secret; the old one stops signing at once, or after 24 hours with --overlap 24h',
+      flags: {
+        ...ENDPOINT_FLAGS,
+        overlap: { type: 'string', placeholder: 'now|24h', help: 'how long the old secret keeps signing beside the new one (default now)' },
+      },
       async run(flags, ctx) {
         const id = positiveId(flags.id, 'id');
-        const secret = await rotateEndpointSecret(deps(ctx, flags.operator), snowflake(flags.guild, 'guild'), id);
-        return { json: { id, secret }, text: [`New signing secret of endpoint ${id}: ${secret}`, 'It is shown only now.'] };
+        const overlap: SecretOverlap = optional(flags.overlap, (v) => oneOf(v, 'overlap', Object.keys(SECRET_OVERLAPS) as SecretOverlap[])) ?? 'now';
+        const { secret, previousSecretExpiresAt } = await rotateEndpointSecret(deps(ctx, flags.operator), snowflake(flags.guild, 'guild'), id, overlap);
+        const until = previousSecretExpiresAt ? `The old secret also signs until ${previousSecretExpiresAt.toISOString()}.` : 'The old secret stopped signing.';
+        return { json: { id, secret, previousSecretExpiresAt: isoOrNull(previousSecretExpiresAt) }, text: [`New signing secret of endpoint ${id}: ${secret}`, 'It is shown only now.', until] };
       },
     }),
     defineCommand({
@@ -180,7 +182,7 @@ export const webhookGroup: CommandGroup = {
     }),
     defineCommand({
       name: 'retry',
-      summary: 'retry a failed delivery (another round of up to 7 attempts)',
+      summary: 'retry a failed delivery or resend a delivered one (another round of up to 7 attempts)',
       flags: { ...GUILD_FLAG, delivery: { type: 'string', placeholder: 'DELIVERY_ID', required: true, help: 'the delivery id' }, ...OPERATOR_FLAG },
       async run(flags, ctx) {
         const deliveryId = positiveId(flags.delivery, 'delivery');

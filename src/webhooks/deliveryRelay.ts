@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { clearRetryRequest, findRetryRequest, listRetryRequests } from '../../db/webhooks/webhooks.js';
+import { clearRetryRequest, findRetryRequest, listRetryRequests } from '../../db/webhooks/retryRequests.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { OPERATION } from '../core/temporal/searchAttributes.js';
 import { startOnce } from '../core/temporal/startOnce.js';
@@ -36,4 +36,12 @@ export async function relayDeliveryRetries(deps: Deps): Promise<number> {
 export async function launchDeliveryRetry(deps: Deps, deliveryId: number): Promise<void> {
   const request = await findRetryRequest(deps.db, deliveryId);
   if (request) await startRetryRound(deps, request);
+}
+
+/** Rounds started by the request that queued them; the relay (100 a pass, every 2 s) starts the rest. */
+export const RETRIES_STARTED_AT_ONCE = 20;
+
+/** Starts the first of the retries just requested (a recovery), so a small one does not wait for the relay. */
+export async function launchDeliveryRetries(deps: Deps, deliveryIds: number[]): Promise<void> {
+  for (const id of deliveryIds.slice(0, RETRIES_STARTED_AT_ONCE)) await launchDeliveryRetry(deps, id);
 }

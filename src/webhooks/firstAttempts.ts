@@ -18,6 +18,7 @@ import type { EndpointBatchOutcome } from './ids.js';
 import { noteFailingStreak } from './failingStreak.js';
 import { groupedWrites } from './groupedWrites.js';
 import { sendAttempt, type AttemptResult } from './sendAttempt.js';
+import { signingSecrets } from './signingSecrets.js';
 
 /**
  * Attempts in flight to one endpoint from one batch: enough to drain a batch of fast answers at once, few
@@ -102,8 +103,10 @@ export async function attemptFirstDeliveries(deps: FirstAttemptsDeps, run: First
         if (run.signal.aborted) return;
         const attemptedAt = now();
         if (!(await deps.log.claim({ deliveryId: delivery.id, at: attemptedAt }))) return;
-        const target = { url: endpoint.url, secret: endpoint.secret, eventId: delivery.eventId, body: delivery.body };
-        const result: AttemptResult = await sendAttempt(deps.dispatcher, target, Math.floor(deps.clock.now().getTime() / 1000), run.signal);
+        // The activity's clock decides whether a rotation's overlap still lasts, as it dates the signature.
+        const signedAt = deps.clock.now();
+        const target = { url: endpoint.url, secrets: signingSecrets(endpoint, signedAt), eventId: delivery.eventId, body: delivery.body };
+        const result: AttemptResult = await sendAttempt(deps.dispatcher, target, Math.floor(signedAt.getTime() / 1000), run.signal);
         if (run.signal.aborted) return;
         const line = deps.log.record({ deliveryId: delivery.id, attempt: 1, attemptedAt, ...result });
         line.catch(() => {}); // awaited below, with the others

@@ -1,15 +1,16 @@
 import type { Kysely } from 'kysely';
-import { findDeliveryDetail, listDeliveryPage, type DeliveryDetail, type DeliverySummary } from '../../db/webhooks/deliveryPages.js';
+import { findDeliveryDetail, searchDeliveries, type DeliveryDetail, type DeliveryListRow, type DeliverySearch, type DeliverySummary } from '../../db/webhooks/deliveryPages.js';
 import type { Database } from '../../db/schema.js';
 import { webhookBatchWorkflowId } from '../events/ids.js';
 import { MAX_ATTEMPTS, webhookDeliveryWorkflowId } from './ids.js';
 
-export type { DeliveryDetail, DeliverySummary };
+export type { DeliveryDetail, DeliveryListRow, DeliverySearch, DeliverySummary };
 
 // RETRY_DELAYS (./ids.ts, the spec's schedule) in milliseconds.
 const DELAY_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 86_400_000] as const;
 
-export const readDeliveryPage = listDeliveryPage;
+/** One page of the guild's deliveries, of one endpoint or all, newest first, filtered (the console's lists). */
+export const readDeliveryPage = searchDeliveries;
 
 export interface DeliveryView extends DeliveryDetail {
   /** When the retry schedule makes the next attempt; null when none is due (finished, or waiting on a retry request). */

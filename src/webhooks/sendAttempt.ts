@@ -5,7 +5,8 @@ import { signedHeaders } from './signing.js';
 
 export interface AttemptTarget {
   url: string;
-  secret: string;
+  /** The secrets that sign now (signingSecrets): the current one, and the previous one during a rotation's overlap. */
+  secrets: readonly string[];
   eventId: string;
   body: string;
 }
@@ -16,6 +17,8 @@ export interface AttemptResult {
   error: string | null;
   responseExcerpt: string | null;
   durationMs: number;
+  /** The signed headers sent, kept with the attempt so the console shows what the receiver had to verify. */
+  requestHeaders: Record<string, string>;
 }
 
 async function excerpt(body: AsyncIterable<Buffer>): Promise<string> {
@@ -30,13 +33,13 @@ async function excerpt(body: AsyncIterable<Buffer>): Promise<string> {
 }
 
 /**
- * One attempt: POST the stored body, signed at `signedAt` (Unix seconds) with the endpoint's current secret;
+ * One attempt: POST the stored body, signed at `signedAt` (Unix seconds) with the endpoint's signing secrets;
  * any 2xx within 10 s succeeds, anything else (status, timeout, refused address, TLS, redirect) fails.
  * `dispatcher` is the guarded one, which checks the address actually dialled.
  */
 export async function sendAttempt(dispatcher: Dispatcher, target: AttemptTarget, signedAt: number, signal?: AbortSignal): Promise<AttemptResult> {
   const started = performance.now();
-  const headers = signedHeaders(target.secret, target.eventId, signedAt, target.body);
+  const headers = signedHeaders(target.secrets, target.eventId, signedAt, target.body);
   let statusCode: number | null = null;
   let error: string | null = null;
   let responseExcerpt: string | null = null;
@@ -60,5 +63,5 @@ export async function sendAttempt(dispatcher: Dispatcher, target: AttemptTarget,
   }
   const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
   webhookAttempts.inc({ outcome: ok ? 'delivered' : statusCode === null ? 'failed' : 'rejected' });
-  return { ok, statusCode, error, responseExcerpt, durationMs: Math.round(performance.now() - started) };
+  return { ok, statusCode, error, responseExcerpt, durationMs: Math.round(performance.now() - started), requestHeaders: headers };
 }

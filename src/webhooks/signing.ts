@@ -14,11 +14,14 @@ export function signatureOf(secret: string, timestamp: number, rawBody: string |
   return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
-/** The three headers of one attempt, signed at `timestamp` (Unix seconds) with the endpoint's current secret. */
-export function signedHeaders(secret: string, eventId: string, timestamp: number, rawBody: string): Record<string, string> {
+/**
+ * The three headers of one attempt, signed at `timestamp` (Unix seconds) with each secret that signs now: one `v1=`
+ * value per secret, separated by a space (spec: Delivery), the current secret's first.
+ */
+export function signedHeaders(secrets: string | readonly string[], eventId: string, timestamp: number, rawBody: string): Record<string, string> {
   return {
     [WEBHOOK_HEADERS.id]: eventId,
     [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-    [WEBHOOK_HEADERS.signature]: `v1=${signatureOf(secret, timestamp, rawBody)}`,
+    [WEBHOOK_HEADERS.signature]: [secrets].flat().map((secret) => `v1=${signatureOf(secret, timestamp, rawBody)}`).join(' '),
   };
 }

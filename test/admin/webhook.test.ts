@@ -62,6 +62,13 @@ describe('webhook commands', () => {
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(secret);
     expect((await endpointsOf(id))[0]!.secret).toBe(rotated.secret);
+    expect(rotated.previousSecretExpiresAt).toBeNull();
+    const overlapping = (await run('webhook', 'rotate-secret', '--guild', id, '--id', String(endpointId), '--overlap', '24h', '--json')).json();
+    expect(overlapping.previousSecretExpiresAt).toBe(new Date(clock.now().getTime() + 86_400_000).toISOString());
+    expect((await endpointsOf(id))[0]).toMatchObject({ secret: overlapping.secret, previous_secret: rotated.secret });
+    const refused = await run('webhook', 'rotate-secret', '--guild', id, '--id', String(endpointId), '--overlap', '7d', '--json');
+    expect(refused.error().error).toBe('INVALID_ARGUMENT');
+    expect((await endpointsOf(id))[0]!.secret).toBe(overlapping.secret);
     await run('webhook', 'disable', '--guild', id, '--id', String(endpointId));
     expect((await endpointsOf(id))[0]).toMatchObject({ enabled: false, disabled_reason: 'manual' });
     await run('webhook', 'enable', '--guild', id, '--id', String(endpointId));
@@ -79,9 +86,12 @@ describe('webhook commands', () => {
     const event = await database.db.selectFrom('events').selectAll().where('id', '=', test.eventId).executeTakeFirstOrThrow();
     expect(event).toMatchObject({ type: 'webhook.test', guild_id: id, data: { endpointId, message: expect.any(String) }, fanout_started_at: null });
 
+    // Its one delivery is written with it; here it failed all its attempts.
     const delivery = await database.db
-      .insertInto('webhook_deliveries')
-      .values({ endpoint_id: endpointId, event_id: test.eventId, body: '{}', status: 'failed', completed_at: new Date(), retry_requested_at: null })
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed', completed_at: new Date() })
+      .where('event_id', '=', test.eventId)
+      .where('endpoint_id', '=', endpointId)
       .returning('id')
       .executeTakeFirstOrThrow();
     expect((await run('webhook', 'retry', '--guild', id, '--delivery', String(delivery.id))).code).toBe(0);

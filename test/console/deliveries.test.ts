@@ -21,6 +21,12 @@ async function endpointWithDeliveries(types: string[]) {
   return { guild, endpoint, events, deliveries, client };
 }
 
+const deliveryRow = (id: number) => database.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const setStatus = (id: number, status: 'pending' | 'succeeded' | 'failed' | 'cancelled') =>
+  database.db.updateTable('webhook_deliveries').set({ status }).where('id', '=', id).execute();
+const auditOf = (guildId: string) =>
+  database.db.selectFrom('audit_log').select(['action', 'data']).where('guild_id', '=', guildId).where('actor_type', '=', 'console_user').where('action', '!=', 'console.signIn').orderBy('id').execute();
+
 const shownIds = (html: string) => [...html.matchAll(/data-delivery-id="(\d+)"/g)].map((m) => Number(m[1]));
 
 describe('the deliveries pages', () => {
@@ -67,18 +73,66 @@ describe('the deliveries pages', () => {
     expect(page.text).toContain(`http://localhost:8233/namespaces/default/workflows/${encodeURIComponent(`webhook/`)}`);
   });
 
-  it('retry only a failed or cancelled delivery of this server: 409 for one pending, 404 for another server’s', async () => {
+  it('retry a failed delivery of this server once, audit-logged; refuse one already pending (409) and another server’s (404), unchanged', async () => {
     const a = await endpointWithDeliveries(['members.joined']);
     const b = await endpointWithDeliveries(['members.joined']);
-    const pending = await a.client.post(`/console/servers/${a.guild.id}/deliveries/${a.deliveries[0]!.id}/retry`);
-    expect(pending.status).toBe(409);
-    expect(errorCodeOf(pending)).toBe('DELIVERY_NOT_RETRYABLE');
-    await database.db.updateTable('webhook_deliveries').set({ status: 'failed' }).where('id', '=', b.deliveries[0]!.id).execute();
+    const id = a.deliveries[0]!.id;
+    const page = `/console/servers/${a.guild.id}/deliveries/${id}`;
+    await setStatus(id, 'failed');
+    expect((await a.client.get(page)).text).toContain('Retry this delivery');
+    // Someone else retried it meanwhile: the form still on this page is refused.
+    await setStatus(id, 'pending');
+    const pending = await a.client.post(`${page}/retry`);
+    expect([pending.status, errorCodeOf(pending)]).toEqual([409, 'DELIVERY_NOT_RETRYABLE']);
+    expect(await auditOf(a.guild.id)).toEqual([]);
+    await setStatus(id, 'failed');
+    const retried = await a.client.post(`${page}/retry`);
+    expect([retried.status, retried.headers.location]).toEqual([303, page]);
+    expect(await deliveryRow(id)).toMatchObject({ status: 'pending', completed_at: null });
+    // The same form again (a reload of the POST, a double click) starts nothing more.
+    expect((await a.client.post(`${page}/retry`)).status).toBe(303);
+    expect(await auditOf(a.guild.id)).toEqual([{ action: 'webhook.retryDelivery', data: { endpointId: a.endpoint.id, eventId: a.deliveries[0]!.event_id, previousStatus: 'failed' } }]);
+
+    await setStatus(b.deliveries[0]!.id, 'failed');
     const foreign = await a.client.post(`/console/servers/${a.guild.id}/deliveries/${b.deliveries[0]!.id}/retry`);
-    expect(foreign.status).toBe(404);
-    expect(errorCodeOf(foreign)).toBe('PAGE_NOT_FOUND');
+    expect([foreign.status, errorCodeOf(foreign)]).toEqual([404, 'PAGE_NOT_FOUND']);
     expect((await a.client.get(`/console/servers/${a.guild.id}/deliveries/${b.deliveries[0]!.id}`)).status).toBe(404);
-    const row = await database.db.selectFrom('webhook_deliveries').select(['status', 'retry_requested_at']).where('id', '=', b.deliveries[0]!.id).executeTakeFirstOrThrow();
-    expect(row).toEqual({ status: 'failed', retry_requested_at: null });
+    expect(await deliveryRow(b.deliveries[0]!.id)).toMatchObject({ status: 'failed', retry_requested_at: null });
+  });
+
+  it('resend a delivered delivery: another round under the same event id, audit-logged with its earlier status', async () => {
+    const { guild, endpoint, deliveries, client } = await endpointWithDeliveries(['members.joined']);
+    const id = deliveries[0]!.id;
+    await setStatus(id, 'succeeded');
+    const page = `/console/servers/${guild.id}/deliveries/${id}`;
+    expect((await client.get(page)).text).toContain('Resend this delivery');
+    expect((await client.post(`${page}/retry`)).status).toBe(303);
+    expect(await deliveryRow(id)).toMatchObject({ status: 'pending', completed_at: null });
+    expect(await auditOf(guild.id)).toEqual([{ action: 'webhook.retryDelivery', data: { endpointId: endpoint.id, eventId: deliveries[0]!.event_id, previousStatus: 'succeeded' } }]);
+  });
+
+  it('refuse to retry a delivery of a disabled endpoint (409 ENDPOINT_DISABLED), unchanged', async () => {
+    const { guild, endpoint, deliveries, client } = await endpointWithDeliveries(['members.joined']);
+    const id = deliveries[0]!.id;
+    await setStatus(id, 'failed');
+    const page = `/console/servers/${guild.id}/deliveries/${id}`;
+    await client.get(page);
+    await database.db.updateTable('webhook_endpoints').set({ enabled: false, disabled_reason: 'manual' }).where('id', '=', endpoint.id).execute();
+    const res = await client.post(`${page}/retry`);
+    expect([res.status, errorCodeOf(res)]).toEqual([409, 'ENDPOINT_DISABLED']);
+    expect(await deliveryRow(id)).toMatchObject({ status: 'failed', retry_requested_at: null });
+    expect(await auditOf(guild.id)).toEqual([]);
+  });
+
+  it('show each attempt’s request headers beside its answer, and say when an attempt’s were not recorded', async () => {
+    const { guild, deliveries, client } = await endpointWithDeliveries(['members.joined']);
+    const id = deliveries[0]!.id;
+    const headers = { 'Service-Webhook-Id': deliveries[0]!.event_id, 'Service-Webhook-Timestamp': '1775044800', 'Service-Signature': `v1=${'a'.repeat(64)} v1=${'b'.repeat(64)}` };
+    await recordAttempt(database.db, { deliveryId: id, attempt: 1, attemptedAt: NOW, durationMs: 5, statusCode: null, error: 'interrupted', responseExcerpt: null });
+    await recordAttempt(database.db, { deliveryId: id, attempt: 2, attemptedAt: NOW, durationMs: 5, statusCode: 200, error: null, responseExcerpt: 'ok', requestHeaders: headers });
+    const page = (await client.get(`/console/servers/${guild.id}/deliveries/${id}`)).text;
+    const cell = (attempt: number) => new RegExp(`data-attempt="${attempt}".*?<td data-request-headers="true">(.*?)</td>`, 's').exec(page)?.[1];
+    expect(cell(1)).toContain('not recorded');
+    for (const [name, value] of Object.entries(headers)) expect(cell(2)).toContain(`<dt>${name}</dt><dd><code>${value}</code></dd>`);
   });
 });

@@ -67,26 +67,29 @@ describe('the webhook endpoints page', () => {
     const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/a', events: [], secret: 'whsec_old' });
     const base = `/console/servers/${guild.id}/webhooks/${endpoint.id}`;
 
-    await client.get(`/console/servers/${guild.id}/webhooks`);
-    const rotated = await client.post(`${base}/rotate-secret`);
+    expect((await client.get(`${base}/rotate-secret`)).text).toContain('receivers using the old secret fail from now on');
+    const rotated = await client.post(`${base}/rotate-secret`, { overlap: 'now' });
     expect(rotated.status).toBe(303);
     expect(rotated.headers.location).toBe(`${base}/secret`);
     const secret = (await endpointRow(endpoint.id)).secret;
     expect(secret).not.toBe('whsec_old');
     expect((await client.get(`${base}/secret`)).text).toContain(`value="${secret}"`);
 
+    expect((await client.get(`${base}/disable`)).text).toContain('Events raised while it is disabled are never delivered');
     expect((await client.post(`${base}/disable`)).status).toBe(303);
     expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: false, disabled_reason: 'manual' });
     expect((await client.get(`/console/servers/${guild.id}/webhooks`)).text).toContain('data-state="disabled-manual"');
     expect((await client.post(`${base}/enable`)).status).toBe(303);
     expect(await endpointRow(endpoint.id)).toMatchObject({ enabled: true, disabled_reason: null });
 
-    const test = await client.post(`${base}/test`);
+    await client.get(`${base}/test`);
+    const test = await client.post(`${base}/test`, { type: 'webhook.test' });
     expect(test.status).toBe(303);
-    expect(test.headers.location).toBe(`${base}/deliveries`);
     const event = await database.db.selectFrom('events').selectAll().where('guild_id', '=', guild.id).where('type', '=', 'webhook.test').executeTakeFirstOrThrow();
-    // Its one delivery is made by the batch the console started (no worker here: the browser scenario runs one).
+    expect(test.headers.location).toBe(`/console/servers/${guild.id}/deliveries?event_id=${event.id}`);
+    // Its one delivery is written with it, so the page it lands on lists it at once (no worker here: the browser scenario runs one).
     expect(event.data).toMatchObject({ endpointId: endpoint.id });
+    expect((await client.get(test.headers.location!)).text).toContain('data-delivery-id=');
     expect(event.fanout_started_at).not.toBeNull();
 
     expect((await client.get(`${base}/remove`)).text).toContain('Remove the endpoint');

@@ -14,7 +14,8 @@ import { startReceiver } from '../harness/receiver.js';
 import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { verifyWebhook } from '../../src/webhooks/verifyWebhook.js';
 import { eventEnvelope } from '../../src/events/contract.js';
-import { retryDelivery, sendTestEvent } from '../../src/webhooks/endpointManagement.js';
+import { retryDelivery } from '../../src/webhooks/deliveryRetries.js';
+import { sendTestEvent } from '../../src/webhooks/testEvents.js';
 import { relayDeliveryRetries } from '../../src/webhooks/deliveryRelay.js';
 
 const { database, gateway, app } = useWorkflowTestBed();

@@ -1,11 +1,15 @@
+import type { ComponentChildren } from 'preact';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
-import type { WebhookEndpoint } from '../../../db/webhooks/webhooks.js';
+import type { WebhookEndpoint } from '../../../src/webhooks/readEndpoints.js';
+import type { EndpointHealth } from '../../../src/webhooks/readEndpointHealth.js';
 import { DataTable } from './dataTable.js';
-import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
-import { CsrfField, isoTime, Layout, type Viewer } from './layout.js';
-import { SecretOnce } from './secretOnce.js';
+import { EndpointForm, EMPTY_ENDPOINT, type EndpointFormValues } from './endpointForm.js';
+import { HealthSummary } from './endpointHealth.js';
+import { FormFields, type FormProblem } from './formParts.js';
+import { isoTime, Layout, type Viewer } from './layout.js';
 
-const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'webhooks' as const });
+export const webhooksNav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'webhooks' as const });
+export const endpointPath = (guildId: string, endpointId: number) => `/console/servers/${guildId}/webhooks/${endpointId}`;
 
 /** enabled / disabled by an operator / disabled for failing since when (the spec's three states). */
 export function EndpointState({ endpoint }: { endpoint: WebhookEndpoint }) {
@@ -22,141 +26,148 @@ export function EndpointState({ endpoint }: { endpoint: WebhookEndpoint }) {
   return <span data-state="disabled-manual">disabled by an operator</span>;
 }
 
-function ActionButton(props: { action: string; label: string; viewer: Viewer; danger?: boolean }) {
+/** A one-button form; `label` names the endpoint for screen readers, whose row context is otherwise lost. */
+export function ActionButton(props: { action: string; text: string; label: string; viewer: Viewer; danger?: boolean }) {
   return (
     <form method="post" action={props.action}>
       <FormFields viewer={props.viewer} action={props.action} />
-      <button type="submit" class={props.danger ? 'danger' : undefined}>
-        {props.label}
+      <button type="submit" class={props.danger ? 'danger' : undefined} aria-label={props.label}>
+        {props.text}
       </button>
     </form>
   );
 }
 
-function EndpointRow(props: { guild: GuildRecord; endpoint: WebhookEndpoint; viewer: Viewer }) {
+function EndpointRow(props: { guild: GuildRecord; endpoint: WebhookEndpoint; health: EndpointHealth | undefined; viewer: Viewer }) {
   const { endpoint: e } = props;
-  const base = `/console/servers/${props.guild.id}/webhooks/${e.id}`;
+  const base = endpointPath(props.guild.id, e.id);
   return (
     <tr data-endpoint-id={String(e.id)}>
       <td>
-        <code>{e.url}</code>
+        <a href={base}>
+          <code>{e.url}</code>
+        </a>
+        {e.description && (
+          <>
+            <br />
+            <span class="muted">{e.description}</span>
+          </>
+        )}
       </td>
       <td>{e.events.length ? e.events.join(', ') : 'all events'}</td>
       <td>
         <EndpointState endpoint={e} />
       </td>
+      <td>
+        <HealthSummary health={props.health} />
+      </td>
       <td class="actions">
-        <a href={`${base}/deliveries`}>Deliveries</a>
-        <ActionButton action={`${base}/test`} label="Send test event" viewer={props.viewer} />
+        <a href={`${base}/deliveries`} aria-label={`Deliveries of ${e.url}`}>
+          Deliveries
+        </a>{' '}
+        <a href={`${base}/edit`} aria-label={`Edit ${e.url}`}>
+          Edit
+        </a>{' '}
+        <a href={`${base}/test`} aria-label={`Send a test event to ${e.url}`}>
+          Test…
+        </a>{' '}
         {e.enabled ? (
-          <ActionButton action={`${base}/disable`} label="Disable" viewer={props.viewer} />
+          <a href={`${base}/disable`} aria-label={`Disable ${e.url}`}>
+            Disable…
+          </a>
         ) : (
-          <ActionButton action={`${base}/enable`} label="Enable" viewer={props.viewer} />
-        )}
-        <ActionButton action={`${base}/rotate-secret`} label="Rotate secret" viewer={props.viewer} />
-        <a href={`${base}/remove`}>Remove…</a>
+          <ActionButton action={`${base}/enable`} text="Enable" label={`Enable ${e.url}`} viewer={props.viewer} />
+        )}{' '}
+        <a href={`${base}/rotate-secret`} aria-label={`Rotate the secret of ${e.url}`}>
+          Rotate secret…
+        </a>{' '}
+        <a href={`${base}/remove`} aria-label={`Remove ${e.url}`}>
+          Remove…
+        </a>
       </td>
     </tr>
   );
 }
 
-/** The ids the add form's fields carry (the error summary links to them). */
-export const ENDPOINT_FIELDS = { url: 'endpoint-url', events: 'endpoint-events' } as const;
-
-export function WebhooksPage(props: { viewer: Viewer; guild: GuildRecord; endpoints: WebhookEndpoint[]; eventTypes: readonly string[]; form?: FormState }) {
-  const { guild, viewer } = props;
-  const action = `/console/servers/${guild.id}/webhooks`;
-  const values = props.form?.values;
-  const problem = props.form?.problem;
-  const picked = new Set(values?.getAll('events') ?? []);
+export function WebhooksPage(props: {
+  viewer: Viewer;
+  guild: GuildRecord;
+  endpoints: WebhookEndpoint[];
+  health: Map<number, EndpointHealth>;
+  eventTypes: readonly string[];
+  /** The add form sent back with its problem, its input kept. */
+  form?: { values: EndpointFormValues; problem: FormProblem };
+}) {
+  const { guild, viewer, form } = props;
   return (
-    <Layout title="Webhook endpoints" viewer={viewer} server={nav(guild)} hasErrors={!!problem}>
-      <ErrorSummary problem={problem} />
+    <Layout title="Webhook endpoints" viewer={viewer} server={webhooksNav(guild)} hasErrors={!!form}>
+      <p>
+        <a href={`/console/servers/${guild.id}/deliveries?status=failed`}>Failed deliveries of every endpoint</a> ·{' '}
+        <a href={`/console/servers/${guild.id}/deliveries`}>Find a delivery</a>
+      </p>
       <DataTable
         caption={<>Webhook endpoints of {guild.name}</>}
-        columns={['URL', 'Events', 'State', 'Actions']}
+        columns={['URL', 'Events', 'State', 'Health', 'Actions']}
         rows={props.endpoints}
         empty={{ name: 'endpoints', text: 'No webhook endpoint yet.' }}
-        row={(e) => <EndpointRow guild={guild} endpoint={e} viewer={viewer} />}
+        row={(e) => <EndpointRow guild={guild} endpoint={e} health={props.health.get(e.id)} viewer={viewer} />}
       />
-      <form method="post" action={action} class="card" noValidate>
+      <EndpointForm
+        action={`/console/servers/${guild.id}/webhooks`}
+        viewer={viewer}
+        values={form?.values ?? EMPTY_ENDPOINT}
+        problem={form?.problem}
+        eventTypes={props.eventTypes}
+        submit="Add endpoint"
+      >
         <h2>Add an endpoint</h2>
-        <FormFields viewer={viewer} action={action} />
-        <p>
-          <label for={ENDPOINT_FIELDS.url}>URL</label>
-          <FieldMessage problem={problem} field={ENDPOINT_FIELDS.url} />
-          <input
-            id={ENDPOINT_FIELDS.url}
-            name="url"
-            type="url"
-            required
-            maxLength={2048}
-            placeholder="https://example.com/hooks"
-            value={values?.get('url') ?? ''}
-            {...invalidAttrs(problem, ENDPOINT_FIELDS.url)}
-          />
-        </p>
-        <fieldset {...invalidAttrs(problem, ENDPOINT_FIELDS.events, true)}>
-          <legend>Event types (none picked: every event)</legend>
-          <FieldMessage problem={problem} field={ENDPOINT_FIELDS.events} />
-          {props.eventTypes.map((t, i) => (
-            <label class="check">
-              <input type="checkbox" name="events" value={t} checked={picked.has(t)} id={i === 0 ? ENDPOINT_FIELDS.events : undefined} /> {t}
-            </label>
-          ))}
-        </fieldset>
-        <button type="submit">Add endpoint</button>
-      </form>
+      </EndpointForm>
     </Layout>
   );
 }
 
-/**
- * The result page of adding an endpoint or rotating its secret (after the redirect): the secret the first time it
- * opens (`shown`, kept for it by the POST), a note that it was shown after that.
- */
-export function SecretShownPage(props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint; shown?: { secret: string; created: boolean } }) {
-  const { guild, shown } = props;
-  return (
-    <Layout title={!shown ? 'Signing secret' : shown.created ? 'Endpoint added' : 'New signing secret'} viewer={props.viewer} server={nav(guild)}>
-      {shown && (
-        <p>
-          Endpoint <code>{props.endpoint.url}</code>: its receiver verifies every delivery's signature with this secret
-          {shown.created ? '.' : '; the old secret stopped signing now.'}
-        </p>
-      )}
-      <SecretOnce
-        label="Signing secret"
-        value={shown?.secret}
-        id="signing-secret"
-        gone={
-          <>
-            The signing secret of <code>{props.endpoint.url}</code> was shown once, when this page first opened, and cannot be shown again. If
-            you did not store it, rotate the secret.
-          </>
-        }
-      />
-      <p>
-        <a href={`/console/servers/${guild.id}/webhooks`}>Back to the webhook endpoints</a>
-      </p>
-    </Layout>
-  );
-}
-
-export function RemoveEndpointPage(props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint }) {
+/** A confirmation before a change that loses events or breaks the receiver: what happens, then the one button. */
+export function ConfirmEndpointPage(props: {
+  viewer: Viewer;
+  guild: GuildRecord;
+  endpoint: WebhookEndpoint;
+  title: string;
+  action: 'disable' | 'remove';
+  button: string;
+  children: ComponentChildren;
+}) {
   const { guild, endpoint } = props;
+  const base = endpointPath(guild.id, endpoint.id);
   return (
-    <Layout title="Remove this endpoint?" viewer={props.viewer} server={nav(guild)}>
-      <p>
-        No event will be sent to <code>{endpoint.url}</code> any more, and its outstanding deliveries stop.
-      </p>
-      <form method="post" action={`/console/servers/${guild.id}/webhooks/${endpoint.id}/remove`}>
-        <CsrfField token={props.viewer.csrf} />
+    <Layout title={props.title} viewer={props.viewer} server={webhooksNav(guild)}>
+      {props.children}
+      <form method="post" action={`${base}/${props.action}`}>
+        <FormFields viewer={props.viewer} action={`${base}/${props.action}`} />
         <button type="submit" class="danger">
-          Remove the endpoint
+          {props.button}
         </button>{' '}
         <a href={`/console/servers/${guild.id}/webhooks`}>Cancel</a>
       </form>
     </Layout>
   );
 }
+
+export const RemoveEndpointPage = (props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint }) => (
+  <ConfirmEndpointPage {...props} title="Remove this endpoint?" action="remove" button="Remove the endpoint">
+    <p>
+      No event will be sent to <code>{props.endpoint.url}</code> any more, and its outstanding deliveries stop.
+    </p>
+  </ConfirmEndpointPage>
+);
+
+export const DisableEndpointPage = (props: { viewer: Viewer; guild: GuildRecord; endpoint: WebhookEndpoint }) => (
+  <ConfirmEndpointPage {...props} title="Disable this endpoint?" action="disable" button="Disable the endpoint">
+    <p>
+      Nothing will be sent to <code>{props.endpoint.url}</code> while it is disabled, and its outstanding deliveries stop.
+    </p>
+    <p data-warning="lost-events">
+      <strong>Events raised while it is disabled are never delivered</strong>, not even after you enable it again: they
+      are not kept for it.
+    </p>
+  </ConfirmEndpointPage>
+);

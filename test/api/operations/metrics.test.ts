@@ -70,7 +70,7 @@ it('/metrics shows requests, latency, refusals, replays, workflow starts, webhoo
   let limited = 0;
   for (let i = 0; i < 8 && limited === 0; i += 1) limited = (await http('GET', bank, { headers: bearer(key) })).status === 429 ? 1 : 0;
   expect(limited).toBe(1);
-  const attempt = await sendAttempt(new Agent(), { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, secret: 'whsec_test', eventId: 'evt_1', body: '{}' }, 0);
+  const attempt = await sendAttempt(new Agent(), { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, secrets: ['whsec_test'], eventId: 'evt_1', body: '{}' }, 0);
   expect(attempt.ok).toBe(true);
 
   const after = await scrape();
