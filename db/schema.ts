@@ -13,6 +13,7 @@ import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSe
 import type { GiveawaySettingsTable, GiveawaysTable, GiveawayEntriesTable, GiveawayDrawsTable, GiveawayActionsTable } from './giveaways/tables.js';
 import type { ConsoleSessionsTable, ConsoleSignInsTable } from './console/tables.js';
 import type { ShopStoresTable, ShopCategoriesTable, ShopItemsTable, ShopPurchasesTable } from './shop/tables.js';
+import type { BotGatewaySessionsTable } from './bot/tables.js';
 
 // Row types of every table, one file per area; the Database interface below is what Kysely sees.
 export type * from './shared/tables.js';
@@ -29,6 +30,7 @@ export type * from './giveaways/tables.js';
 export type * from './flows/tables.js';
 export type * from './shop/tables.js';
 export type * from './console/tables.js';
+export type * from './bot/tables.js';
 
 export interface Database {
   console_sessions: ConsoleSessionsTable;
@@ -106,6 +108,7 @@ export interface Database {
   shop_categories: ShopCategoriesTable;
   shop_items: ShopItemsTable;
   shop_purchases: ShopPurchasesTable;
+  bot_gateway_sessions: BotGatewaySessionsTable;
 }
 
 export type GuildRow = Selectable<GuildsTable>;

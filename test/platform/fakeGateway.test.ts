@@ -56,7 +56,7 @@ describe('the fake gateway', () => {
     expect(await c.next()).toEqual({ op: 10, d: { heartbeat_interval: 1234 }, s: null, t: null });
     c.send(2, { token: fake.token, intents: 513, properties: {}, shard: [0, 1] });
     const ready = await c.next();
-    expect(ready).toMatchObject({ op: 0, s: 1, t: 'READY', d: { v: 10, session_id: 'fake-session-1', resume_gateway_url: gateway.url, shard: [0, 1] } });
+    expect(ready).toMatchObject({ op: 0, s: 1, t: 'READY', d: { v: 10, session_id: gateway.sessionOf()!.id, resume_gateway_url: gateway.url, shard: [0, 1] } });
     expect(ready.d.user).toMatchObject({ id: fake.state.bot.id, bot: true });
     expect(gateway.identifies).toEqual([{ token: fake.token, intents: 513, shard: [0, 1] }]);
     c.send(1, 1);
@@ -96,7 +96,7 @@ describe('the fake gateway', () => {
     const a = await connect(gateway.url);
     await a.next();
     a.send(2, { token: fake.token, intents: 1 });
-    await a.next();
+    const sessionId = (await a.next()).d.session_id as string;
     gateway.dispatch('MESSAGE_CREATE', { id: 'm2' });
     await a.next();
     const closed = once(a.ws, 'close');
@@ -107,13 +107,13 @@ describe('the fake gateway', () => {
     gateway.dispatch('MESSAGE_CREATE', { id: 'm4' });
     const b = await connect(gateway.url);
     await b.next();
-    b.send(6, { token: fake.token, session_id: 'fake-session-1', seq: 2 });
+    b.send(6, { token: fake.token, session_id: sessionId, seq: 2 });
     expect([await b.next(), await b.next(), await b.next()]).toEqual([
       { op: 0, s: 3, t: 'MESSAGE_CREATE', d: { id: 'm3' } },
       { op: 0, s: 4, t: 'MESSAGE_CREATE', d: { id: 'm4' } },
       { op: 0, s: 5, t: 'RESUMED', d: {} },
     ]);
-    expect(gateway.resumes).toEqual([{ sessionId: 'fake-session-1', seq: 2 }]);
+    expect(gateway.resumes).toEqual([{ sessionId, seq: 2 }]);
   });
 
   it('refuses to resume an unknown session with a non-resumable INVALID_SESSION', async () => {
