@@ -49,7 +49,7 @@ export async function startBotBed(
 }
 
 /** The next bot process against the same fake Discord and database (a restart): it starts from the saved sessions. */
-export function restartBotBed(database: TestDatabase, previous: BotBed, botOptions: BotOptions = {}, depOverrides: Partial<BotDeps> = {}): Promise<BotBed> {
+export function restartBotBed(database: TestDatabase, previous: Pick<BotBed, 'fake' | 'gateway' | 'clock'>, botOptions: BotOptions = {}, depOverrides: Partial<BotDeps> = {}): Promise<BotBed> {
   return botBedOn(database, previous.fake, previous.gateway, previous.clock.now(), botOptions, depOverrides, {});
 }
 

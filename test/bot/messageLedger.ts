@@ -14,8 +14,8 @@ export interface MessageLedger {
   /** Sends it through the bed and waits until the bot handled it. */
   handled(bed: BotBed, m: Message): Promise<number>;
   ids(): string[];
-  /** Resolves once every message sent is claimed (counted) in the database; then returns the counts. */
-  allCounted(db: Kysely<Database>): Promise<Counts>;
+  /** Resolves once `n` of the messages sent (all by default) are claimed (counted) in the database; then returns the counts. */
+  allCounted(db: Kysely<Database>, n?: number): Promise<Counts>;
 }
 
 /** `claims`: the messages claimed once each in level_counted_messages; `<guild>/<user>`: messages that earned XP. */
@@ -34,7 +34,7 @@ export function messageLedger(gateway: FakeGateway): MessageLedger {
       return bed.dispatch('MESSAGE_CREATE', m);
     },
     ids,
-    allCounted: (db) => eventually(() => counts(db, sent), (c) => c.claims === sent.length),
+    allCounted: (db, n) => eventually(() => counts(db, sent), (c) => c.claims === (n ?? sent.length)),
   };
 }
 

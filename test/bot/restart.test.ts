@@ -1,5 +1,4 @@
 import { Writable } from 'node:stream';
-import { sql } from 'kysely';
 import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listGatewaySessions } from '../../db/bot/gatewaySessions.js';
@@ -11,6 +10,7 @@ import { createDiscordGuild } from '../harness/discordGuild.js';
 import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { eventually } from '../harness/eventually.js';
 import { restartBotBed, startBotBed } from './botHarness.js';
+import { holdLevelRow } from './levelRowLock.js';
 import { messageLedger } from './messageLedger.js';
 import { memberMessage } from './payloads.js';
 
@@ -30,24 +30,6 @@ beforeAll(async () => {
   for (const g of [a, b]) await saveLevelSettings(database.db, g.id, { announceChannelId: null, announceTemplate: 'GG {user}', removePreviousRewards: false, messageCooldownSeconds: 0 });
 });
 
-/** Holds a member's level row in a transaction of the test's own, so the bot's handling of their next message waits. */
-async function holdLevelRow(guildId: string, userId: string) {
-  let release = () => undefined as void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let taken = () => undefined as void;
-  const held = new Promise<void>((resolve) => (taken = resolve));
-  const done = database.db.transaction().execute(async (trx) => {
-    await sql`SELECT 1 FROM level_members WHERE guild_id = ${guildId} AND user_id = ${userId} FOR UPDATE`.execute(trx);
-    taken();
-    await released;
-  });
-  await held;
-  return async () => {
-    release();
-    await done;
-  };
-}
-
 describe('a restart (SIGTERM)', () => {
   it('resumes from the last handled dispatch: what was received and not handled, sent while stopping and while away is replayed and counted once', async () => {
     const first = await startBotBed(database, NOW, {}, { drainMs: 200 });
@@ -56,7 +38,7 @@ describe('a restart (SIGTERM)', () => {
     await ledger.handled(first, memberMessage(b.id, ub, NOW));
 
     // ub's next message waits on a lock; a's are handled beside it, past it.
-    const releaseLock = await holdLevelRow(b.id, ub);
+    const releaseLock = await holdLevelRow(database, b.id, ub);
     const stuck = ledger.send(memberMessage(b.id, ub, NOW));
     for (let i = 0; i < 3; i += 1) expect(await ledger.handled(first, memberMessage(a.id, ua, NOW))).toBeGreaterThan(stuck);
 
