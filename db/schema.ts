@@ -14,6 +14,7 @@ import type { GiveawaySettingsTable, GiveawaysTable, GiveawayEntriesTable, Givea
 import type { ConsoleSessionsTable, ConsoleSignInsTable } from './console/tables.js';
 import type { ConsoleFormSubmissionsTable, ConsoleFlashesTable } from './console/formTables.js';
 import type { ShopStoresTable, ShopCategoriesTable, ShopItemsTable, ShopPurchasesTable } from './shop/tables.js';
+import type { BotGatewaySessionsTable } from './bot/tables.js';
 
 // Row types of every table, one file per area; the Database interface below is what Kysely sees.
 export type * from './shared/tables.js';
@@ -31,6 +32,7 @@ export type * from './flows/tables.js';
 export type * from './shop/tables.js';
 export type * from './console/tables.js';
 export type * from './console/formTables.js';
+export type * from './bot/tables.js';
 
 export interface Database {
   console_sessions: ConsoleSessionsTable;
@@ -110,6 +112,7 @@ export interface Database {
   shop_categories: ShopCategoriesTable;
   shop_items: ShopItemsTable;
   shop_purchases: ShopPurchasesTable;
+  bot_gateway_sessions: BotGatewaySessionsTable;
 }
 
 export type GuildRow = Selectable<GuildsTable>;

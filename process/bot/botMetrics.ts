@@ -43,3 +43,9 @@ export const gatewayPaused = new Gauge({
   help: '1 while the bot has stopped reading the gateway because its dispatch queue is full.',
   registers: [registry],
 });
+
+export const gatewaySessionsLost = new Counter({
+  name: 'bot_gateway_sessions_lost_total',
+  help: 'Gateway sessions Discord ended before the bot could resume them (a refused resume): the dispatches not yet handled then are not replayed; members are reconciled.',
+  registers: [registry],
+});

@@ -1,4 +1,5 @@
 import { isDependencyUnavailable } from '../../src/core/dependencyErrors.js';
+import type { SessionProgress } from './gatewayPositions.js';
 
 /** One gateway dispatch waiting for its handling. */
 export interface QueuedDispatch {
@@ -10,6 +11,8 @@ export interface QueuedDispatch {
   lane: string;
   /** When the bot received it (performance.now()), for the dispatch-to-commit latency. */
   receivedAt: number;
+  /** Its gateway session's progress (gatewayPositions.ts), told when it is done with; none in the queue's own tests. */
+  progress?: SessionProgress | null;
 }
 
 export interface DispatchQueueOptions {

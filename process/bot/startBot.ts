@@ -1,11 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { DiscordAPIError, REST } from '@discordjs/rest';
-import { CompressionMethod, WebSocketManager, WebSocketShardEvents, WebSocketShardStatus, type SessionInfo } from '@discordjs/ws';
-import { GatewayCloseCodes, GatewayDispatchEvents, GatewayIntentBits } from 'discord-api-types/v10';
+import { CloseCodes, CompressionMethod, WebSocketManager, WebSocketShardEvents, WebSocketShardStatus } from '@discordjs/ws';
+import { GatewayDispatchEvents, GatewayIntentBits } from 'discord-api-types/v10';
+import { listGatewaySessions, saveGatewaySession } from '../../db/bot/gatewaySessions.js';
 import type { Config } from '../../src/core/config.js';
-import { dispatchFailures, dispatchLatency, dispatchQueueDepth, dispatchRetries, gatewayEvents, gatewayPaused } from './botMetrics.js';
+import { dispatchFailures, dispatchLatency, dispatchQueueDepth, dispatchRetries, gatewayEvents, gatewayPaused, gatewaySessionsLost } from './botMetrics.js';
 import { dispatchLane } from './dispatchLane.js';
 import { DISPATCH_TABLE } from './dispatchTable.js';
+import { FATAL_CLOSE_CODES, fatalCloseLine } from './fatalCloses.js';
+import { gatewayPositions } from './gatewayPositions.js';
 import { RECONCILE_MEMBERS } from './handlers/reconcileMembers.js';
 import { createDispatchQueue } from './dispatchQueue.js';
 import { gatewayFlowControl } from './gatewayFlowControl.js';
@@ -23,15 +26,14 @@ export const BOT_INTENTS =
   GatewayIntentBits.GuildInvites |
   GatewayIntentBits.GuildModeration;
 
-export const DISALLOWED_INTENTS_MESSAGE =
-  'Discord refused the intents (close code 4014): enable the Server Members and Message Content privileged intents for this bot in the Developer Portal (Bot page), then restart.';
+export { DISALLOWED_INTENTS_MESSAGE } from './fatalCloses.js';
 
 export const SESSION_LIMIT_MESSAGE = (detail: string) =>
   `Discord allows no more gateway sessions now (session_start_limit): ${detail}. Start fewer shards (DISCORD_SHARD_IDS) or wait for the reset.`;
 
 export const BOT_UNAUTHORIZED_MESSAGE = 'Discord refused the bot token (401 Unauthorized): set DISCORD_TOKEN to the bot token from the Developer Portal and restart.';
 
-/** The bot cannot run with this config (not PLATFORM=discord), or Discord ended it for good (4014). */
+/** The bot cannot run with this config (not PLATFORM=discord), or Discord ended it for good (fatalCloses.ts). */
 export class BotStartError extends Error {
   override name = 'BotStartError';
 }
@@ -46,12 +48,16 @@ export function discordPlatformOf(config: Config): Extract<Config['platform'], {
 export interface RunningBot {
   /** 'handled' (event name, sequence number, outcome) once each dispatch is done with. */
   events: EventEmitter;
-  /** Settles when Discord ends the session for good (4014) with the one line to print. */
+  /** Settles when Discord ends a session for good (4004, 4010-4014) with the one line to print. */
   fatal: Promise<BotStartError>;
   /** Dispatches received and not yet done with. */
   queued(): number;
   /** Each shard of this process: its connection's state and the age of its last dispatch (null before any). */
   shards(): Promise<ShardHealth[]>;
+  /**
+   * Stops reading the gateway, lets the queue drain (up to `drainMs`), saves each shard's handled position and
+   * closes with a resumable code: the next process resumes, and Discord replays what was not handled.
+   */
   stop(): Promise<void>;
 }
 
@@ -62,6 +68,10 @@ export interface BotOptions {
   maxQueued?: number;
   /** Servers whose dispatches are handled at the same time. */
   concurrency?: number;
+  /** How long stop() waits for the queue to drain (default 10 s, within the entrypoint's 15 s per stop step). */
+  drainMs?: number;
+  /** How often the handled positions are written while running (default 1 s; a crash replays at most that much more). */
+  positionFlushMs?: number;
 }
 
 export interface ShardHealth {
@@ -81,9 +91,22 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
   const events = new EventEmitter();
   const rest = new REST({ api: p.apiUrl, version: '10', retries: 0, timeout: 15_000 }).setToken(p.token);
   const flow = gatewayFlowControl();
-  // The library's default session store is one per Node process: a store per bot keeps two bots (tests, a
-  // restart in the same process) from resuming each other's sessions.
-  const sessions = new Map<number, SessionInfo>();
+  let ended = false;
+  let stopping = false;
+  const positions = gatewayPositions({
+    // A session store per bot, started from the positions the last process saved: it resumes them.
+    saved: await listGatewaySessions(deps.db),
+    save: (record) => saveGatewaySession(deps.db, record),
+    onLost(lost) {
+      if (ended) return;
+      gatewaySessionsLost.inc();
+      deps.logger.warn(
+        { shardId: lost.shardId, sessionId: lost.sessionId, handledSeq: lost.handled, receivedSeq: lost.received },
+        'gateway session lost: Discord did not let it resume, so the dispatches it had not delivered or the bot had not handled are not replayed; members are reconciled on the new session',
+      );
+    },
+    onSaveFailed: (err) => deps.logger.warn({ err }, 'gateway positions not saved; a restart now would replay more (handled once)'),
+  });
   const manager = new WebSocketManager({
     token: p.token,
     intents: BOT_INTENTS,
@@ -93,8 +116,8 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     shardCount: config.bot.shardCount ?? null,
     shardIds: config.bot.shardIds ? ('start' in config.bot.shardIds ? { ...config.bot.shardIds } : [...config.bot.shardIds]) : null,
     buildStrategy: flow.buildStrategy,
-    retrieveSessionInfo: (shardId) => sessions.get(shardId) ?? null,
-    updateSessionInfo: (shardId, info) => void (info ? sessions.set(shardId, info) : sessions.delete(shardId)),
+    retrieveSessionInfo: positions.retrieve,
+    updateSessionInfo: positions.update,
   });
 
   const queue = createDispatchQueue({
@@ -113,6 +136,7 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     },
     onDone(item, outcome) {
       dispatchQueueDepth.dec();
+      if (item.progress) positions.done(item.progress, item.s);
       if (outcome === 'handled') dispatchLatency.observe({ type: item.t }, (performance.now() - item.receivedAt) / 1000);
       events.emit('handled', item.t, item.s, outcome);
     },
@@ -127,29 +151,33 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
   });
   const lastEventAt = new Map<number, number>();
   manager.on(WebSocketShardEvents.Dispatch, (payload, shardId) => {
+    // Stopping: what arrives now is after the position saved, so Discord replays it to the next process.
+    if (stopping) return;
     const receivedAt = performance.now();
     lastEventAt.set(shardId, receivedAt);
     gatewayEvents.inc({ type: payload.t });
-    dispatchQueueDepth.inc(payload.t === GatewayDispatchEvents.Ready ? 1 + payload.d.guilds.length : 1);
-    queue.push({ t: payload.t, s: payload.s, d: payload.d, shardId, lane: dispatchLane(payload.t, payload.d), receivedAt });
     // A new session (not a resume): what was sent while the bot was away is lost, so each server's members are
-    // reconciled, in that server's order.
-    if (payload.t === GatewayDispatchEvents.Ready) {
-      for (const { id } of payload.d.guilds) queue.push({ t: RECONCILE_MEMBERS, s: payload.s, d: { guild_id: id }, shardId, lane: id, receivedAt });
-    }
+    // reconciled, in that server's order. READY counts as handled once they are.
+    const reconciled = payload.t === GatewayDispatchEvents.Ready ? payload.d.guilds.map((g) => g.id) : [];
+    const progress = positions.take(shardId, payload.t, payload.s, 1 + reconciled.length);
+    dispatchQueueDepth.inc(1 + reconciled.length);
+    queue.push({ t: payload.t, s: payload.s, d: payload.d, shardId, lane: dispatchLane(payload.t, payload.d), receivedAt, progress });
+    for (const id of reconciled) queue.push({ t: RECONCILE_MEMBERS, s: payload.s, d: { guild_id: id }, shardId, lane: id, receivedAt, progress });
   });
+  const flushing = setInterval(() => void positions.flush(), options.positionFlushMs ?? 1_000);
+  flushing.unref();
 
-  let ended = false;
   let resolveFatal: (err: BotStartError) => void = () => undefined;
   const fatal = new Promise<BotStartError>((resolve) => (resolveFatal = resolve));
-  const endSession = (err: BotStartError) => {
-    ended = true;
-    resolveFatal(err);
-  };
   manager.on(WebSocketShardEvents.Closed, (code, shardId) => {
     deps.logger.info({ code, shardId }, 'gateway connection closed');
-    // The library leaves the shard idle after 4014: without an exit the process would look alive and do nothing.
-    if (code === GatewayCloseCodes.DisallowedIntents) endSession(new BotStartError(DISALLOWED_INTENTS_MESSAGE));
+    // The library leaves the shard idle after these: without an exit the process would look alive and do nothing.
+    if (ended || !FATAL_CLOSE_CODES.includes(code)) return;
+    ended = true;
+    void (async () => {
+      const line = await fatalCloseLine(code, await manager.getShardCount(), async () => (await manager.fetchGatewayInformation(true)).shards);
+      resolveFatal(new BotStartError(line ?? `Discord closed the gateway with ${code}.`));
+    })();
   });
   manager.on(WebSocketShardEvents.Ready, (data, shardId) => deps.logger.info({ shardId, sessionId: data.session_id }, 'gateway ready'));
   manager.on(WebSocketShardEvents.Resumed, (shardId) => deps.logger.info({ shardId }, 'gateway session resumed'));
@@ -158,12 +186,29 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
   // A session Discord ended for good rejects the connect as well: `fatal` carries the one line to print.
   await manager.connect().catch((err: unknown) => {
     if (ended) return;
+    clearInterval(flushing);
     // GET /gateway/bot comes first: a wrong token is refused there, before any gateway connection.
     if (err instanceof DiscordAPIError && err.status === 401) throw new BotStartError(BOT_UNAUTHORIZED_MESSAGE);
     // The library counts the sessions left (session_start_limit) before identifying any shard.
     if (err instanceof Error && err.message.startsWith('Not enough sessions remaining')) throw new BotStartError(SESSION_LIMIT_MESSAGE(err.message));
     throw err;
   });
+
+  async function stop() {
+    stopping = true;
+    positions.closing();
+    clearInterval(flushing);
+    await within(queue.drained(), options.drainMs ?? 10_000);
+    // Past the deadline a handling may still run (an outage, a lock): its dispatch is after the saved position, so
+    // the next session gets it again and handles it once. Retries waiting on an outage give up now.
+    void queue.stop();
+    await positions.flush();
+    // Reading again lets the close handshake through; whatever arrives is not taken (stopping).
+    flow.setPaused(false);
+    // Not 1000 or 1001, which would end the session on Discord's side: the next process resumes it.
+    await manager.destroy({ code: CloseCodes.Resuming, reason: 'restarting' });
+  }
+  let stopped: Promise<void> | null = null;
   return {
     events,
     fatal,
@@ -180,11 +225,13 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
         };
       });
     },
-    async stop() {
-      await manager.destroy();
-      // Dispatches still waiting on an outage stay unhandled: the next session is identified anew, and the
-      // reconciliation after it records the members missed.
-      await queue.stop();
-    },
+    stop: () => (stopped ??= stop()),
   };
+}
+
+/** Waits for `work`, or `ms` at most. */
+async function within(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

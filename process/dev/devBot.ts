@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { clearGatewaySessions } from '../../db/bot/gatewaySessions.js';
 import type { Database } from '../../db/schema.js';
 import { systemClock } from '../../src/core/clock.js';
 import type { Config } from '../../src/core/config.js';
@@ -21,10 +22,13 @@ export interface DevBot {
 /**
  * `npm run dev` with the Discord platform starts the bot too, as `npm run bot` does: against real Discord with
  * PLATFORM=discord, or against the fake's gateway (`--platform fake-discord`), where dispatches come on demand.
- * Discord ending the session (4014) is said in one line; the rest of the stack goes on.
+ * Discord ending the session (4004, 4010-4014) is said in one line; the rest of the stack goes on.
  */
 export async function startDevBot(config: Config, db: Kysely<Database>, logger: Logger, say: (line: string) => void, fake?: FakeDiscord): Promise<DevBot> {
   const gateway = fake ? attachFakeGateway(fake) : undefined;
+  // The fake started with this dev run has never seen the sessions an earlier run saved: resuming them would only
+  // be refused (and reported as a lost session).
+  if (fake) await clearGatewaySessions(db);
   const bot = await startBot(config, createBotDeps(config, db, systemClock, logger, { metrics: platformMetrics }));
   void bot.fatal.then((err) => say(`bot stopped: ${err.message}`));
   const probes = await startBotProbes(config, db, bot).catch(async (err: unknown) => {

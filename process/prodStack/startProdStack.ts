@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { clearGatewaySessions } from '../../db/bot/gatewaySessions.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createDatabase } from '../../db/pool.js';
 import type { Config } from '../../src/core/config.js';
@@ -61,6 +62,8 @@ export async function startProdStack(config: Config, root: string, workDir: stri
   const discord = await startDevFakeDiscord(database.db, guildId, config);
   defer(discord.fake.close);
   attachFakeGateway(discord.fake);
+  // A fake started now never saw the gateway sessions an earlier run of the stack saved.
+  await clearGatewaySessions(database.db);
 
   const common: Record<string, string> = {
     HOST: '127.0.0.1',

@@ -10,13 +10,15 @@ describe('bot settings', () => {
 
   it('take a shard count and a range or a list of shard ids', () => {
     expect(loadConfig({ BOT_PORT: '4002', DISCORD_SHARD_COUNT: '8', DISCORD_SHARD_IDS: '4-7' }).bot).toEqual({ port: 4002, shardCount: 8, shardIds: { start: 4, end: 7 } });
-    expect(loadConfig({ DISCORD_SHARD_IDS: '0,2,5' }).bot.shardIds).toEqual([0, 2, 5]);
+    expect(loadConfig({ DISCORD_SHARD_COUNT: '6', DISCORD_SHARD_IDS: '0,2,5' }).bot.shardIds).toEqual([0, 2, 5]);
   });
 
   it.each([
-    [{ DISCORD_SHARD_IDS: '0-' }, 'DISCORD_SHARD_IDS: must be a range such as 0-3 or a list such as 0,2,5'],
-    [{ DISCORD_SHARD_IDS: 'all' }, 'DISCORD_SHARD_IDS: must be a range such as 0-3 or a list such as 0,2,5'],
-    [{ DISCORD_SHARD_IDS: '3-1' }, 'DISCORD_SHARD_IDS: must be a range whose first shard is not after its last'],
+    [{ DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '0-' }, 'DISCORD_SHARD_IDS: must be a range such as 0-3 or a list such as 0,2,5'],
+    [{ DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: 'all' }, 'DISCORD_SHARD_IDS: must be a range such as 0-3 or a list such as 0,2,5'],
+    [{ DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '3-1' }, 'DISCORD_SHARD_IDS: must be a range whose first shard is not after its last'],
+    [{ DISCORD_SHARD_IDS: '0-3' }, 'DISCORD_SHARD_IDS: needs DISCORD_SHARD_COUNT (the same total on every bot process)'],
+    [{ DISCORD_SHARD_IDS: '0,2,5' }, 'DISCORD_SHARD_IDS: needs DISCORD_SHARD_COUNT (the same total on every bot process)'],
     [{ DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '2-4' }, 'DISCORD_SHARD_IDS: must name shards below DISCORD_SHARD_COUNT (4); shard ids start at 0'],
     [{ DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '1,4' }, 'DISCORD_SHARD_IDS: must name shards below DISCORD_SHARD_COUNT (4); shard ids start at 0'],
     [{ DISCORD_SHARD_COUNT: '0' }, 'DISCORD_SHARD_COUNT: Too small: expected number to be >=1'],

@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHARDING_REQUIRED_MESSAGE } from '../../process/bot/fatalCloses.js';
 import { BOT_INTENTS, BOT_UNAUTHORIZED_MESSAGE, DISALLOWED_INTENTS_MESSAGE } from '../../process/bot/startBot.js';
 import { attachFakeGateway, startFakeDiscord, type FakeDiscord, type FakeGateway } from '../../process/infra/fakeDiscord/index.js';
 import { useTestDatabase } from '../harness/database.js';
@@ -51,7 +52,7 @@ describe('npm run bot', () => {
 });
 
 describe('npm run bot, stopped', () => {
-  it('connects, then on SIGTERM closes the gateway connection and exits 0', async () => {
+  it('connects, then on SIGTERM closes the gateway connection with a resumable code, keeping the session, and exits 0', async () => {
     const ok = await startFakeDiscord();
     const okGateway = attachFakeGateway(ok);
     try {
@@ -64,10 +65,33 @@ describe('npm run bot, stopped', () => {
       const closed = once(okGateway.events, 'closed');
       child.kill('SIGTERM');
       expect(await exited).toEqual([0, null]);
-      await closed;
+      // Not 1000 or 1001, which would end the session: the next process resumes it.
+      expect(await closed).toEqual([4200]);
       expect(okGateway.connected()).toBe(false);
+      expect(okGateway.sessionOf()!.ended).toBeNull();
     } finally {
       await ok.close();
+    }
+  });
+
+  it('ends with exit code 1 and one line naming the shard count when Discord asks for more shards while connected (4011)', async () => {
+    const grown = await startFakeDiscord();
+    const grownGateway = attachFakeGateway(grown);
+    try {
+      const ready = once(grownGateway.events, 'ready');
+      const child = spawn('node_modules/.bin/tsx', ['process/entrypoints/bot.ts'], {
+        env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent', BOT_PORT: '0', PLATFORM: 'discord', DISCORD_TOKEN: grown.token, DISCORD_API_URL: grown.apiUrl },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += String(chunk)));
+      const exited = once(child, 'exit');
+      await ready;
+      grownGateway.requireShards(4);
+      expect(await exited).toEqual([1, null]);
+      expect(ownLines(stderr)).toEqual([`error: ${SHARDING_REQUIRED_MESSAGE(1, 4)}`]);
+      expect(grownGateway.identifies).toHaveLength(1);
+    } finally {
+      await grown.close();
     }
   });
 });

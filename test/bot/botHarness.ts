@@ -9,6 +9,7 @@ import { startBot, type BotOptions, type RunningBot } from '../../process/bot/st
 import { attachFakeGateway, guildCreatePayload, startFakeDiscord, type FakeDiscord, type FakeGateway, type FakeGatewayOptions, type FakeInteractionAnswer } from '../../process/infra/fakeDiscord/index.js';
 import { changeGuild } from '../../src/guild/guildManagement.js';
 import type { GuildRecord } from '../../db/guild/guilds.js';
+import { clearGatewaySessions } from '../../db/bot/gatewaySessions.js';
 import type { TestDatabase } from '../harness/database.js';
 import { seedFakeServer, type FakeServer } from './fakeServer.js';
 
@@ -36,29 +37,39 @@ export async function startBotBed(
 ): Promise<BotBed> {
   const fake = await startFakeDiscord();
   const gateway = attachFakeGateway(fake, gatewayOptions);
-  const clock = fixedClock(now);
+  // A new fake is a Discord that never saw the sessions an earlier bot of this test file saved.
+  await clearGatewaySessions(database.db);
   const ready = once(gateway.events, 'ready');
+  const bed = await botBedOn(database, fake, gateway, now, botOptions, depOverrides, env).catch(async (err: unknown) => {
+    await fake.close();
+    throw err;
+  });
+  await ready;
+  return bed;
+}
+
+/** The next bot process against the same fake Discord and database (a restart): it starts from the saved sessions. */
+export function restartBotBed(database: TestDatabase, previous: Pick<BotBed, 'fake' | 'gateway' | 'clock'>, botOptions: BotOptions = {}, depOverrides: Partial<BotDeps> = {}): Promise<BotBed> {
+  return botBedOn(database, previous.fake, previous.gateway, previous.clock.now(), botOptions, depOverrides, {});
+}
+
+async function botBedOn(
+  database: TestDatabase,
+  fake: FakeDiscord,
+  gateway: FakeGateway,
+  now: Date,
+  botOptions: BotOptions,
+  depOverrides: Partial<BotDeps>,
+  env: Record<string, string>,
+): Promise<BotBed> {
+  const clock = fixedClock(now);
   const config = loadConfig({ PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, BOT_PORT: '0', ...env });
   const logger = createLogger('silent', 'bot-test');
   const deps = createBotDeps(config, database.db, clock, logger, {}, {
     memberList: discordMemberList({ token: fake.token, apiUrl: fake.apiUrl, pageSize: 2 }),
     ...depOverrides,
   });
-  const bot = await startBot(config, deps, botOptions).catch(async (err: unknown) => {
-    await fake.close();
-    throw err;
-  });
-  await ready;
-  const handled = (seq: number) =>
-    new Promise<void>((resolve) => {
-      // Servers are handled side by side: wait for this very dispatch.
-      const on = (_t: string, s: number) => {
-        if (s !== seq) return;
-        bot.events.off('handled', on);
-        resolve();
-      };
-      bot.events.on('handled', on);
-    });
+  const bot = await startBot(config, deps, botOptions);
   return {
     fake,
     gateway,
@@ -67,7 +78,7 @@ export async function startBotBed(
     clock,
     async dispatch(t, d) {
       const seq = gateway.dispatch(t, d);
-      await handled(seq);
+      await handledSeq(bot, seq);
       return seq;
     },
     answersTo: (token) => fake.state.interactionAnswers.filter((a) => a.token === token),
@@ -76,6 +87,18 @@ export async function startBotBed(
       await fake.close();
     },
   };
+}
+
+/** Resolves once the bot is done with the dispatch of this sequence (servers are handled side by side). */
+export function handledSeq(bot: RunningBot, seq: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const on = (_t: string, s: number) => {
+      if (s !== seq) return;
+      bot.events.off('handled', on);
+      resolve();
+    };
+    bot.events.on('handled', on);
+  });
 }
 
 /** A bot bed whose fake Discord holds a server the bot has synced (GUILD_CREATE handled), on Pro with `features` on. */

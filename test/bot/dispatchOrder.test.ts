@@ -52,7 +52,7 @@ describe('the dispatch queue', () => {
     seen.length = 0;
     const resumed = once(bed.gateway.events, 'resume');
     bed.gateway.reconnect();
-    expect(await resumed).toEqual([{ sessionId: 'fake-session-1', seq: expect.any(Number) }]);
+    expect(await resumed).toEqual([{ sessionId: bed.gateway.sessionOf()!.id, seq: expect.any(Number) }]);
     await bed.dispatch('FAST', { n: 4 });
     expect(seen).toEqual(['fast 4']);
     expect(bed.gateway.identifies).toHaveLength(1);

@@ -34,7 +34,7 @@ describe('a dropped gateway connection', () => {
     bed.gateway.dispatch('GUILD_MEMBER_ADD', add(b));
     bed.gateway.dispatch('GUILD_MEMBER_REMOVE', { guild_id: guild.id, user: user(a) });
     const last = bed.dispatch('GUILD_MEMBER_ADD', add(c));
-    expect(await resumed).toEqual([{ sessionId: 'fake-session-1', seq: before }]);
+    expect(await resumed).toEqual([{ sessionId: bed.gateway.sessionOf()!.id, seq: before }]);
     await last;
 
     expect(bed.gateway.identifies).toHaveLength(1);

@@ -33,10 +33,31 @@ async function connect(url: string) {
 
 let fake: FakeDiscord;
 let gateway: FakeGateway;
+// The fake's clock for the resume window, moved by the tests.
+let now = 0;
+const RESUME_WINDOW_MS = 60_000;
 beforeEach(async () => {
+  now = 0;
   fake = await startFakeDiscord();
-  gateway = attachFakeGateway(fake, { heartbeatIntervalMs: 1234, disallowedIntents: 1 << 1 });
+  gateway = attachFakeGateway(fake, { heartbeatIntervalMs: 1234, disallowedIntents: 1 << 1, resumeWindowMs: RESUME_WINDOW_MS, now: () => now });
 });
+
+/** A client that identified on shard `shard` of `count`; resolves with it and its session id. */
+async function identified(shard: [number, number] = [0, 1]) {
+  const c = await connect(gateway.url);
+  await c.next();
+  c.send(2, { token: fake.token, intents: 1, shard });
+  const ready = await c.next();
+  return { c, sessionId: ready.d.session_id as string };
+}
+
+/** A new connection's RESUME of `sessionId` from `seq`: the first frame it gets back. */
+async function resumeFrom(sessionId: string, seq: number) {
+  const c = await connect(gateway.url);
+  await c.next();
+  c.send(6, { token: fake.token, session_id: sessionId, seq });
+  return { c, first: await c.next() };
+}
 afterEach(() => fake.close());
 
 describe('the fake gateway', () => {
@@ -56,7 +77,7 @@ describe('the fake gateway', () => {
     expect(await c.next()).toEqual({ op: 10, d: { heartbeat_interval: 1234 }, s: null, t: null });
     c.send(2, { token: fake.token, intents: 513, properties: {}, shard: [0, 1] });
     const ready = await c.next();
-    expect(ready).toMatchObject({ op: 0, s: 1, t: 'READY', d: { v: 10, session_id: 'fake-session-1', resume_gateway_url: gateway.url, shard: [0, 1] } });
+    expect(ready).toMatchObject({ op: 0, s: 1, t: 'READY', d: { v: 10, session_id: gateway.sessionOf()!.id, resume_gateway_url: gateway.url, shard: [0, 1] } });
     expect(ready.d.user).toMatchObject({ id: fake.state.bot.id, bot: true });
     expect(gateway.identifies).toEqual([{ token: fake.token, intents: 513, shard: [0, 1] }]);
     c.send(1, 1);
@@ -96,7 +117,7 @@ describe('the fake gateway', () => {
     const a = await connect(gateway.url);
     await a.next();
     a.send(2, { token: fake.token, intents: 1 });
-    await a.next();
+    const sessionId = (await a.next()).d.session_id as string;
     gateway.dispatch('MESSAGE_CREATE', { id: 'm2' });
     await a.next();
     const closed = once(a.ws, 'close');
@@ -107,13 +128,13 @@ describe('the fake gateway', () => {
     gateway.dispatch('MESSAGE_CREATE', { id: 'm4' });
     const b = await connect(gateway.url);
     await b.next();
-    b.send(6, { token: fake.token, session_id: 'fake-session-1', seq: 2 });
+    b.send(6, { token: fake.token, session_id: sessionId, seq: 2 });
     expect([await b.next(), await b.next(), await b.next()]).toEqual([
       { op: 0, s: 3, t: 'MESSAGE_CREATE', d: { id: 'm3' } },
       { op: 0, s: 4, t: 'MESSAGE_CREATE', d: { id: 'm4' } },
       { op: 0, s: 5, t: 'RESUMED', d: {} },
     ]);
-    expect(gateway.resumes).toEqual([{ sessionId: 'fake-session-1', seq: 2 }]);
+    expect(gateway.resumes).toEqual([{ sessionId, seq: 2 }]);
   });
 
   it('refuses to resume an unknown session with a non-resumable INVALID_SESSION', async () => {
@@ -122,5 +143,71 @@ describe('the fake gateway', () => {
     c.send(6, { token: fake.token, session_id: 'nope', seq: 3 });
     expect(await c.next()).toEqual({ op: 9, d: false, s: null, t: null });
     expect(gateway.identifies).toEqual([]);
+  });
+
+  it('keeps a session its client closed with a resumable code: what was sent meanwhile is replayed after the named sequence, READY never', async () => {
+    const { c, sessionId } = await identified();
+    gateway.dispatch('MESSAGE_CREATE', { id: 'm2' });
+    await c.next();
+    c.ws.close(4200, 'restarting');
+    await once(gateway.events, 'closed');
+    gateway.dispatch('MESSAGE_CREATE', { id: 'm3' });
+    now += RESUME_WINDOW_MS;
+    const { c: next, first } = await resumeFrom(sessionId, 0);
+    expect([first, await next.next(), await next.next()]).toEqual([
+      { op: 0, s: 2, t: 'MESSAGE_CREATE', d: { id: 'm2' } },
+      { op: 0, s: 3, t: 'MESSAGE_CREATE', d: { id: 'm3' } },
+      { op: 0, s: 4, t: 'RESUMED', d: {} },
+    ]);
+    expect(gateway.sessionOf()).toEqual({ id: sessionId, seq: 4, ended: null });
+  });
+
+  it.each([1000, 1001])('ends a session its client closes with %i: a later RESUME gets a non-resumable INVALID_SESSION', async (code) => {
+    const { c, sessionId } = await identified();
+    c.ws.close(code);
+    await once(gateway.events, 'closed');
+    const refused = once(gateway.events, 'invalid-session');
+    expect((await resumeFrom(sessionId, 1)).first).toEqual({ op: 9, d: false, s: null, t: null });
+    expect(await refused).toEqual([sessionId, `closed by the client with ${code}`]);
+    expect(() => gateway.dispatch('MESSAGE_CREATE', {})).toThrow(`No gateway session on shard 0: the last one ended (closed by the client with ${code}).`);
+  });
+
+  it('refuses to resume a session whose connection went longer ago than the resume window', async () => {
+    const { sessionId } = await identified();
+    gateway.drop();
+    await once(gateway.events, 'closed');
+    gateway.dispatch('MESSAGE_CREATE', { id: 'lost' });
+    now += RESUME_WINDOW_MS + 1;
+    expect((await resumeFrom(sessionId, 1)).first).toEqual({ op: 9, d: false, s: null, t: null });
+    expect(gateway.sessionOf()?.ended).toBe('resume window passed');
+  });
+
+  it('closes every connection with 4004 once the token is revoked, and every later IDENTIFY and RESUME', async () => {
+    const { c, sessionId } = await identified();
+    const closed = once(c.ws, 'close');
+    gateway.revokeToken();
+    expect((await closed)[0]).toBe(4004);
+    const again = await connect(gateway.url);
+    await again.next();
+    again.send(2, { token: fake.token, intents: 1 });
+    expect((await once(again.ws, 'close'))[0]).toBe(4004);
+    const resumed = await connect(gateway.url);
+    await resumed.next();
+    resumed.send(6, { token: fake.token, session_id: sessionId, seq: 1 });
+    expect((await once(resumed.ws, 'close'))[0]).toBe(4004);
+  });
+
+  it('asks for more shards: sessions with fewer are closed with 4011, GET /gateway/bot recommends the new count, and only an IDENTIFY with it is taken', async () => {
+    const { c } = await identified([0, 1]);
+    const closed = once(c.ws, 'close');
+    gateway.requireShards(2);
+    expect((await closed)[0]).toBe(4011);
+    const info = await fetch(`${fake.apiUrl}/v10/gateway/bot`, { headers: { authorization: `Bot ${fake.token}` } });
+    expect(((await info.json()) as { shards: number }).shards).toBe(2);
+    const fewer = await connect(gateway.url);
+    await fewer.next();
+    fewer.send(2, { token: fake.token, intents: 1, shard: [0, 1] });
+    expect((await once(fewer.ws, 'close'))[0]).toBe(4011);
+    expect((await identified([1, 2])).sessionId).toMatch(/^fake-session-/);
   });
 });

@@ -4,11 +4,13 @@ import type { Duplex } from 'node:stream';
 import { constants as zlibConstants, createDeflate } from 'node:zlib';
 import { GatewayCloseCodes, GatewayOpcodes } from 'discord-api-types/v10';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { DEFAULT_RESUME_WINDOW_MS, detach, newSession, replayAfter, resumable, type FakeSession } from './gatewaySessions.js';
 import type { FakeDiscord } from './server.js';
 
 // A fake of Discord's gateway v10 on the HTTP fake's port: @discordjs/ws takes the gateway's address from
 // `GET /gateway/bot` only (TOOLCHAIN.md pitfall 13), so the HTTP fake answers it with this server's ws:// URL
-// and READY's resume_gateway_url points back here too.
+// and READY's resume_gateway_url points back here too. Sessions are kept as strictly as Discord keeps them
+// (gatewaySessions.ts), and the close codes that end a bot (4004, 4011) come on demand.
 
 export interface FakeGatewayOptions {
   heartbeatIntervalMs?: number;
@@ -17,20 +19,16 @@ export interface FakeGatewayOptions {
   shards?: number;
   /** What `GET /gateway/bot` says of the sessions left (default: 1000 of 1000). */
   sessionStartLimit?: { total: number; remaining: number };
+  /** How long a session stays resumable after its connection went (default: DEFAULT_RESUME_WINDOW_MS). */
+  resumeWindowMs?: number;
+  /** The fake's clock for that window (default Date.now): a test moves it instead of waiting. */
+  now?: () => number;
 }
 
 export interface GatewayIdentify {
   token: string;
   intents: number;
   shard?: [number, number];
-}
-
-interface Session {
-  id: string;
-  seq: number;
-  /** Every dispatch sent in this session, for RESUME's replay. */
-  sent: Array<{ s: number; t: string; d: unknown }>;
-  socket: WebSocket | null;
 }
 
 export interface FakeGateway {
@@ -40,16 +38,25 @@ export interface FakeGateway {
   resumes: Array<{ sessionId: string; seq: number | null }>;
   /** Every connection in order, and whether it asked for zlib-stream transport compression. */
   connections: Array<{ compressed: boolean }>;
-  /** 'identify', 'ready', 'resume', 'heartbeat', 'connection' and 'closed' (by the client), as they happen. */
+  /**
+   * 'identify', 'ready' (session id), 'resume', 'invalid-session' (session id, why), 'heartbeat', 'connection' and
+   * 'closed' (the close code), as they happen.
+   */
   events: EventEmitter;
   /** Sends a dispatch on a shard's latest session (kept for replay while it is disconnected); returns its sequence number. */
   dispatch(t: string, d: unknown, shardId?: number): number;
+  /** A shard's latest session: its id, last sequence, and why it ended (null while resumable). */
+  sessionOf(shardId?: number): { id: string; seq: number; ended: string | null } | undefined;
   /** Asks the client to reconnect and resume (opcode 7). */
   reconnect(): void;
-  /** Closes the current connection with a close code (4000 resumable, 4014 disallowed intents, ...). */
+  /** Closes the current connection with a close code (4000 resumable, 4010, 4012, 4013 ...). */
   closeWith(code: number, reason?: string): void;
   /** Drops the current connection without a close frame (a network cut). */
   drop(): void;
+  /** The bot's token is reset in the Developer Portal: every connection closed with 4004, and so is every later IDENTIFY or RESUME. */
+  revokeToken(): void;
+  /** The bot outgrew its shards: GET /gateway/bot recommends `shards`; sessions with fewer are closed with 4011, and so are IDENTIFYs. */
+  requireShards(shards: number): void;
   connected(): boolean;
 }
 
@@ -60,13 +67,19 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
   const events = new EventEmitter();
   const identifies: GatewayIdentify[] = [];
   const resumes: FakeGateway['resumes'] = [];
-  // The latest session of each shard (an IDENTIFY without a shard is shard 0).
-  const latestOf = new Map<number, Session>();
-  let sessions = 0;
+  const now = options.now ?? Date.now;
+  const resumeWindowMs = options.resumeWindowMs ?? DEFAULT_RESUME_WINDOW_MS;
+  // Every session by id (a RESUME may name any), and the latest of each shard (an IDENTIFY without a shard is shard 0).
+  const sessions = new Map<string, FakeSession>();
+  const latestOf = new Map<number, FakeSession>();
+  // Connections the fake closed itself: their close code is the fake's, not a client's ending its session.
+  const closedByServer = new WeakSet<WebSocket>();
+  let shards = options.shards ?? 1;
+  let tokenRevoked = false;
 
   fake.route('GET', '/gateway/bot', () => ({
     status: 200,
-    body: { url: address, shards: options.shards ?? 1, session_start_limit: { total: 1000, remaining: 1000, ...options.sessionStartLimit, reset_after: 86_400_000, max_concurrency: 1 } },
+    body: { url: address, shards, session_start_limit: { total: 1000, remaining: 1000, ...options.sessionStartLimit, reset_after: 86_400_000, max_concurrency: 1 } },
   }));
   // A connection asking for `compress=zlib-stream` gets every payload through one deflate context of its own, each
   // payload ended by a sync flush, as Discord sends them.
@@ -88,11 +101,15 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     if (compressor) compressor(text);
     else ws.send(text);
   };
+  const closeBy = (ws: WebSocket, code: number, reason?: string) => {
+    closedByServer.add(ws);
+    ws.close(code, reason);
+  };
 
-  function sendDispatch(session: Session, t: string, d: unknown): number {
+  function sendDispatch(session: FakeSession, t: string, d: unknown, replayable = true): number {
     session.seq += 1;
     const entry = { s: session.seq, t, d };
-    session.sent.push(entry);
+    if (replayable) session.sent.push(entry);
     if (session.socket) send(session.socket, { op: GatewayOpcodes.Dispatch, ...entry });
     return entry.s;
   }
@@ -101,7 +118,7 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     events.emit('connection');
     send(ws, { op: GatewayOpcodes.Hello, d: { heartbeat_interval: options.heartbeatIntervalMs ?? 41_250 } });
     ws.on('close', (code) => {
-      for (const session of latestOf.values()) if (session.socket === ws) session.socket = null;
+      for (const session of sessions.values()) if (session.socket === ws) detach(session, code, !closedByServer.has(ws), now());
       events.emit('closed', code);
     });
     ws.on('message', (raw) => {
@@ -118,24 +135,30 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     const request: GatewayIdentify = { token: String(d.token), intents: Number(d.intents), shard: d.shard as [number, number] | undefined };
     identifies.push(request);
     events.emit('identify', request);
-    if (request.token !== fake.token) return ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
-    if ((request.intents & (options.disallowedIntents ?? 0)) !== 0) return ws.close(GatewayCloseCodes.DisallowedIntents, 'Disallowed intent(s).');
-    sessions += 1;
-    const shardId = request.shard?.[0] ?? 0;
-    const previous = latestOf.get(shardId);
-    if (previous?.socket && previous.socket !== ws) previous.socket.close(4000);
-    const latest: Session = { id: `fake-session-${sessions}`, seq: 0, sent: [], socket: ws };
-    latestOf.set(shardId, latest);
+    if (request.token !== fake.token || tokenRevoked) return closeBy(ws, GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
+    if ((request.intents & (options.disallowedIntents ?? 0)) !== 0) return closeBy(ws, GatewayCloseCodes.DisallowedIntents, 'Disallowed intent(s).');
+    const shard = request.shard ?? [0, 1];
+    if (shard[1] < shards) return closeBy(ws, GatewayCloseCodes.ShardingRequired, 'Sharding required.');
+    const previous = latestOf.get(shard[0]);
+    if (previous?.socket && previous.socket !== ws) closeBy(previous.socket, 4000);
+    const latest = newSession(shard, ws);
+    sessions.set(latest.id, latest);
+    latestOf.set(shard[0], latest);
     const bot = fake.state.bot;
-    sendDispatch(latest, 'READY', {
-      v: 10,
-      user: { id: bot.id, username: bot.username, discriminator: '0', global_name: null, avatar: null, bot: true },
-      guilds: [...fake.state.guilds.keys()].map((id) => ({ id, unavailable: true })),
-      session_id: latest.id,
-      resume_gateway_url: address,
-      shard: request.shard,
-      application: { id: bot.id, flags: 0 },
-    });
+    sendDispatch(
+      latest,
+      'READY',
+      {
+        v: 10,
+        user: { id: bot.id, username: bot.username, discriminator: '0', global_name: null, avatar: null, bot: true },
+        guilds: [...fake.state.guilds.keys()].map((id) => ({ id, unavailable: true })),
+        session_id: latest.id,
+        resume_gateway_url: address,
+        shard: request.shard,
+        application: { id: bot.id, flags: 0 },
+      },
+      false,
+    );
     events.emit('ready', latest.id);
   }
 
@@ -144,15 +167,21 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     const seq = typeof d.seq === 'number' ? d.seq : null;
     resumes.push({ sessionId, seq });
     events.emit('resume', { sessionId, seq });
-    const latest = [...latestOf.values()].find((session) => session.id === sessionId);
-    // An unknown session is refused with INVALID_SESSION (not resumable), as Discord does.
-    if (!latest || latest.id !== sessionId || String(d.token) !== fake.token) return send(ws, { op: GatewayOpcodes.InvalidSession, d: false });
-    latest.socket = ws;
-    for (const entry of latest.sent.filter((e) => e.s > (seq ?? 0))) send(ws, { op: GatewayOpcodes.Dispatch, ...entry });
-    sendDispatch(latest, 'RESUMED', {});
+    if (tokenRevoked) return closeBy(ws, GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
+    const session = sessions.get(sessionId);
+    // An unknown, ended or expired session is refused with INVALID_SESSION (not resumable), as Discord does.
+    if (!session || String(d.token) !== fake.token || !resumable(session, now(), resumeWindowMs)) {
+      events.emit('invalid-session', sessionId, session?.ended ?? 'unknown session');
+      return send(ws, { op: GatewayOpcodes.InvalidSession, d: false });
+    }
+    session.socket = ws;
+    session.disconnectedAt = null;
+    for (const entry of replayAfter(session, seq)) send(ws, { op: GatewayOpcodes.Dispatch, ...entry });
+    sendDispatch(session, 'RESUMED', {}, false);
   }
 
   const current = () => latestOf.get(0)?.socket ?? null;
+  const connectedSockets = () => [...latestOf.values()].filter((session) => session.socket);
   return {
     url: address,
     identifies,
@@ -162,11 +191,33 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     dispatch(t, d, shardId = 0) {
       const latest = latestOf.get(shardId);
       if (!latest) throw new Error(`No gateway session on shard ${shardId}: nothing has identified yet.`);
+      if (latest.ended) throw new Error(`No gateway session on shard ${shardId}: the last one ended (${latest.ended}).`);
       return sendDispatch(latest, t, d);
     },
+    sessionOf(shardId = 0) {
+      const latest = latestOf.get(shardId);
+      return latest && { id: latest.id, seq: latest.seq, ended: latest.ended };
+    },
     reconnect: () => void (current() && send(current()!, { op: GatewayOpcodes.Reconnect, d: null })),
-    closeWith: (code, reason) => current()?.close(code, reason),
+    closeWith(code, reason) {
+      const socket = current();
+      if (socket) closeBy(socket, code, reason);
+    },
     drop: () => current()?.terminate(),
+    revokeToken() {
+      tokenRevoked = true;
+      for (const session of connectedSockets()) {
+        session.ended = 'token revoked';
+        closeBy(session.socket!, GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
+      }
+    },
+    requireShards(count) {
+      shards = count;
+      for (const session of connectedSockets().filter((s) => s.shard[1] < count)) {
+        session.ended = 'sharding required';
+        closeBy(session.socket!, GatewayCloseCodes.ShardingRequired, 'Sharding required.');
+      }
+    },
     connected: () => current() !== null,
   };
 }

@@ -14,7 +14,7 @@ export const discordEnv = {
   BOT_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
   /** Shards of the whole bot (every bot process alike); unset: the count Discord recommends (GET /gateway/bot). */
   DISCORD_SHARD_COUNT: z.coerce.number().int().min(1).max(100_000).optional(),
-  /** The shards this bot process runs: `first-last` (`0-3`) or a list (`0,2,5`); unset: all of them. */
+  /** The shards this bot process runs: `first-last` (`0-3`) or a list (`0,2,5`); unset: all of them. Needs DISCORD_SHARD_COUNT. */
   DISCORD_SHARD_IDS: z
     .string()
     .regex(/^(\d+-\d+|\d+(,\d+)*)$/, 'must be a range such as 0-3 or a list such as 0,2,5')
@@ -43,6 +43,11 @@ export function checkDiscordEnv(e: DiscordEnv, ctx: z.RefinementCtx): void {
     }
   }
   const shards = e.DISCORD_SHARD_IDS === undefined ? undefined : shardIdsOf(e.DISCORD_SHARD_IDS);
+  // Without the count each process would take Discord's recommendation when it starts, and two processes started
+  // on either side of a change would split the servers differently: some shards run twice, others never.
+  if (shards && e.DISCORD_SHARD_COUNT === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['DISCORD_SHARD_IDS'], message: 'needs DISCORD_SHARD_COUNT (the same total on every bot process)' });
+  }
   if (shards && 'start' in shards && shards.start > shards.end) ctx.addIssue({ code: 'custom', path: ['DISCORD_SHARD_IDS'], message: 'must be a range whose first shard is not after its last' });
   const highest = shards === undefined ? undefined : 'end' in shards ? shards.end : Math.max(...shards);
   if (highest !== undefined && e.DISCORD_SHARD_COUNT !== undefined && highest >= e.DISCORD_SHARD_COUNT) {
