@@ -32,6 +32,7 @@ import * as consoleSessions from './2026-11-25-020-console-sessions.js';
 import * as ingestPurgeIndexes from './2026-11-25-030-ingest-purge-indexes.js';
 import * as giveawayEndBatch from './2026-11-26-010-giveaway-end-batch.js';
 import * as flowRunDurationBigint from './2026-11-27-010-flow-run-duration-bigint.js';
+import * as platformGuildLeft from './2026-11-28-020-platform-guild-left.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25-030-ingest-purge-indexes': ingestPurgeIndexes,
   '2026-11-26-010-giveaway-end-batch': giveawayEndBatch,
   '2026-11-27-010-flow-run-duration-bigint': flowRunDurationBigint,
+  '2026-11-28-020-platform-guild-left': platformGuildLeft,
 };

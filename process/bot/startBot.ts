@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
-import { DiscordAPIError, REST } from '@discordjs/rest';
+import { DiscordAPIError } from '@discordjs/rest';
 import { CompressionMethod, WebSocketManager, WebSocketShardEvents, WebSocketShardStatus, type SessionInfo } from '@discordjs/ws';
 import { GatewayCloseCodes, GatewayDispatchEvents, GatewayIntentBits } from 'discord-api-types/v10';
 import type { Config } from '../../src/core/config.js';
+import { latchedRest } from '../../src/platform/discord/banLatch.js';
 import { dispatchFailures, dispatchLatency, dispatchQueueDepth, dispatchRetries, gatewayEvents, gatewayPaused } from './botMetrics.js';
 import { dispatchLane } from './dispatchLane.js';
 import { DISPATCH_TABLE } from './dispatchTable.js';
@@ -79,7 +80,7 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
   const p = discordPlatformOf(config);
   const handlers = options.handlers ?? DISPATCH_TABLE;
   const events = new EventEmitter();
-  const rest = new REST({ api: p.apiUrl, version: '10', retries: 0, timeout: 15_000 }).setToken(p.token);
+  const rest = latchedRest({ api: p.apiUrl, version: '10', retries: 0, timeout: 15_000 }, deps.latch).setToken(p.token);
   const flow = gatewayFlowControl();
   // The library's default session store is one per Node process: a store per bot keeps two bots (tests, a
   // restart in the same process) from resuming each other's sessions.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DiscordAPIError, HTTPError, REST, RateLimitError, type RequestData, type RouteLike } from '@discordjs/rest';
+import { DiscordAPIError, HTTPError, RateLimitError, type RequestData, type RouteLike } from '@discordjs/rest';
 import {
   Routes,
   type APIBan,
@@ -13,13 +13,16 @@ import {
   type APIThreadList,
   type APIUser,
 } from 'discord-api-types/v10';
+import { BOT_PERMISSION } from '../../core/botPermissions.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { PlatformMetrics } from '../../core/metrics.js';
 import { PlatformConfigurationError, PlatformRefusedError, type MessageOptions, type Platform, type PlatformMember } from '../../core/platform.js';
+import { DiscordBlockedError, createBanLatch, latchedRest, type BanLatch } from './banLatch.js';
 import { DISCORD, UNAUTHORIZED_MESSAGE, discordCode, translateDiscordError } from './discordErrors.js';
 import { countRequests, routeTemplate } from './discordMetrics.js';
 import { toChannel, toGuild, toInvite, toMember, toRole } from './discordShapes.js';
+import { createRefusalGuard } from './refusalGuard.js';
 import { isTicketChannelOf, ticketChannelBody } from './ticketChannelShape.js';
 import { createTtlCache } from './ttlCache.js';
 
@@ -41,6 +44,12 @@ export interface DiscordPlatformOptions {
   callSignal?: () => AbortSignal | undefined;
   /** Where every request and every 429 is counted (the process's Prometheus counters; none in tools and most tests). */
   metrics?: PlatformMetrics;
+  /** The process's stop on Discord requests after a ban-like 429 (one per process; a test gives its own). */
+  latch?: BanLatch;
+  /** The bot's server-level permissions as last known (undefined: unknown, ask Discord); checked before a request needing one. */
+  botPermissions?: (guildId: string) => Promise<bigint | undefined>;
+  /** How long a 50013/50001 refusal is answered from memory for the same request. */
+  refusalMemoryMs?: number;
 }
 
 /** Discord's cap on a timeout (https://discord.com/developers/docs/resources/guild#modify-guild-member). */
@@ -60,9 +69,18 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
   const { clock, logger } = options;
   const maxWait = options.maxRateLimitWaitMs ?? 10_000;
   const deadline = options.callDeadlineMs ?? 25_000;
-  const rest = new REST({ api: options.apiUrl, version: '10', retries: 0, timeout: 15_000, rejectOnRateLimit: (limit) => limit.retryAfter > maxWait }).setToken(
+  const latch = options.latch ?? createBanLatch({ clock, logger });
+  const rest = latchedRest({ api: options.apiUrl, version: '10', retries: 0, timeout: 15_000, rejectOnRateLimit: (limit) => limit.retryAfter > maxWait }, latch).setToken(
     options.token,
   );
+  // Read often (each guarded call) and changed rarely: a few seconds old is fine.
+  const permissionReads = createTtlCache<bigint | undefined>(clock, 5_000);
+  const { botPermissions } = options;
+  const guard = createRefusalGuard({
+    clock,
+    memoryMs: options.refusalMemoryMs,
+    botPermissions: botPermissions && ((guildId) => permissionReads.get(guildId, () => botPermissions(guildId))),
+  });
   if (options.metrics) countRequests(rest, options.metrics);
   rest.on('rateLimited', (info) => logger.debug({ route: info.route, global: info.global, retryAfterMs: info.retryAfter }, 'discord rate limit'));
 
@@ -84,6 +102,14 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
   // A 401 makes the library drop its token, so every later call would fail the same way: say so once, loudly.
   async function call<T>(what: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', route: RouteLike, data: RequestData = {}): Promise<T> {
     if (unauthorized) throw new PlatformConfigurationError(UNAUTHORIZED_MESSAGE);
+    const path = String(route);
+    // Refused here, before any request: a stop after a ban-like 429, or a refusal Discord gave this very request lately.
+    try {
+      latch.check();
+    } catch (err) {
+      throw translateDiscordError(err, what);
+    }
+    guard.before(method, path);
     try {
       const caller = options.callSignal?.();
       const signal = caller ? AbortSignal.any([AbortSignal.timeout(deadline), caller]) : AbortSignal.timeout(deadline);
@@ -95,7 +121,9 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
         unauthorized = true;
         logger.fatal({ what }, UNAUTHORIZED_MESSAGE);
       }
-      throw Object.assign(failure, { discordCode: discordCode(err) });
+      const typed = Object.assign(failure, { discordCode: discordCode(err) });
+      guard.after(method, path, typed);
+      throw typed;
     }
   }
 
@@ -127,6 +155,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
   }
 
   async function getBan(guildId: string, userId: string) {
+    await guard.require(guildId, BOT_PERMISSION.banMembers, 'reading a ban', 'Ban Members');
     const ban = await unless([DISCORD.UnknownBan], undefined, () => call<APIBan>('reading a ban', 'get', Routes.guildBan(guildId, userId)));
     return ban && { reason: ban.reason };
   }
@@ -174,6 +203,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       const member = await freshMember(guildId, userId);
       members.forget(memberKey(guildId, userId));
       if (!member || member.roleIds.includes(roleId) === (action === 'add')) return false;
+      await guard.require(guildId, BOT_PERMISSION.manageRoles, action === 'add' ? 'giving a role' : 'taking a role', 'Manage Roles');
       const route = Routes.guildMemberRole(guildId, userId, roleId);
       const what = action === 'add' ? 'giving a role' : 'taking a role';
       const done = await unless([DISCORD.UnknownMember], false, () =>
@@ -193,10 +223,12 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       return true;
     },
     async unban(guildId, userId, reason) {
+      await guard.require(guildId, BOT_PERMISSION.banMembers, 'unbanning', 'Ban Members');
       // 10026 Unknown Ban: lifted already (by this call's earlier try or by someone else).
       return unless([DISCORD.UnknownBan], false, () => call('unbanning', 'delete', Routes.guildBan(guildId, userId), { reason: audit(reason, 'Unban') }).then(() => true));
     },
     async kick(guildId, userId, reason) {
+      await guard.require(guildId, BOT_PERMISSION.kickMembers, 'kicking', 'Kick Members');
       members.forget(memberKey(guildId, userId));
       return unless([DISCORD.UnknownMember], false, () => call('kicking', 'delete', Routes.guildMember(guildId, userId), { reason: audit(reason, 'Kick') }).then(() => true));
     },
@@ -210,6 +242,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       if (!member) return false;
       const current = member.timedOutUntil && member.timedOutUntil.getTime() > now ? member.timedOutUntil.getTime() : null;
       if ((until?.getTime() ?? null) === current) return false;
+      await guard.require(guildId, BOT_PERMISSION.moderateMembers, 'timing out', 'Moderate Members');
       return unless([DISCORD.UnknownMember], false, () =>
         call('timing out', 'patch', Routes.guildMember(guildId, userId), {
           body: { communication_disabled_until: until ? until.toISOString() : null },
@@ -226,9 +259,14 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       });
     },
     async listInvites(guildId) {
+      await guard.require(guildId, BOT_PERMISSION.manageGuild, 'listing invites', 'Manage Server');
       // Never cached: attribution compares the counts as they are now.
-      const invites = await call<APIExtendedInvite[]>('listing invites', 'get', Routes.guildInvites(guildId));
-      return invites.map(toInvite);
+      const invites = await call<Array<APIExtendedInvite | APIInvite>>('listing invites', 'get', Routes.guildInvites(guildId));
+      // With View Audit Log but not Manage Server, Discord lists the invites without their metadata (no `uses`).
+      if (invites.some((i) => !('uses' in i) || typeof i.uses !== 'number')) {
+        throw new PlatformRefusedError('BOT_MISSING_PERMISSIONS', 'Discord listed the invites without their use counts: the bot needs Manage Server.');
+      }
+      return (invites as APIExtendedInvite[]).map(toInvite);
     },
     async createInvite(_guildId, channelId, maxUses, idempotencyKey) {
       // Discord has no idempotency for invites: a retry in this process reuses the first code; a retry elsewhere
@@ -293,6 +331,6 @@ function componentsOf(options: MessageOptions): { components?: unknown[] } {
  * their response; an abort or timeout is not counted, as the call may have been waiting in a rate-limit queue.
  */
 function sentWithoutAnswer(err: unknown): boolean {
-  if (!(err instanceof Error) || err instanceof DiscordAPIError || err instanceof HTTPError || err instanceof RateLimitError) return false;
+  if (!(err instanceof Error) || err instanceof DiscordAPIError || err instanceof HTTPError || err instanceof RateLimitError || err instanceof DiscordBlockedError) return false;
   return err.name !== 'AbortError' && err.name !== 'TimeoutError';
 }

@@ -1,0 +1,14 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * When the bot was removed from a server (Discord's GUILD_DELETE without `unavailable`): the server and everything
+ * recorded of it stay, but nothing is asked of the platform there any more until the bot is added again (its next
+ * GUILD_CREATE clears it). Each such request would be a 403 counted toward Discord's invalid-request ban.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql`ALTER TABLE platform_guilds ADD COLUMN left_at timestamptz`.execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await sql`ALTER TABLE platform_guilds DROP COLUMN left_at`.execute(db);
+}
