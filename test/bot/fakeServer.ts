@@ -1,4 +1,4 @@
-import { addGuild, addMember, type FakeDiscord } from '../../process/infra/fakeDiscord/index.js';
+import { BOT_INVITE_PERMISSIONS, addGuild, addMember, type FakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 import { snowflake } from '../harness/fixtures.js';
 
 export interface FakeServer {
@@ -10,7 +10,7 @@ export interface FakeServer {
   inviterId: string;
 }
 
-/** A server on the fake Discord with the bot in it (holding its managed role), a category, a channel and a thread. */
+/** A server on the fake Discord with the bot in it (holding its managed role with the invite link's permissions), a category, a channel and a thread. */
 export function seedFakeServer(fake: FakeDiscord): FakeServer {
   const id = snowflake();
   const ownerId = snowflake();
@@ -23,7 +23,7 @@ export function seedFakeServer(fake: FakeDiscord): FakeServer {
     ownerId,
     roles: [
       { id: roles.staff, name: 'Staff', position: 3, permissions: '8' },
-      { id: roles.botRole, name: 'Community Bot', position: 2, managed: true },
+      { id: roles.botRole, name: 'Community Bot', position: 2, managed: true, permissions: BOT_INVITE_PERMISSIONS },
       { id: roles.member, name: 'Member', position: 1 },
     ],
     channels: [

@@ -5,3 +5,4 @@ export type { FakeHandler, FakeRequest } from './routes.js';
 export * from './gateway.js';
 export * from './guildEvents.js';
 export * from './oauth.js';
+export { BOT_INVITE_PERMISSIONS, botGuildPermissions } from './permissions.js';

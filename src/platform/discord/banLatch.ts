@@ -102,11 +102,19 @@ export function createBanLatch(options: { clock: Clock; logger: Logger; metrics?
 
 /**
  * A REST client whose every HTTP request passes the latch: none leaves while it is set (the library's own waits
- * and retries included), and every answer is read by it.
+ * and retries included), and every answer is read by it. A rate limit met while the latch is set fails the call
+ * (RateLimitError) instead of being waited out.
  */
 export function latchedRest(options: Partial<RESTOptions>, latch: BanLatch): REST {
+  const own = options.rejectOnRateLimit;
   return new REST({
     ...options,
+    // The library would sit out a ban's retry-after (hours) before trying again: once the latch is set, the call fails.
+    async rejectOnRateLimit(limit) {
+      if (latch.remainingMs() > 0) return true;
+      if (typeof own === 'function') return own(limit);
+      return Array.isArray(own) && own.some((route) => limit.route.startsWith(route.toLowerCase()));
+    },
     async makeRequest(url, init) {
       latch.check();
       const res = await DefaultRestOptions.makeRequest(url, init);

@@ -35,7 +35,7 @@ export function translateDiscordError(err: unknown, what: string): Error {
   }
   if (err instanceof HTTPError) return new PlatformUnavailableError(`Discord answered ${err.status} to ${what}.`);
   if (err instanceof RateLimitError) {
-    return new PlatformUnavailableError(`Discord rate limit on ${what} (${err.global ? 'global' : err.route}): retry after ${err.retryAfter} ms.`);
+    return new PlatformUnavailableError(`Discord rate limit on ${what} (${err.global ? 'global' : err.route}): retry after ${err.retryAfter} ms.`, Math.max(1, Math.ceil(err.retryAfter / 1000)));
   }
   if (isNetworkFailure(err)) return new PlatformUnavailableError(`Discord is unreachable for ${what}: ${(err as Error).message}.`);
   return err as Error;
