@@ -1,4 +1,4 @@
-import { BOT_INVITE_PERMISSIONS, addGuild, addMember, type FakeDiscord } from '../../process/infra/fakeDiscord/index.js';
+import { BOT_INVITE_PERMISSIONS, addGuild, addMember, type FakeDiscord, type FakeGuildSeed } from '../../process/infra/fakeDiscord/index.js';
 import { snowflake } from '../harness/fixtures.js';
 
 export interface FakeServer {
@@ -38,4 +38,20 @@ export function seedFakeServer(fake: FakeDiscord): FakeServer {
   });
   addMember(fake.state, guild, { id: fake.state.bot.id, username: fake.state.bot.username, bot: true, roles: [roles.botRole] });
   return { id, ownerId, roles, channels, inviterId };
+}
+
+/**
+ * A bare server on the fake Discord for a guild the test registered itself: no channels, the bot a member holding a
+ * role with the invite link's permissions (on Discord the bot's roles decide what it may do there).
+ */
+export function serverWithBot(fake: FakeDiscord, guild: { id: string; ownerId: string }, name: string): FakeGuildSeed {
+  const botRole = snowflake();
+  return {
+    id: guild.id,
+    name,
+    ownerId: guild.ownerId,
+    roles: [{ id: botRole, name: 'Community Bot', position: 1, managed: true, permissions: BOT_INVITE_PERMISSIONS }],
+    channels: [],
+    members: [{ id: fake.state.bot.id, username: fake.state.bot.username, bot: true, roles: [botRole] }],
+  };
 }

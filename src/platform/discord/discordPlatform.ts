@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { DiscordAPIError, HTTPError, RateLimitError, type RequestData, type RouteLike } from '@discordjs/rest';
 import {
   Routes,
   type APIBan,
@@ -14,43 +13,14 @@ import {
   type APIUser,
 } from 'discord-api-types/v10';
 import { BOT_PERMISSION } from '../../core/botPermissions.js';
-import type { Clock } from '../../core/clock.js';
-import type { Logger } from '../../core/logger.js';
-import type { PlatformMetrics } from '../../core/metrics.js';
-import { PlatformConfigurationError, PlatformRefusedError, type MessageOptions, type Platform, type PlatformMember } from '../../core/platform.js';
-import { DiscordBlockedError, createBanLatch, latchedRest, type BanLatch } from './banLatch.js';
-import { DISCORD, UNAUTHORIZED_MESSAGE, discordCode, translateDiscordError } from './discordErrors.js';
-import { countRequests, routeTemplate } from './discordMetrics.js';
+import { PlatformRefusedError, type MessageOptions, type Platform, type PlatformMember } from '../../core/platform.js';
+import { createDiscordCaller, type DiscordPlatformOptions } from './discordCaller.js';
+import { DISCORD } from './discordErrors.js';
 import { toChannel, toGuild, toInvite, toMember, toRole } from './discordShapes.js';
-import { createRefusalGuard } from './refusalGuard.js';
 import { isTicketChannelOf, ticketChannelBody } from './ticketChannelShape.js';
 import { createTtlCache } from './ttlCache.js';
 
-export interface DiscordPlatformOptions {
-  token: string;
-  /** The API root without the version (DISCORD_API_URL). */
-  apiUrl: string;
-  clock: Clock;
-  logger: Logger;
-  /** Member lookups (spec: a member may be up to 5 minutes old); a change made here forgets the member at once. */
-  memberCacheMs?: number;
-  /** Guild, roles and channels: briefly, so a burst of checks costs one request. */
-  guildCacheMs?: number;
-  /** The longest rate-limit wait the adapter sits out itself; a longer one fails the call for its caller to retry. */
-  maxRateLimitWaitMs?: number;
-  /** Every call gives up after this long, waits included (below the platform activities' 30 s start-to-close). */
-  callDeadlineMs?: number;
-  /** The caller's own cancellation (the worker passes the running activity's), so a cancelled step stops waiting at once. */
-  callSignal?: () => AbortSignal | undefined;
-  /** Where every request and every 429 is counted (the process's Prometheus counters; none in tools and most tests). */
-  metrics?: PlatformMetrics;
-  /** The process's stop on Discord requests after a ban-like 429 (one per process; a test gives its own). */
-  latch?: BanLatch;
-  /** The bot's server-level permissions as last known (undefined: unknown, ask Discord); checked before a request needing one. */
-  botPermissions?: (guildId: string) => Promise<bigint | undefined>;
-  /** How long a 50013/50001 refusal is answered from memory for the same request. */
-  refusalMemoryMs?: number;
-}
+export type { DiscordPlatformOptions };
 
 /** Discord's cap on a timeout (https://discord.com/developers/docs/resources/guild#modify-guild-member). */
 const MAX_TIMEOUT_MS = 28 * 24 * 3600 * 1000;
@@ -66,28 +36,11 @@ export const nonceOf = (idempotencyKey: string) => createHash('sha256').update(i
  * typed, and the activity's retry policy does the rest.
  */
 export function createDiscordPlatform(options: DiscordPlatformOptions): Platform {
-  const { clock, logger } = options;
-  const maxWait = options.maxRateLimitWaitMs ?? 10_000;
-  const deadline = options.callDeadlineMs ?? 25_000;
-  const latch = options.latch ?? createBanLatch({ clock, logger });
-  const rest = latchedRest({ api: options.apiUrl, version: '10', retries: 0, timeout: 15_000, rejectOnRateLimit: (limit) => limit.retryAfter > maxWait }, latch).setToken(
-    options.token,
-  );
-  // Read often (each guarded call) and changed rarely: a few seconds old is fine.
-  const permissionReads = createTtlCache<bigint | undefined>(clock, 5_000);
-  const { botPermissions } = options;
-  const guard = createRefusalGuard({
-    clock,
-    memoryMs: options.refusalMemoryMs,
-    botPermissions: botPermissions && ((guildId) => permissionReads.get(guildId, () => botPermissions(guildId))),
-  });
-  if (options.metrics) countRequests(rest, options.metrics);
-  rest.on('rateLimited', (info) => logger.debug({ route: info.route, global: info.global, retryAfterMs: info.retryAfter }, 'discord rate limit'));
-
+  const { clock } = options;
+  const { call, unless, guard } = createDiscordCaller(options);
   const members = createTtlCache<PlatformMember | undefined>(clock, options.memberCacheMs ?? 300_000);
   const guildReads = createTtlCache<unknown>(clock, options.guildCacheMs ?? 30_000);
   let botUser: Promise<APIUser> | undefined;
-  let unauthorized = false;
   const invites = new Map<string, string>();
   const ticketChannels = new Map<string, Promise<string>>();
 
@@ -99,49 +52,14 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
     return botUser;
   }
 
-  // A 401 makes the library drop its token, so every later call would fail the same way: say so once, loudly.
-  async function call<T>(what: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', route: RouteLike, data: RequestData = {}): Promise<T> {
-    if (unauthorized) throw new PlatformConfigurationError(UNAUTHORIZED_MESSAGE);
-    const path = String(route);
-    // Refused here, before any request: a stop after a ban-like 429, or a refusal Discord gave this very request lately.
-    try {
-      latch.check();
-    } catch (err) {
-      throw translateDiscordError(err, what);
-    }
-    guard.before(method, path);
-    try {
-      const caller = options.callSignal?.();
-      const signal = caller ? AbortSignal.any([AbortSignal.timeout(deadline), caller]) : AbortSignal.timeout(deadline);
-      return (await rest[method](route, { ...data, signal })) as T;
-    } catch (err) {
-      const failure = translateDiscordError(err, what);
-      if (options.metrics && sentWithoutAnswer(err)) options.metrics.request(routeTemplate(route), method.toUpperCase(), 'no_answer');
-      if (failure instanceof PlatformConfigurationError && !unauthorized) {
-        unauthorized = true;
-        logger.fatal({ what }, UNAUTHORIZED_MESSAGE);
-      }
-      const typed = Object.assign(failure, { discordCode: discordCode(err) });
-      guard.after(method, path, typed);
-      throw typed;
-    }
-  }
-
-  /** Runs the call; Discord codes in `none` mean "nothing there" and answer `fallback` instead of failing. */
-  async function unless<T, F>(none: number[], fallback: F, run: () => Promise<T>): Promise<T | F> {
-    try {
-      return await run();
-    } catch (err) {
-      const code = (err as { discordCode?: number }).discordCode;
-      if (code !== undefined && none.includes(code)) return fallback;
-      throw err;
-    }
-  }
-
   const audit = (reason: string | null | undefined, fallback: string) => (reason || fallback).slice(0, AUDIT_REASON_MAX);
   const memberKey = (guildId: string, userId: string) => `${guildId}:${userId}`;
 
+  /** Reads of a server the bot was removed from are not sent either. */
+  const inServer = (guildId: string, what: string) => guard.require(guildId, 0n, what, 'nothing');
+
   async function freshMember(guildId: string, userId: string): Promise<PlatformMember | undefined> {
+    await inServer(guildId, 'reading a member');
     const m = await unless([DISCORD.UnknownMember, DISCORD.UnknownUser], undefined, () =>
       call<APIGuildMember>('reading a member', 'get', Routes.guildMember(guildId, userId)),
     );
@@ -165,19 +83,22 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       const guild = await guildReads.get(
         `guild:${guildId}`,
         () =>
-          unless([DISCORD.UnknownGuild, DISCORD.MissingAccess], undefined, () =>
-            call<APIGuild>('reading the server', 'get', Routes.guild(guildId), { query: new URLSearchParams({ with_counts: 'true' }) }),
-          ),
+          unless([DISCORD.UnknownGuild, DISCORD.MissingAccess], undefined, async () => {
+            await inServer(guildId, 'reading the server');
+            return call<APIGuild>('reading the server', 'get', Routes.guild(guildId), { query: new URLSearchParams({ with_counts: 'true' }) });
+          }),
         read?.fresh,
       );
       if (!guild) return undefined;
       return toGuild(guild as APIGuild, (await bot()).id);
     },
     async listRoles(guildId, read) {
+      await inServer(guildId, 'listing roles');
       const roles = (await guildReads.get(`roles:${guildId}`, () => call<APIRole[]>('listing roles', 'get', Routes.guildRoles(guildId)), read?.fresh)) as APIRole[];
       return roles.map(toRole);
     },
     async listChannels(guildId) {
+      await inServer(guildId, 'listing channels');
       const channels = (await guildReads.get(`channels:${guildId}`, async () => {
         const [listed, active] = await Promise.all([
           call<APIChannel[]>('listing channels', 'get', Routes.guildChannels(guildId)),
@@ -324,13 +245,4 @@ function componentsOf(options: MessageOptions): { components?: unknown[] } {
   if (options.buttons === undefined) return {};
   if (options.buttons.length === 0) return { components: [] };
   return { components: [{ type: 1, components: options.buttons.slice(0, 5).map((b) => ({ type: 2, style: 1, custom_id: b.id, label: b.label.slice(0, 80) })) }] };
-}
-
-/**
- * A request that went out and got no HTTP answer (refused connection, reset, DNS). Answered ones are counted by
- * their response; an abort or timeout is not counted, as the call may have been waiting in a rate-limit queue.
- */
-function sentWithoutAnswer(err: unknown): boolean {
-  if (!(err instanceof Error) || err instanceof DiscordAPIError || err instanceof HTTPError || err instanceof RateLimitError || err instanceof DiscordBlockedError) return false;
-  return err.name !== 'AbortError' && err.name !== 'TimeoutError';
 }

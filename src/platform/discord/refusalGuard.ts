@@ -15,7 +15,7 @@ type Refusal = PlatformRefusedError & { discordCode?: number };
  * what it needs, or when Discord refused the same request (method and path, so per server and route) with
  * 50013/50001 within the last minutes; the refusal is the same typed error Discord's answer would have given.
  */
-export function createRefusalGuard(options: { clock: Clock; memoryMs?: number; botPermissions?: (guildId: string) => Promise<bigint | undefined> }) {
+export function createRefusalGuard(options: { clock: Clock; memoryMs?: number; botPermissions?: (guildId: string) => Promise<bigint | null | undefined> }) {
   const { clock } = options;
   const memoryMs = options.memoryMs ?? REFUSAL_MEMORY_MS;
   const remembered = new Map<string, { refusal: Refusal; until: number }>();
@@ -36,9 +36,13 @@ export function createRefusalGuard(options: { clock: Clock; memoryMs?: number; b
       if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
       remembered.set(`${method} ${path}`, { refusal: Object.assign(failure, { discordCode: code }), until: clock.now().getTime() + memoryMs });
     },
-    /** Refuses at once when the bot's server-level permissions are known and lack `bit` (Administrator and the owner hold all). */
+    /**
+     * Refuses at once in a server the bot was removed from (50001, as Discord would), or when the bot's server-level
+     * permissions are known and lack `bit` (Administrator and the owner hold all); 0n asks only for membership.
+     */
     async require(guildId: string, bit: bigint, what: string, permission: string): Promise<void> {
       const held = await options.botPermissions?.(guildId);
+      if (held === null) throw refusal(`Discord would refuse ${what}: the bot is no longer in this server (not sent).`, DISCORD.MissingAccess);
       if (held === undefined || holds(held, bit)) return;
       throw refusal(`Discord would refuse ${what}: the bot lacks ${permission} in this server (not sent).`, DISCORD.MissingPermissions);
     },
