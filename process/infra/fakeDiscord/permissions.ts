@@ -1,4 +1,5 @@
 import { ChannelType, OverwriteType, PermissionFlagsBits as P, type APIChannel, type APIOverwrite } from 'discord-api-types/v10';
+import { INVITE_LINK_PERMISSIONS } from '../../../src/core/botPermissions.js';
 import { discordError, type FakeAnswer } from './faults.js';
 import type { FakeDiscordState, FakeGuild } from './state.js';
 
@@ -126,5 +127,5 @@ export const ROUTE_PERMISSIONS: Record<string, Check> = {
   'DELETE /channels/:channel': inChannel(P.ManageChannels, P.ManageThreads),
 };
 
-/** The permissions README's invite link asks for (every one the service uses, Administrator not among them). */
-export const BOT_INVITE_PERMISSIONS = '1391837908023';
+/** The permissions README's invite link asks for (every one the service uses), as a role carries them. */
+export const BOT_INVITE_PERMISSIONS = String(INVITE_LINK_PERMISSIONS);
