@@ -4,8 +4,10 @@ import type { Database } from '../db/schema.js';
 import { systemClock } from '../src/core/clock.js';
 import type { Config } from '../src/core/config.js';
 import type { Logger } from '../src/core/logger.js';
-import type { PlatformMetrics } from '../src/core/metrics.js';
+import { latchMetrics, measurePlatformBlock, type PlatformMetrics } from '../src/core/metrics.js';
 import type { Platform } from '../src/core/platform.js';
+import { readBotPermissions } from '../src/guild/botPermissions.js';
+import { createBanLatch, type BanLatch } from '../src/platform/discord/banLatch.js';
 import { createDiscordPlatform } from '../src/platform/discord/discordPlatform.js';
 import { createLocalPlatform } from '../src/platform/localPlatform.js';
 
@@ -17,11 +19,38 @@ import { createLocalPlatform } from '../src/platform/localPlatform.js';
 export interface PlatformOptions {
   callSignal?: () => AbortSignal | undefined;
   metrics?: PlatformMetrics;
+  /** The stop after a ban-like 429; the process's own unless a test gives one. */
+  latch?: BanLatch;
+}
+
+let processLatch: BanLatch | undefined;
+
+/**
+ * The one ban latch of this process: every Discord client it builds (the adapter, the bot's gateway, member list and
+ * interaction clients) stops on it, and its metrics and `/readyz` detail read it.
+ */
+export function processDiscordLatch(logger: Logger): BanLatch {
+  if (!processLatch) {
+    const latch = createBanLatch({ clock: systemClock, logger, metrics: latchMetrics });
+    measurePlatformBlock(() => latch.remainingMs() / 1000);
+    processLatch = latch;
+  }
+  return processLatch;
 }
 
 export function createPlatform(config: Config, db: Kysely<Database>, logger: Logger, options: PlatformOptions = {}): Platform {
   const p = config.platform;
-  return p.kind === 'discord' ? createDiscordPlatform({ token: p.token, apiUrl: p.apiUrl, clock: systemClock, logger, ...options }) : createLocalPlatform(db);
+  if (p.kind !== 'discord') return createLocalPlatform(db);
+  return createDiscordPlatform({
+    token: p.token,
+    apiUrl: p.apiUrl,
+    clock: systemClock,
+    logger,
+    // What the bot process last recorded of its roles in each server: requests Discord would refuse are not sent.
+    botPermissions: (guildId) => readBotPermissions(db, guildId),
+    ...options,
+    latch: options.latch ?? processDiscordLatch(logger),
+  });
 }
 
 /** The running activity's cancellation (a worker shutting down, a cancelled run); undefined outside an activity. */

@@ -19,7 +19,7 @@ import type { TemporalGateway } from '../src/core/temporal/gateway.js';
 import { ensureSchedules } from '../src/core/temporal/schedules.js';
 import { runStartRelay } from '../src/core/temporal/startRelay.js';
 import { AREAS } from './areas.js';
-import { activityCancellation, createPlatform } from './platform.js';
+import { activityCancellation, createPlatform, processDiscordLatch } from './platform.js';
 import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
 import { startGracefulServer } from './ops/gracefulServer.js';
 import { opsEndpoints } from './ops/opsEndpoints.js';
@@ -136,6 +136,8 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
   const ops = opsEndpoints({
     checks: { database: databaseCheck(db), temporal: temporalCheck(temporal), worker: async () => worker.getState() === 'RUNNING' },
     metrics: scrape,
+    // Discord's stop after a ban-like 429 is shown beside the checks (activities fail fast and back off meanwhile).
+    details: async () => (config.platform.kind === 'discord' ? { discord: processDiscordLatch(logger).state() } : {}),
   });
   const server = await startGracefulServer({ host: config.http.host, port: config.ops.workerPort, drainMs: 0, ops });
   const relayStop = new AbortController();

@@ -4,6 +4,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { getRPCMetadata } from '@opentelemetry/core';
 import { REQUEST_ID_BAGGAGE, type Logger } from '../../src/core/logger.js';
 import { isDependencyUnavailable, isPlatformRefusal } from '../../src/core/dependencyErrors.js';
+import { PlatformUnavailableError } from '../../src/core/platform.js';
 import type { AppMiddleware } from '../context.js';
 
 /**
@@ -51,6 +52,8 @@ function withRequestId<T>(requestId: string, next: () => Promise<T>): Promise<T>
 
 function toAppError(err: unknown, requestId: string): AppError {
   if (err instanceof AppError) return err;
+  // A rate-limit stop of the platform says how long: clients wait that long rather than the default.
+  if (err instanceof PlatformUnavailableError && err.retryAfterSeconds !== undefined) return serviceUnavailable(err.retryAfterSeconds);
   if (isDependencyUnavailable(err)) return serviceUnavailable();
   if (isPlatformRefusal(err)) return platformRefusedRead();
   return internalError(requestId);

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { systemClock } from '../../src/core/clock.js';
 import { PlatformUnavailableError } from '../../src/core/platform.js';
 import { createDiscordPlatform } from '../../src/platform/discord/discordPlatform.js';
-import { addGuild, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
+import { BOT_INVITE_PERMISSIONS, addGuild, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 
 export interface DiscordEffectsResult {
   scenario: 'discord-effects';
@@ -43,7 +43,19 @@ export async function measureDiscordEffects(options: { changes?: number; guilds?
     for (let g = 0; g < guilds; g++) {
       const guildId = String(1_400_000_000_000_000_000n + BigInt(g));
       const members = Array.from({ length: Math.ceil(changes / guilds) }, (_, i) => String(1_500_000_000_000_000_000n + BigInt(g * 100_000 + i)));
-      addGuild(fake.state, { id: guildId, name: `Bench ${g}`, ownerId: members[0]!, roles: [{ id: roleId, name: 'Reward', position: 1 }], channels: [], members: members.map((id) => ({ id, username: `m${id.slice(-5)}` })) });
+      // The bot is a member with the invite link's role, above the reward role: the fake refuses as Discord would otherwise.
+      const botRoleId = '1300000000000000002';
+      addGuild(fake.state, {
+        id: guildId,
+        name: `Bench ${g}`,
+        ownerId: members[0]!,
+        roles: [
+          { id: botRoleId, name: 'Community Bot', position: 2, managed: true, permissions: BOT_INVITE_PERMISSIONS },
+          { id: roleId, name: 'Reward', position: 1 },
+        ],
+        channels: [],
+        members: [...members.map((id) => ({ id, username: `m${id.slice(-5)}` })), { id: fake.state.bot.id, username: 'Community Bot', bot: true, roles: [botRoleId] }],
+      });
       byGuild.push(members.map((userId) => ({ guildId, userId })));
     }
     // Interleaved across servers, as level-ups arrive from many servers at once.

@@ -81,7 +81,38 @@ export async function replacePlatformChannels(db: Kysely<Database>, guildId: str
 export async function refreshPlatformGuild(db: Kysely<Database>, g: { guildId: string; name: string; icon: string | null; ownerId: string; botUserId: string }): Promise<void> {
   await db
     .insertInto('platform_guilds')
-    .values({ guild_id: g.guildId, name: g.name, icon: g.icon, owner_id: g.ownerId, bot_user_id: g.botUserId })
-    .onConflict((oc) => oc.column('guild_id').doUpdateSet({ name: g.name, icon: g.icon, owner_id: g.ownerId, bot_user_id: g.botUserId }))
+    .values({ guild_id: g.guildId, name: g.name, icon: g.icon, owner_id: g.ownerId, bot_user_id: g.botUserId, mirrored_at: sql<Date>`now()` })
+    .onConflict((oc) => oc.column('guild_id').doUpdateSet({ name: g.name, icon: g.icon, owner_id: g.ownerId, bot_user_id: g.botUserId, mirrored_at: sql<Date>`now()`, left_at: null }))
     .execute();
+}
+
+/** The bot was removed from the server: marked, nothing deleted. False when the service has no row of it. */
+export async function markPlatformGuildLeft(db: Kysely<Database>, guildId: string, at: Date): Promise<boolean> {
+  const result = await db.updateTable('platform_guilds').set({ left_at: at }).where('guild_id', '=', guildId).where('left_at', 'is', null).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** What the bot's permissions there are computed from: the server's owner, its roles and the bot member's roles. */
+export async function findBotPermissionSource(db: Kysely<Database>, guildId: string) {
+  const guild = await db.selectFrom('platform_guilds').select(['owner_id', 'bot_user_id', 'left_at', 'mirrored_at']).where('guild_id', '=', guildId).executeTakeFirst();
+  if (!guild) return undefined;
+  const [roles, bot] = await Promise.all([
+    db.selectFrom('platform_roles').select(['role_id', 'permissions']).where('guild_id', '=', guildId).execute(),
+    db.selectFrom('platform_members').select('role_ids').where('guild_id', '=', guildId).where('user_id', '=', guild.bot_user_id).executeTakeFirst(),
+  ]);
+  return { ownerId: guild.owner_id, botUserId: guild.bot_user_id, leftAt: guild.left_at, mirrored: guild.mirrored_at !== null, roles, botRoleIds: bot?.role_ids };
+}
+
+/** A member's details as the platform reports a change of them (Discord's GUILD_MEMBER_UPDATE); false when not recorded. */
+export async function updatePlatformMember(
+  db: Kysely<Database>,
+  m: { guildId: string; userId: string; username: string; globalName: string | null; nickname: string | null; roleIds: string[]; timedOutUntil: Date | null },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('platform_members')
+    .set({ username: m.username, global_name: m.globalName, nickname: m.nickname, role_ids: m.roleIds, timed_out_until: m.timedOutUntil })
+    .where('guild_id', '=', m.guildId)
+    .where('user_id', '=', m.userId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -9,6 +9,10 @@ export interface PlatformGuildsTable {
   bot_user_id: string;
   /** Lets tests and operators simulate an outage of the platform. */
   reachable: Generated<boolean>;
+  /** When the bot process last mirrored the server from the platform (GUILD_CREATE); null for rows it never saw. */
+  mirrored_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Set when the bot was removed from the server (Discord's GUILD_DELETE); cleared when it is added again. */
+  left_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface PlatformRolesTable {

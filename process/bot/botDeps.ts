@@ -5,7 +5,7 @@ import type { Config } from '../../src/core/config.js';
 import type { Logger } from '../../src/core/logger.js';
 import { discordMemberList } from '../../src/platform/discord/discordMemberList.js';
 import { createInteractionReplies } from '../../src/platform/discord/interactionReplies.js';
-import { createPlatform, type PlatformOptions } from '../platform.js';
+import { createPlatform, processDiscordLatch, type PlatformOptions } from '../platform.js';
 import { discordPlatformOf } from './startBot.js';
 import type { BotDeps } from './handler.js';
 
@@ -22,14 +22,16 @@ export function createBotDeps(
   overrides: Partial<BotDeps> = {},
 ): BotDeps {
   const p = discordPlatformOf(config);
+  const latch = overrides.latch ?? platformOptions.latch ?? processDiscordLatch(logger);
   return {
     db,
     clock,
     logger,
-    platform: createPlatform(config, db, logger, platformOptions),
-    memberList: discordMemberList(p),
-    replies: createInteractionReplies({ apiUrl: p.apiUrl, token: p.token }),
+    platform: createPlatform(config, db, logger, { ...platformOptions, latch }),
+    memberList: discordMemberList({ ...p, latch }),
+    replies: createInteractionReplies({ apiUrl: p.apiUrl, token: p.token, latch }),
     answerWithinMs: ANSWER_WITHIN_MS,
+    latch,
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Config } from '../../src/core/config.js';
+import type { BanLatch } from '../../src/platform/discord/banLatch.js';
 import { scrape } from '../../src/core/metrics.js';
 import { startGracefulServer, type GracefulServer } from '../ops/gracefulServer.js';
 import { opsEndpoints } from '../ops/opsEndpoints.js';
@@ -12,7 +13,7 @@ import type { RunningBot } from './startBot.js';
  * every shard of this process is connected, showing each shard's state and the age of its last dispatch (an
  * operator sees a stalled gateway: a shard not ready, or silent for longer than its servers are) and the queue.
  */
-export async function startBotProbes(config: Config, db: Kysely<Database>, bot: RunningBot): Promise<GracefulServer> {
+export async function startBotProbes(config: Config, db: Kysely<Database>, bot: RunningBot, latch?: BanLatch): Promise<GracefulServer> {
   const ops = opsEndpoints({
     checks: {
       database: databaseCheck(db),
@@ -22,7 +23,8 @@ export async function startBotProbes(config: Config, db: Kysely<Database>, bot: 
       },
     },
     metrics: scrape,
-    details: async () => ({ shards: await bot.shards(), queued: bot.queued() }),
+    // Discord's stop after a ban-like 429 is shown, not made a failed check: restarting the bot would not end it.
+    details: async () => ({ shards: await bot.shards(), queued: bot.queued(), ...(latch ? { discord: latch.state() } : {}) }),
   });
   return startGracefulServer({ host: config.http.host, port: config.bot.port, drainMs: 0, ops });
 }

@@ -3,6 +3,7 @@ import { channelDelete, channelModify } from './handlers/channels.js';
 import { guildCreate } from './handlers/guildCreate.js';
 import { guildMemberAdd } from './handlers/guildMemberAdd.js';
 import { guildMemberRemove } from './handlers/guildMemberRemove.js';
+import { guildDelete, guildMemberUpdate } from './handlers/guildMembership.js';
 import { guildRoleDelete, guildRoleModify } from './handlers/guildRoles.js';
 import { interactionCreate } from './handlers/interactionCreate.js';
 import { inviteCreate, inviteDelete } from './handlers/invites.js';
@@ -12,6 +13,7 @@ import { RECONCILE_MEMBERS, reconcileMembers } from './handlers/reconcileMembers
 /** Gateway event name -> its handler; events not listed are ignored (issue 24 adds the others slice by slice). */
 export const DISPATCH_TABLE: Readonly<Record<string, DispatchHandler>> = {
   GUILD_CREATE: guildCreate,
+  GUILD_DELETE: guildDelete,
   GUILD_ROLE_CREATE: guildRoleModify,
   GUILD_ROLE_UPDATE: guildRoleModify,
   GUILD_ROLE_DELETE: guildRoleDelete,
@@ -22,6 +24,7 @@ export const DISPATCH_TABLE: Readonly<Record<string, DispatchHandler>> = {
   INVITE_DELETE: inviteDelete,
   GUILD_MEMBER_ADD: guildMemberAdd,
   GUILD_MEMBER_REMOVE: guildMemberRemove,
+  GUILD_MEMBER_UPDATE: guildMemberUpdate,
   MESSAGE_CREATE: messageCreate,
   INTERACTION_CREATE: interactionCreate,
   [RECONCILE_MEMBERS]: reconcileMembers,

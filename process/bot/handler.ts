@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Logger } from '../../src/core/logger.js';
 import type { Platform } from '../../src/core/platform.js';
+import type { BanLatch } from '../../src/platform/discord/banLatch.js';
 import type { InteractionReplies } from '../../src/platform/discord/interactionReplies.js';
 import type { MemberList } from '../../src/platform/discord/discordMemberList.js';
 
@@ -21,6 +22,8 @@ export interface BotDeps {
    * 3 s of the press); 0 always defers first.
    */
   answerWithinMs: number;
+  /** The process's stop on Discord requests after a ban-like 429, shared by every Discord client of the bot. */
+  latch: BanLatch;
 }
 
 /**

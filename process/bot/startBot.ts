@@ -1,9 +1,10 @@
 import { EventEmitter } from 'node:events';
-import { DiscordAPIError, REST } from '@discordjs/rest';
+import { DiscordAPIError } from '@discordjs/rest';
 import { CloseCodes, CompressionMethod, WebSocketManager, WebSocketShardEvents, WebSocketShardStatus } from '@discordjs/ws';
 import { GatewayDispatchEvents, GatewayIntentBits } from 'discord-api-types/v10';
 import { listGatewaySessions, saveGatewaySession } from '../../db/bot/gatewaySessions.js';
 import type { Config } from '../../src/core/config.js';
+import { latchedRest } from '../../src/platform/discord/banLatch.js';
 import { dispatchFailures, dispatchLatency, dispatchQueueDepth, dispatchRetries, gatewayEvents, gatewayPaused, gatewaySessionsLost } from './botMetrics.js';
 import { dispatchLane } from './dispatchLane.js';
 import { DISPATCH_TABLE } from './dispatchTable.js';
@@ -89,7 +90,7 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
   const p = discordPlatformOf(config);
   const handlers = options.handlers ?? DISPATCH_TABLE;
   const events = new EventEmitter();
-  const rest = new REST({ api: p.apiUrl, version: '10', retries: 0, timeout: 15_000 }).setToken(p.token);
+  const rest = latchedRest({ api: p.apiUrl, version: '10', retries: 0, timeout: 15_000 }, deps.latch).setToken(p.token);
   const flow = gatewayFlowControl();
   let ended = false;
   let stopping = false;

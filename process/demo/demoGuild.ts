@@ -10,6 +10,7 @@ import {
   type PlatformRoleInput,
 } from '../../db/platform/local.js';
 import type { Database } from '../../db/schema.js';
+import { INVITE_LINK_PERMISSIONS } from '../../src/core/botPermissions.js';
 import { FEATURES } from '../../src/core/features.js';
 import { createGuild } from '../../src/guild/guildManagement.js';
 import { seedDemoModeration } from './demoModeration.js';
@@ -39,7 +40,8 @@ const id = (n: number) => `11000000000000${String(n).padStart(5, '0')}`;
 
 const ROLES: PlatformRoleInput[] = [
   { roleId: id(100), name: 'Owner', position: 9, color: 0xe74c3c, hoist: true, permissions: P.administrator },
-  { roleId: id(101), name: 'Community Bot', position: 8, managed: true, permissions: P.manageRoles | P.kick | P.ban | P.moderate | P.manageMessages },
+  // What the invite link grants (README), so the Discord fake (`--platform fake-discord`) lets the bot do its work.
+  { roleId: id(101), name: 'Community Bot', position: 8, managed: true, permissions: INVITE_LINK_PERMISSIONS | P.manageMessages },
   { roleId: id(102), name: 'Admin', position: 7, color: 0xe67e22, hoist: true, permissions: P.administrator },
   { roleId: id(103), name: 'Moderator', position: 6, color: 0x3498db, hoist: true, mentionable: true, permissions: P.kick | P.ban | P.moderate | P.manageMessages },
   { roleId: id(104), name: 'Helper', position: 5, color: 0x1abc9c, permissions: P.moderate },

@@ -10,6 +10,7 @@ import { createBotDeps } from '../bot/botDeps.js';
 import { startBot, type RunningBot } from '../bot/startBot.js';
 import { attachFakeGateway, type FakeDiscord, type FakeGateway } from '../infra/fakeDiscord/index.js';
 import type { GracefulServer } from '../ops/gracefulServer.js';
+import { processDiscordLatch } from '../platform.js';
 
 export interface DevBot {
   bot: RunningBot;
@@ -31,7 +32,7 @@ export async function startDevBot(config: Config, db: Kysely<Database>, logger: 
   if (fake) await clearGatewaySessions(db);
   const bot = await startBot(config, createBotDeps(config, db, systemClock, logger, { metrics: platformMetrics }));
   void bot.fatal.then((err) => say(`bot stopped: ${err.message}`));
-  const probes = await startBotProbes(config, db, bot).catch(async (err: unknown) => {
+  const probes = await startBotProbes(config, db, bot, processDiscordLatch(logger)).catch(async (err: unknown) => {
     await bot.stop();
     throw err;
   });

@@ -4,6 +4,7 @@ import { platformMetrics } from '../../src/core/metrics.js';
 import { startBotProbes } from '../bot/botProbes.js';
 import { discordPlatformOf, startBot } from '../bot/startBot.js';
 import { createBotDeps } from '../bot/botDeps.js';
+import { processDiscordLatch } from '../platform.js';
 import { openDatabase } from '../wiring.js';
 import { loadConfigOrExit } from './bootConfig.js';
 import { runUntilSignal } from './shutdown.js';
@@ -21,7 +22,7 @@ runUntilSignal(async (defer) => {
   defer(database.close);
   const bot = await startBot(config, createBotDeps(config, database.db, systemClock, logger, { metrics: platformMetrics }));
   defer(bot.stop);
-  const probes = await startBotProbes(config, database.db, bot);
+  const probes = await startBotProbes(config, database.db, bot, processDiscordLatch(logger));
   defer(probes.close);
   // Discord ended the session for good (4014): the library would leave the shard idle, so say why and end.
   void bot.fatal.then(async (err) => {

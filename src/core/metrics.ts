@@ -74,6 +74,40 @@ export const platformRateLimits = new Counter({
   registers: [registry],
 });
 
+export const platformInvalidRequests = new Counter({
+  name: 'platform_invalid_requests_total',
+  help: "The platform's answers that count toward Discord's invalid-request limit (10,000 per 10 minutes per address earn a ban): 401, 403 and 429 other than the shared scope, by status.",
+  labelNames: ['status'] as const,
+  registers: [registry],
+});
+
+export const platformBlocks = new Counter({
+  name: 'platform_blocks_total',
+  help: 'Times every platform request of the process was stopped after a ban-like 429, by reason (global, cloudflare, long-retry-after).',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+let blockedSeconds: () => number = () => 0;
+export const platformBlocked = new Gauge({
+  name: 'platform_blocked_seconds',
+  help: 'Seconds until platform requests may go again after a ban-like 429 (0 when they go).',
+  registers: [registry],
+  collect() {
+    this.set(blockedSeconds());
+  },
+});
+
+/** Where `platform_blocked_seconds` reads from: the process's latch. */
+export function measurePlatformBlock(source: () => number): void {
+  blockedSeconds = source;
+}
+
+export const latchMetrics = {
+  invalidRequest: (status: number) => platformInvalidRequests.inc({ status: String(status) }),
+  blocked: (reason: string) => platformBlocks.inc({ reason }),
+};
+
 /** How a request to the platform ended: answered 2xx, 429, another 4xx, 5xx, or no answer at all (network, timeout). */
 export type PlatformRequestOutcome = 'ok' | 'rate_limited' | 'client_error' | 'server_error' | 'no_answer';
 

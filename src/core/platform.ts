@@ -139,7 +139,11 @@ export interface Platform {
 
 /** The platform did not answer; callers degrade (for example memberCount null) or answer 503. */
 export class PlatformUnavailableError extends Error {
-  constructor(message = 'The chat platform is unreachable.') {
+  constructor(
+    message = 'The chat platform is unreachable.',
+    /** When the platform told how long to stay away (a rate-limit stop): the API's Retry-After. */
+    readonly retryAfterSeconds?: number,
+  ) {
     super(message);
     this.name = 'PlatformUnavailableError';
   }

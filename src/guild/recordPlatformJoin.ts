@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import type { AuditActor } from '../../db/shared/audit.js';
 import type { PlatformInvite } from '../core/platform.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
-import { isFakeAccount, type JoinAttribution } from '../invites/inviteAttribution.js';
+import { isFakeAccount, type JoinAttribution, type UnreadInvites } from '../invites/inviteAttribution.js';
 import { attributeJoinByInvites } from '../invites/inviteSnapshot.js';
 import { judgeInviteJoin } from '../invites/judgeInviteJoin.js';
 import { joinMember } from './joinMember.js';
@@ -37,18 +37,18 @@ export async function isNewJoin(db: Kysely<Database>, guildId: string, userId: s
 const attributionWord = (a: JoinAttribution) => (a.kind === 'unattributed' ? a.reason : a.kind);
 
 /**
- * A member joins on the platform: the invite they used is told from the use counts (`invites` as read now, null
- * when unreadable), then the join is recorded as `simulate invite-join` (an inviter credited, `pending`, or `fake`
+ * A member joins on the platform: the invite they used is told from the use counts (`invites` as read now, or why
+ * none were: `invites-unreadable`, `invites-off`), then the join is recorded as `simulate invite-join` (an inviter credited, `pending`, or `fake`
  * at once for a new account) or as `simulate member-join` (unattributed, the reason in the audit row). Someone
  * already a member is one join: their details are refreshed and nothing is compared or credited.
  */
-export async function recordPlatformJoin(trx: Kysely<Database>, j: PlatformJoin, invites: PlatformInvite[] | null): Promise<PlatformJoinResult> {
+export async function recordPlatformJoin(trx: Kysely<Database>, j: PlatformJoin, invites: PlatformInvite[] | UnreadInvites): Promise<PlatformJoinResult> {
   const plain = { ...j, inviterId: null, inviteCode: null };
   if (!(await isNewJoin(trx, j.guildId, j.userId))) {
     const { events } = await joinMember(trx, { ...plain, ifMember: 'update' });
     return { attribution: null, inviteStatus: null, events };
   }
-  const attribution: JoinAttribution = invites ? await attributeJoinByInvites(trx, j.guildId, invites, j.at) : { kind: 'unattributed', reason: 'invites-unreadable' };
+  const attribution: JoinAttribution = Array.isArray(invites) ? await attributeJoinByInvites(trx, j.guildId, invites, j.at) : { kind: 'unattributed', reason: invites };
   if (attribution.kind === 'invite' && attribution.inviterId !== j.userId) {
     const credit = { inviterId: attribution.inviterId, inviteCode: attribution.code };
     const { join, events } = await joinThroughInvite(trx, { ...j, ...credit, attribution: 'invite' });

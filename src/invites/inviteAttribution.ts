@@ -13,8 +13,14 @@ export type JoinAttribution =
   | { kind: 'invite'; code: string; inviterId: string }
   /** The server's vanity URL or another invite without an inviter: the code is known, nobody is credited. */
   | { kind: 'no-inviter'; code: string }
-  /** No count rose (a bot added through OAuth, a join missed), or several did (joins too close together to tell apart). */
-  | { kind: 'unattributed'; reason: 'no-invite-used' | 'several-invites-used' | 'invites-unreadable' };
+  /**
+   * No count rose (a bot added through OAuth, a join missed), several did (joins too close together to tell apart),
+   * the invites could not be read (no Manage Server, or listed without their counts), or were not read (Invites off).
+   */
+  | { kind: 'unattributed'; reason: UnreadInvites | 'no-invite-used' | 'several-invites-used' };
+
+/** Why a join was compared with no invites: unreadable on the platform, or not read because the Invites feature is off. */
+export type UnreadInvites = 'invites-unreadable' | 'invites-off';
 
 /**
  * Discord does not say which invite a member used: the one whose use count rose since the snapshot did. An invite

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBotProbes } from '../../process/bot/botProbes.js';
+import { fixedClock } from '../../src/core/clock.js';
+import { createLogger } from '../../src/core/logger.js';
+import { createBanLatch } from '../../src/platform/discord/banLatch.js';
 import type { GracefulServer } from '../../process/ops/gracefulServer.js';
 import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
@@ -42,6 +45,24 @@ describe('the bot probes', () => {
       shards: [{ id: 0, status: 'ready', lastEventAgeSeconds: expect.any(Number) }],
       queued: 0,
     });
+  });
+
+  it("show Discord's ban stop in /readyz detail, still ready: a restart would not end it", async () => {
+    const clock = fixedClock(NOW);
+    const latch = createBanLatch({ clock, logger: createLogger('silent', 'probe-test') });
+    const withLatch = await startBotProbes(bed.config, database.db, bed.bot, latch);
+    try {
+      const read = async () => JSON.parse(await (await fetch(`${withLatch.origin}/readyz`)).text());
+      expect((await read()).discord).toEqual({ blocked: false, blockedUntil: null, reason: null });
+      latch.observe(429, new Headers({ 'retry-after': '900' }));
+      const blocked = await fetch(`${withLatch.origin}/readyz`);
+      expect(blocked.status).toBe(200);
+      expect(JSON.parse(await blocked.text()).discord).toEqual({ blocked: true, blockedUntil: '2026-11-25T12:15:00.000Z', reason: 'cloudflare' });
+      clock.advance(900_000);
+      expect((await read()).discord).toMatchObject({ blocked: false });
+    } finally {
+      await withLatch.close();
+    }
   });
 
   it('expose the events by type, the queue depth, retries and the dispatch-to-commit time on /metrics', async () => {

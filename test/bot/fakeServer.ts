@@ -1,4 +1,4 @@
-import { addGuild, addMember, type FakeDiscord } from '../../process/infra/fakeDiscord/index.js';
+import { BOT_INVITE_PERMISSIONS, addGuild, addMember, type FakeDiscord, type FakeGuildSeed } from '../../process/infra/fakeDiscord/index.js';
 import { snowflake } from '../harness/fixtures.js';
 
 export interface FakeServer {
@@ -10,7 +10,7 @@ export interface FakeServer {
   inviterId: string;
 }
 
-/** A server on the fake Discord with the bot in it (holding its managed role), a category, a channel and a thread. */
+/** A server on the fake Discord with the bot in it (holding its managed role with the invite link's permissions), a category, a channel and a thread. */
 export function seedFakeServer(fake: FakeDiscord): FakeServer {
   const id = snowflake();
   const ownerId = snowflake();
@@ -23,7 +23,7 @@ export function seedFakeServer(fake: FakeDiscord): FakeServer {
     ownerId,
     roles: [
       { id: roles.staff, name: 'Staff', position: 3, permissions: '8' },
-      { id: roles.botRole, name: 'Community Bot', position: 2, managed: true },
+      { id: roles.botRole, name: 'Community Bot', position: 2, managed: true, permissions: BOT_INVITE_PERMISSIONS },
       { id: roles.member, name: 'Member', position: 1 },
     ],
     channels: [
@@ -38,4 +38,20 @@ export function seedFakeServer(fake: FakeDiscord): FakeServer {
   });
   addMember(fake.state, guild, { id: fake.state.bot.id, username: fake.state.bot.username, bot: true, roles: [roles.botRole] });
   return { id, ownerId, roles, channels, inviterId };
+}
+
+/**
+ * A bare server on the fake Discord for a guild the test registered itself: no channels, the bot a member holding a
+ * role with the invite link's permissions (on Discord the bot's roles decide what it may do there).
+ */
+export function serverWithBot(fake: FakeDiscord, guild: { id: string; ownerId: string }, name: string): FakeGuildSeed {
+  const botRole = snowflake();
+  return {
+    id: guild.id,
+    name,
+    ownerId: guild.ownerId,
+    roles: [{ id: botRole, name: 'Community Bot', position: 1, managed: true, permissions: BOT_INVITE_PERMISSIONS }],
+    channels: [],
+    members: [{ id: fake.state.bot.id, username: fake.state.bot.username, bot: true, roles: [botRole] }],
+  };
 }

@@ -29,9 +29,9 @@ const auditOf = (guildId: string, action: string) =>
   database.db.selectFrom('audit_log').select(['actor_type', 'action']).where('guild_id', '=', guildId).where('action', '=', action).execute();
 
 describe('GUILD_CREATE of a server the service does not know', () => {
-  it('registers it on Free with no feature on, with its roles, channels, the bot member and the invite snapshot', async () => {
+  it('registers it on Free with no feature on, with its roles, channels and the bot member; no invites read while Invites is off', async () => {
     const s = seedFakeServer(bed.fake);
-    const invite = addFakeInvite(bed.fake.state, { guildId: s.id, channelId: s.channels.general, inviterId: s.inviterId, uses: 4 });
+    addFakeInvite(bed.fake.state, { guildId: s.id, channelId: s.channels.general, inviterId: s.inviterId, uses: 4 });
     await bed.dispatch('GUILD_CREATE', guildCreatePayload(bed.fake.state, s.id));
 
     expect(await findGuild(database.db, s.id)).toEqual({ id: s.id, name: 'Gateway Server', icon: null, locale: 'en', plan: 'free', features: [], blocked: false });
@@ -53,8 +53,8 @@ describe('GUILD_CREATE of a server the service does not know', () => {
       ].sort(),
     );
     expect(await findPlatformMember(database.db, s.id, bed.fake.state.bot.id)).toMatchObject({ bot: true, role_ids: [s.roles.botRole], username: 'Community Bot' });
-    expect(await snapshotOf(s.id)).toEqual([{ code: invite.code, inviterId: s.inviterId, uses: 4, maxUses: 0, deleted: false }]);
-    expect(bed.fake.requests.filter((r) => r.path === `/guilds/${s.id}/invites`).map((r) => r.status)).toEqual([200]);
+    expect(await snapshotOf(s.id)).toEqual([]);
+    expect(bed.fake.requests.filter((r) => r.path === `/guilds/${s.id}/invites`)).toEqual([]);
   });
 });
 
@@ -89,6 +89,8 @@ describe('GUILD_CREATE of a server the service knows', () => {
   it('refreshes the rest when Discord refuses the invites (the bot lacks Manage Server), keeping the snapshot it had', async () => {
     const s = seedFakeServer(bed.fake);
     const invite = addFakeInvite(bed.fake.state, { guildId: s.id, channelId: s.channels.general, inviterId: s.inviterId, uses: 2 });
+    await bed.dispatch('GUILD_CREATE', guildCreatePayload(bed.fake.state, s.id));
+    await changeGuild(database.db, s.id, { features: ['invites'] }, { type: 'system' });
     await bed.dispatch('GUILD_CREATE', guildCreatePayload(bed.fake.state, s.id));
     bed.fake.state.invites.get(invite.code)!.uses = 9;
     bed.fake.state.guilds.get(s.id)!.name = 'Still Synced';

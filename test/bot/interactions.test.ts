@@ -13,6 +13,7 @@ import { eventually } from '../harness/eventually.js';
 import { createTestGuild, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { userIdAged } from '../api/giveaways/giveawayBed.js';
 import { startBotBed, type BotBed } from './botHarness.js';
+import { serverWithBot } from './fakeServer.js';
 import { buttonPress, ephemeralAnswer } from './payloads.js';
 
 // INTERACTION_CREATE through the real bot, the fake gateway and the fake's interaction endpoints: a giveaway's enter
@@ -61,7 +62,7 @@ describe('answered directly (the work done within the answer budget)', () => {
   beforeAll(async () => {
     bed = await startBotBed(database, NOW);
     // The server on Discord, where a ticket's channel is created.
-    addGuild(bed.fake.state, { id: guild.id, name: 'Test Guild', ownerId: guild.ownerId, roles: [], channels: [], members: [] });
+    addGuild(bed.fake.state, serverWithBot(bed.fake, guild, 'Test Guild'));
   });
   afterAll(() => bed?.close());
 

@@ -7,7 +7,7 @@ import type { Platform } from '../../src/core/platform.js';
 import { createGuild } from '../../src/guild/guildManagement.js';
 import { PERMISSION } from '../../src/moderation/refusalRules.js';
 import { createDiscordPlatform } from '../../src/platform/discord/discordPlatform.js';
-import { addGuild, addMember, type FakeDiscord } from '../../process/infra/fakeDiscord/index.js';
+import { BOT_INVITE_PERMISSIONS, addGuild, addMember, type FakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 import { createTestKey, snowflake } from './fixtures.js';
 
 const MODERATION = PERMISSION.kickMembers | PERMISSION.banMembers | PERMISSION.moderateMembers;
@@ -47,7 +47,7 @@ export async function createDiscordGuild(db: Kysely<Database>, fake: FakeDiscord
     ownerId,
     roles: [
       { id: roles.admin, name: 'Admin', position: 9, permissions: String(PERMISSION.administrator) },
-      { id: roles.bot, name: 'Bot', position: 8, managed: true, permissions: String(MODERATION) },
+      { id: roles.bot, name: 'Bot', position: 8, managed: true, permissions: BOT_INVITE_PERMISSIONS },
       { id: roles.moderator, name: 'Moderator', position: 6, permissions: String(MODERATION) },
       { id: roles.member, name: 'Member', position: 2 },
       { id: roles.reward, name: 'Level 2', position: 1 },

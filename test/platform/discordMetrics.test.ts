@@ -4,7 +4,7 @@ import { fixedClock } from '../../src/core/clock.js';
 import { platformMetrics, scrape } from '../../src/core/metrics.js';
 import { createDiscordPlatform } from '../../src/platform/discord/discordPlatform.js';
 import { routeTemplate } from '../../src/platform/discord/discordMetrics.js';
-import { addGuild, rateLimited, serverError, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
+import { BOT_INVITE_PERMISSIONS, addGuild, rateLimited, serverError, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 import { snowflake } from '../harness/fixtures.js';
 
 // The Discord adapter counts every request it gets an answer to, and every 429, into the counters it is given (the
@@ -28,13 +28,20 @@ function seeded() {
   const guildId = snowflake();
   const alice = snowflake();
   const role = snowflake();
+  const botRole = snowflake();
   addGuild(fake.state, {
     id: guildId,
     name: 'Metrics',
     ownerId: alice,
-    roles: [{ id: role, name: 'Member', position: 1 }],
+    roles: [
+      { id: botRole, name: 'Community Bot', position: 2, managed: true, permissions: BOT_INVITE_PERMISSIONS },
+      { id: role, name: 'Member', position: 1 },
+    ],
     channels: [],
-    members: [{ id: alice, username: 'alice' }],
+    members: [
+      { id: alice, username: 'alice' },
+      { id: fake.state.bot.id, username: 'Community Bot', bot: true, roles: [botRole] },
+    ],
   });
   const platform = createDiscordPlatform({ token: fake.token, apiUrl: fake.apiUrl, clock, logger, metrics: platformMetrics });
   return { guildId, alice, role, platform };

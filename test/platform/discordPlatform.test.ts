@@ -7,6 +7,7 @@ import { fixedClock } from '../../src/core/clock.js';
 import { PlatformConfigurationError, PlatformRefusedError, PlatformUnavailableError } from '../../src/core/platform.js';
 import { createDiscordPlatform, nonceOf, type DiscordPlatformOptions } from '../../src/platform/discord/discordPlatform.js';
 import {
+  BOT_INVITE_PERMISSIONS,
   addGuild,
   cannotMessageUser,
   missingPermissions,
@@ -30,13 +31,20 @@ function setup(options: Partial<DiscordPlatformOptions> = {}) {
   const alice = snowflake();
   const general = snowflake();
   const role = snowflake();
+  const botRole = snowflake();
   addGuild(fake.state, {
     id: guildId,
     name: 'Adapter',
-    ownerId: alice,
-    roles: [{ id: role, name: 'Member', position: 1 }],
+    ownerId: snowflake(),
+    roles: [
+      { id: botRole, name: 'Community Bot', position: 2, managed: true, permissions: BOT_INVITE_PERMISSIONS },
+      { id: role, name: 'Member', position: 1 },
+    ],
     channels: [{ id: general, type: 0, name: 'general' }],
-    members: [{ id: alice, username: 'alice' }],
+    members: [
+      { id: alice, username: 'alice' },
+      { id: fake.state.bot.id, username: 'Community Bot', bot: true, roles: [botRole] },
+    ],
   });
   const lines: string[] = [];
   const logger = pino({ level: 'info' }, new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(chunk.toString()), done()) }));

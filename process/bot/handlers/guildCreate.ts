@@ -1,4 +1,5 @@
 import type { GatewayGuildCreateDispatchData } from 'discord-api-types/v10';
+import { guildPermissions } from '../../../src/core/botPermissions.js';
 import { toChannel, toMember, toRole } from '../../../src/platform/discord/discordShapes.js';
 import { syncGuild } from '../../../src/guild/syncGuild.js';
 import type { DispatchHandler } from '../handler.js';
@@ -15,8 +16,12 @@ export const guildCreate: DispatchHandler = async (data, deps) => {
   if (d.unavailable) return;
   const server = await deps.platform.getGuild(d.id);
   if (!server) return void deps.logger.info({ guildId: d.id }, 'GUILD_CREATE for a server the bot cannot read; skipped');
-  const invites = await readInvites(deps, d.id);
   const botMember = d.members.find((m) => m.user.id === server.botUserId);
+  const roles = d.roles.map(toRole);
+  // The bot's permissions as this payload gives them (its roles, the server's roles and owner), before any request.
+  const permissions = botMember && guildPermissions({ guildId: d.id, ownerId: d.owner_id, userId: server.botUserId, roles, memberRoleIds: botMember.roles });
+  const read = await readInvites(deps, d.id, permissions);
+  const invites = Array.isArray(read) ? read : null;
   const { registered } = await deps.db.transaction().execute((trx) =>
     syncGuild(trx, {
       id: d.id,
@@ -24,7 +29,7 @@ export const guildCreate: DispatchHandler = async (data, deps) => {
       icon: d.icon,
       ownerId: d.owner_id,
       botUserId: server.botUserId,
-      roles: d.roles.map(toRole),
+      roles,
       channels: [...d.channels, ...(d.threads ?? [])].map(toChannel),
       botMember: botMember && toMember(d.id, botMember),
       invites,

@@ -15,7 +15,7 @@ export const guildMemberAdd: DispatchHandler = async (data, deps) => {
   const user = d.user;
   try {
     // Read as close to the join as possible: a later join would raise another count before the comparison.
-    const invites = (await isNewJoin(db, d.guild_id, user.id)) ? await readInvites(deps, d.guild_id) : null;
+    const invites = (await isNewJoin(db, d.guild_id, user.id)) ? await readInvites(deps, d.guild_id) : 'invites-unreadable';
     const { attribution, inviteStatus } = await db.transaction().execute((trx) =>
       recordPlatformJoin(
         trx,

@@ -37,6 +37,17 @@ export const unknownMember = () => discordError(404, 10007, 'Unknown Member');
 export const unknownBan = () => discordError(404, 10026, 'Unknown Ban');
 export const serverError = (status = 502) => ({ status, body: { message: 'Bad Gateway', code: 0 } });
 
+/**
+ * Cloudflare's ban of the address after too many invalid requests: 429 with `Retry-After` in seconds and none of
+ * Discord's rate-limit headers, an HTML page for a body (https://github.com/discordjs/discord.js/issues/8574).
+ */
+export function cloudflareBan(retryAfterSeconds: number): FakeAnswer {
+  return { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) }, body: '<!DOCTYPE html><html><head><title>Access denied | discord.com used Cloudflare to restrict access</title></head><body>error code: 1015</body></html>' };
+}
+
+/** Discord's global limit: every request of the bot is refused for `retryAfterSeconds`. */
+export const globallyRateLimited = (retryAfterSeconds: number) => rateLimited(retryAfterSeconds, { global: true });
+
 /** 429 with Discord's headers: per-route bucket by default, the global limit with `global`. */
 export function rateLimited(retryAfterSeconds: number, options: { global?: boolean; bucket?: string } = {}): FakeAnswer {
   const headers: Record<string, string> = {

@@ -6,3 +6,4 @@ export * from './gateway.js';
 export * from './guildEvents.js';
 export * from './oauth.js';
 export { DEFAULT_RESUME_WINDOW_MS } from './gatewaySessions.js';
+export { BOT_INVITE_PERMISSIONS, botGuildPermissions } from './permissions.js';

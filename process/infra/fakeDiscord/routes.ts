@@ -1,5 +1,7 @@
 import { ChannelType, type APIChannel, type APIGuildMember, type APIMessage } from 'discord-api-types/v10';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { discordError, type FakeAnswer } from './faults.js';
+import { botGuildPermissions } from './permissions.js';
 import type { FakeDiscordState, FakeGuild, FakeInvite } from './state.js';
 
 export interface FakeRequest {
@@ -95,21 +97,21 @@ function createChannel(state: FakeDiscordState, guild: FakeGuild, req: FakeReque
   return json(channel);
 }
 
-/** An invite as `GET /guilds/{guild.id}/invites` shows it, with its use count. */
-function inviteOf(state: FakeDiscordState, g: FakeGuild, i: FakeInvite) {
+/**
+ * An invite as `GET /guilds/{guild.id}/invites` shows it: with its metadata (use count, limits) when the bot holds
+ * Manage Server, without when it holds only View Audit Log (https://docs.discord.com/developers/resources/guild#get-guild-invites).
+ */
+function inviteOf(state: FakeDiscordState, g: FakeGuild, i: FakeInvite, withMetadata: boolean) {
   const inviter = i.inviterId === null ? undefined : state.users.get(i.inviterId);
-  return {
+  const invite = {
     type: 0,
     code: i.code,
     guild: { id: g.id, name: g.name, icon: g.icon },
     channel: { id: i.channelId, type: ChannelType.GuildText, name: (g.channels.get(i.channelId) as { name?: string } | undefined)?.name ?? '' },
     ...(inviter ? { inviter } : {}),
-    uses: i.uses,
-    max_uses: i.maxUses,
-    max_age: 0,
-    temporary: false,
-    created_at: '2026-01-01T00:00:00.000Z',
+    expires_at: null,
   };
+  return withMetadata ? { ...invite, uses: i.uses, max_uses: i.maxUses, max_age: 0, temporary: false, created_at: '2026-01-01T00:00:00.000Z' } : invite;
 }
 
 function member(guild: FakeGuild, req: FakeRequest): APIGuildMember | undefined {
@@ -212,6 +214,7 @@ export const DISCORD_ROUTES: FakeRoute[] = [
     handler: (state, req) => {
       const message = state.messages.get(req.params.message!);
       if (!message || message.channel_id !== req.params.channel) return unknown.message();
+      if (message.author.id !== state.bot.id) return discordError(403, 50005, 'Cannot edit a message authored by another user');
       message.content = String(req.body?.content ?? message.content);
       message.edited_timestamp = new Date().toISOString();
       return json(message);
@@ -244,7 +247,10 @@ export const DISCORD_ROUTES: FakeRoute[] = [
   {
     method: 'GET',
     pattern: '/guilds/:guild/invites',
-    handler: withGuild((state, g) => json([...state.invites.values()].filter((i) => i.guildId === g.id).map((i) => inviteOf(state, g, i)))),
+    handler: withGuild((state, g) => {
+      const withMetadata = ((botGuildPermissions(state, g) ?? 0n) & PermissionFlagsBits.ManageGuild) !== 0n;
+      return json([...state.invites.values()].filter((i) => i.guildId === g.id).map((i) => inviteOf(state, g, i, withMetadata)));
+    }),
   },
   {
     method: 'GET',

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { matches, type FakeAnswer, type Fault } from './faults.js';
 import { MEMBER_LIST_ROUTES } from './memberList.js';
+import { ROUTE_PERMISSIONS } from './permissions.js';
 import { createRateLimiter, type FakeRateLimits } from './rateLimits.js';
 import { INTERACTION_ROUTES, TOKENLESS_PATHS } from './interactionRoutes.js';
 import { DISCORD_ROUTES, type FakeHandler, type FakeRoute } from './routes.js';
@@ -37,6 +38,11 @@ export interface FakeDiscord {
   state: FakeDiscordState;
   /** Every request answered, in order, with its headers. */
   requests: RecordedRequest[];
+  /**
+   * Answers so far that Discord counts toward its invalid-request ban (10,000 per 10 minutes per address): 401, 403,
+   * and 429 other than the `shared` scope.
+   */
+  invalidRequests(): number;
   /** Scripts an answer (or a delay) for the next matching requests. */
   fail(fault: Fault): void;
   /** Adds an endpoint (the OAuth2 and gateway fakes build on this one). */
@@ -57,6 +63,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const faults: Array<Fault & { left: number }> = [];
   const requests: RecordedRequest[] = [];
   const limiter = createRateLimiter(options.rateLimits ?? {});
+  let invalid = 0;
 
   function route(method: string, pattern: string, handler: FakeHandler) {
     const names: string[] = [];
@@ -84,6 +91,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const params = Object.fromEntries(found.r.names.map((n, i) => [n, found.m![i + 1]!]));
     const limit = limiter.check(`${method} ${found.r.pattern} ${params.guild ?? params.channel ?? ''}`);
     if (limit.refusal) return limit.refusal;
+    const denied = ROUTE_PERMISSIONS[`${method} ${found.r.pattern}`]?.(state, params);
+    if (denied) return { ...denied, headers: { ...limit.headers, ...denied.headers } };
     const result = found.r.handler(state, { params, query, body, headers: lowerHeaders(req) });
     return { ...result, headers: { ...limit.headers, ...result.headers } };
   }
@@ -101,12 +110,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
           ? await answer(req, body, path, url.searchParams)
           : { status: 404, body: { message: '404: Not Found', code: 0 } };
         requests.push({ method: req.method ?? 'GET', path, query: url.searchParams, headers: lowerHeaders(req), body, status: result.status });
+        if (isInvalid(result)) invalid += 1;
         if ('drop' in result && result.drop) return void res.destroy();
         if ('hold' in result && result.hold) return;
         const headers: Record<string, string> = { ...result.headers };
-        if (result.body !== undefined) headers['Content-Type'] = 'application/json';
+        // A text body is an HTML page (Cloudflare's ban answers with one), anything else Discord's JSON.
+        if (result.body !== undefined) headers['Content-Type'] = typeof result.body === 'string' ? 'text/html' : 'application/json';
         res.writeHead(result.status, headers);
-        res.end(result.body === undefined ? undefined : JSON.stringify(result.body));
+        res.end(result.body === undefined ? undefined : typeof result.body === 'string' ? result.body : JSON.stringify(result.body));
       })();
     });
   });
@@ -126,6 +137,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     token,
     state,
     requests,
+    invalidRequests: () => invalid,
     fail: (fault) => faults.push({ ...fault, left: fault.times ?? 1 }),
     route,
     httpServer: server,
@@ -136,6 +148,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         for (const socket of upgraded) socket.destroy();
       }),
   };
+}
+
+function isInvalid(answer: FakeAnswer): boolean {
+  if (answer.status === 401 || answer.status === 403) return true;
+  const scope = Object.entries(answer.headers ?? {}).find(([k]) => k.toLowerCase() === 'x-ratelimit-scope')?.[1];
+  return answer.status === 429 && scope !== 'shared';
 }
 
 function lowerHeaders(req: IncomingMessage): Record<string, string> {

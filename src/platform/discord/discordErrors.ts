@@ -1,5 +1,6 @@
 import { DiscordAPIError, HTTPError, RateLimitError } from '@discordjs/rest';
 import { RESTJSONErrorCodes } from 'discord-api-types/v10';
+import { DiscordBlockedError } from './banLatch.js';
 import { PlatformConfigurationError, PlatformRefusedError, PlatformUnavailableError } from '../../core/platform.js';
 
 export const DISCORD = RESTJSONErrorCodes;
@@ -28,9 +29,13 @@ export function translateDiscordError(err: unknown, what: string): Error {
     }
     return new PlatformRefusedError('PLATFORM_REFUSED', `Discord refused ${what}: ${err.message} (${err.code}).`);
   }
+  if (err instanceof DiscordBlockedError) {
+    const seconds = Math.max(1, Math.ceil(err.remainingMs / 1000));
+    return new PlatformUnavailableError(`Discord requests are stopped (${err.reason} 429) until ${err.until.toISOString()}: not ${what}.`, seconds);
+  }
   if (err instanceof HTTPError) return new PlatformUnavailableError(`Discord answered ${err.status} to ${what}.`);
   if (err instanceof RateLimitError) {
-    return new PlatformUnavailableError(`Discord rate limit on ${what} (${err.global ? 'global' : err.route}): retry after ${err.retryAfter} ms.`);
+    return new PlatformUnavailableError(`Discord rate limit on ${what} (${err.global ? 'global' : err.route}): retry after ${err.retryAfter} ms.`, Math.max(1, Math.ceil(err.retryAfter / 1000)));
   }
   if (isNetworkFailure(err)) return new PlatformUnavailableError(`Discord is unreachable for ${what}: ${(err as Error).message}.`);
   return err as Error;

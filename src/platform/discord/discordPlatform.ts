@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { DiscordAPIError, HTTPError, REST, RateLimitError, type RequestData, type RouteLike } from '@discordjs/rest';
 import {
   Routes,
   type APIBan,
@@ -13,35 +12,15 @@ import {
   type APIThreadList,
   type APIUser,
 } from 'discord-api-types/v10';
-import type { Clock } from '../../core/clock.js';
-import type { Logger } from '../../core/logger.js';
-import type { PlatformMetrics } from '../../core/metrics.js';
-import { PlatformConfigurationError, PlatformRefusedError, type MessageOptions, type Platform, type PlatformMember } from '../../core/platform.js';
-import { DISCORD, UNAUTHORIZED_MESSAGE, discordCode, translateDiscordError } from './discordErrors.js';
-import { countRequests, routeTemplate } from './discordMetrics.js';
+import { BOT_PERMISSION } from '../../core/botPermissions.js';
+import { PlatformRefusedError, type MessageOptions, type Platform, type PlatformMember } from '../../core/platform.js';
+import { createDiscordCaller, type DiscordPlatformOptions } from './discordCaller.js';
+import { DISCORD } from './discordErrors.js';
 import { toChannel, toGuild, toInvite, toMember, toRole } from './discordShapes.js';
 import { isTicketChannelOf, ticketChannelBody } from './ticketChannelShape.js';
 import { createTtlCache } from './ttlCache.js';
 
-export interface DiscordPlatformOptions {
-  token: string;
-  /** The API root without the version (DISCORD_API_URL). */
-  apiUrl: string;
-  clock: Clock;
-  logger: Logger;
-  /** Member lookups (spec: a member may be up to 5 minutes old); a change made here forgets the member at once. */
-  memberCacheMs?: number;
-  /** Guild, roles and channels: briefly, so a burst of checks costs one request. */
-  guildCacheMs?: number;
-  /** The longest rate-limit wait the adapter sits out itself; a longer one fails the call for its caller to retry. */
-  maxRateLimitWaitMs?: number;
-  /** Every call gives up after this long, waits included (below the platform activities' 30 s start-to-close). */
-  callDeadlineMs?: number;
-  /** The caller's own cancellation (the worker passes the running activity's), so a cancelled step stops waiting at once. */
-  callSignal?: () => AbortSignal | undefined;
-  /** Where every request and every 429 is counted (the process's Prometheus counters; none in tools and most tests). */
-  metrics?: PlatformMetrics;
-}
+export type { DiscordPlatformOptions };
 
 /** Discord's cap on a timeout (https://discord.com/developers/docs/resources/guild#modify-guild-member). */
 const MAX_TIMEOUT_MS = 28 * 24 * 3600 * 1000;
@@ -57,19 +36,11 @@ export const nonceOf = (idempotencyKey: string) => createHash('sha256').update(i
  * typed, and the activity's retry policy does the rest.
  */
 export function createDiscordPlatform(options: DiscordPlatformOptions): Platform {
-  const { clock, logger } = options;
-  const maxWait = options.maxRateLimitWaitMs ?? 10_000;
-  const deadline = options.callDeadlineMs ?? 25_000;
-  const rest = new REST({ api: options.apiUrl, version: '10', retries: 0, timeout: 15_000, rejectOnRateLimit: (limit) => limit.retryAfter > maxWait }).setToken(
-    options.token,
-  );
-  if (options.metrics) countRequests(rest, options.metrics);
-  rest.on('rateLimited', (info) => logger.debug({ route: info.route, global: info.global, retryAfterMs: info.retryAfter }, 'discord rate limit'));
-
+  const { clock } = options;
+  const { call, unless, guard } = createDiscordCaller(options);
   const members = createTtlCache<PlatformMember | undefined>(clock, options.memberCacheMs ?? 300_000);
   const guildReads = createTtlCache<unknown>(clock, options.guildCacheMs ?? 30_000);
   let botUser: Promise<APIUser> | undefined;
-  let unauthorized = false;
   const invites = new Map<string, string>();
   const ticketChannels = new Map<string, Promise<string>>();
 
@@ -81,39 +52,14 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
     return botUser;
   }
 
-  // A 401 makes the library drop its token, so every later call would fail the same way: say so once, loudly.
-  async function call<T>(what: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', route: RouteLike, data: RequestData = {}): Promise<T> {
-    if (unauthorized) throw new PlatformConfigurationError(UNAUTHORIZED_MESSAGE);
-    try {
-      const caller = options.callSignal?.();
-      const signal = caller ? AbortSignal.any([AbortSignal.timeout(deadline), caller]) : AbortSignal.timeout(deadline);
-      return (await rest[method](route, { ...data, signal })) as T;
-    } catch (err) {
-      const failure = translateDiscordError(err, what);
-      if (options.metrics && sentWithoutAnswer(err)) options.metrics.request(routeTemplate(route), method.toUpperCase(), 'no_answer');
-      if (failure instanceof PlatformConfigurationError && !unauthorized) {
-        unauthorized = true;
-        logger.fatal({ what }, UNAUTHORIZED_MESSAGE);
-      }
-      throw Object.assign(failure, { discordCode: discordCode(err) });
-    }
-  }
-
-  /** Runs the call; Discord codes in `none` mean "nothing there" and answer `fallback` instead of failing. */
-  async function unless<T, F>(none: number[], fallback: F, run: () => Promise<T>): Promise<T | F> {
-    try {
-      return await run();
-    } catch (err) {
-      const code = (err as { discordCode?: number }).discordCode;
-      if (code !== undefined && none.includes(code)) return fallback;
-      throw err;
-    }
-  }
-
   const audit = (reason: string | null | undefined, fallback: string) => (reason || fallback).slice(0, AUDIT_REASON_MAX);
   const memberKey = (guildId: string, userId: string) => `${guildId}:${userId}`;
 
+  /** Reads of a server the bot was removed from are not sent either. */
+  const inServer = (guildId: string, what: string) => guard.require(guildId, 0n, what, 'nothing');
+
   async function freshMember(guildId: string, userId: string): Promise<PlatformMember | undefined> {
+    await inServer(guildId, 'reading a member');
     const m = await unless([DISCORD.UnknownMember, DISCORD.UnknownUser], undefined, () =>
       call<APIGuildMember>('reading a member', 'get', Routes.guildMember(guildId, userId)),
     );
@@ -127,6 +73,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
   }
 
   async function getBan(guildId: string, userId: string) {
+    await guard.require(guildId, BOT_PERMISSION.banMembers, 'reading a ban', 'Ban Members');
     const ban = await unless([DISCORD.UnknownBan], undefined, () => call<APIBan>('reading a ban', 'get', Routes.guildBan(guildId, userId)));
     return ban && { reason: ban.reason };
   }
@@ -136,19 +83,22 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       const guild = await guildReads.get(
         `guild:${guildId}`,
         () =>
-          unless([DISCORD.UnknownGuild, DISCORD.MissingAccess], undefined, () =>
-            call<APIGuild>('reading the server', 'get', Routes.guild(guildId), { query: new URLSearchParams({ with_counts: 'true' }) }),
-          ),
+          unless([DISCORD.UnknownGuild, DISCORD.MissingAccess], undefined, async () => {
+            await inServer(guildId, 'reading the server');
+            return call<APIGuild>('reading the server', 'get', Routes.guild(guildId), { query: new URLSearchParams({ with_counts: 'true' }) });
+          }),
         read?.fresh,
       );
       if (!guild) return undefined;
       return toGuild(guild as APIGuild, (await bot()).id);
     },
     async listRoles(guildId, read) {
+      await inServer(guildId, 'listing roles');
       const roles = (await guildReads.get(`roles:${guildId}`, () => call<APIRole[]>('listing roles', 'get', Routes.guildRoles(guildId)), read?.fresh)) as APIRole[];
       return roles.map(toRole);
     },
     async listChannels(guildId) {
+      await inServer(guildId, 'listing channels');
       const channels = (await guildReads.get(`channels:${guildId}`, async () => {
         const [listed, active] = await Promise.all([
           call<APIChannel[]>('listing channels', 'get', Routes.guildChannels(guildId)),
@@ -174,6 +124,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       const member = await freshMember(guildId, userId);
       members.forget(memberKey(guildId, userId));
       if (!member || member.roleIds.includes(roleId) === (action === 'add')) return false;
+      await guard.require(guildId, BOT_PERMISSION.manageRoles, action === 'add' ? 'giving a role' : 'taking a role', 'Manage Roles');
       const route = Routes.guildMemberRole(guildId, userId, roleId);
       const what = action === 'add' ? 'giving a role' : 'taking a role';
       const done = await unless([DISCORD.UnknownMember], false, () =>
@@ -193,10 +144,12 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       return true;
     },
     async unban(guildId, userId, reason) {
+      await guard.require(guildId, BOT_PERMISSION.banMembers, 'unbanning', 'Ban Members');
       // 10026 Unknown Ban: lifted already (by this call's earlier try or by someone else).
       return unless([DISCORD.UnknownBan], false, () => call('unbanning', 'delete', Routes.guildBan(guildId, userId), { reason: audit(reason, 'Unban') }).then(() => true));
     },
     async kick(guildId, userId, reason) {
+      await guard.require(guildId, BOT_PERMISSION.kickMembers, 'kicking', 'Kick Members');
       members.forget(memberKey(guildId, userId));
       return unless([DISCORD.UnknownMember], false, () => call('kicking', 'delete', Routes.guildMember(guildId, userId), { reason: audit(reason, 'Kick') }).then(() => true));
     },
@@ -210,6 +163,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       if (!member) return false;
       const current = member.timedOutUntil && member.timedOutUntil.getTime() > now ? member.timedOutUntil.getTime() : null;
       if ((until?.getTime() ?? null) === current) return false;
+      await guard.require(guildId, BOT_PERMISSION.moderateMembers, 'timing out', 'Moderate Members');
       return unless([DISCORD.UnknownMember], false, () =>
         call('timing out', 'patch', Routes.guildMember(guildId, userId), {
           body: { communication_disabled_until: until ? until.toISOString() : null },
@@ -226,9 +180,14 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       });
     },
     async listInvites(guildId) {
+      await guard.require(guildId, BOT_PERMISSION.manageGuild, 'listing invites', 'Manage Server');
       // Never cached: attribution compares the counts as they are now.
-      const invites = await call<APIExtendedInvite[]>('listing invites', 'get', Routes.guildInvites(guildId));
-      return invites.map(toInvite);
+      const invites = await call<Array<APIExtendedInvite | APIInvite>>('listing invites', 'get', Routes.guildInvites(guildId));
+      // With View Audit Log but not Manage Server, Discord lists the invites without their metadata (no `uses`).
+      if (invites.some((i) => !('uses' in i) || typeof i.uses !== 'number')) {
+        throw new PlatformRefusedError('BOT_MISSING_PERMISSIONS', 'Discord listed the invites without their use counts: the bot needs Manage Server.');
+      }
+      return (invites as APIExtendedInvite[]).map(toInvite);
     },
     async createInvite(_guildId, channelId, maxUses, idempotencyKey) {
       // Discord has no idempotency for invites: a retry in this process reuses the first code; a retry elsewhere
@@ -286,13 +245,4 @@ function componentsOf(options: MessageOptions): { components?: unknown[] } {
   if (options.buttons === undefined) return {};
   if (options.buttons.length === 0) return { components: [] };
   return { components: [{ type: 1, components: options.buttons.slice(0, 5).map((b) => ({ type: 2, style: 1, custom_id: b.id, label: b.label.slice(0, 80) })) }] };
-}
-
-/**
- * A request that went out and got no HTTP answer (refused connection, reset, DNS). Answered ones are counted by
- * their response; an abort or timeout is not counted, as the call may have been waiting in a rate-limit queue.
- */
-function sentWithoutAnswer(err: unknown): boolean {
-  if (!(err instanceof Error) || err instanceof DiscordAPIError || err instanceof HTTPError || err instanceof RateLimitError) return false;
-  return err.name !== 'AbortError' && err.name !== 'TimeoutError';
 }

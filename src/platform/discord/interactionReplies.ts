@@ -1,5 +1,7 @@
-import { REST } from '@discordjs/rest';
 import { InteractionResponseType, MessageFlags, Routes } from 'discord-api-types/v10';
+import { systemClock } from '../../core/clock.js';
+import { createLogger } from '../../core/logger.js';
+import { createBanLatch, latchedRest, type BanLatch } from './banLatch.js';
 import { translateDiscordError } from './discordErrors.js';
 
 /** An interaction as its answer needs it: the callback takes the id and token, later edits the application id. */
@@ -30,8 +32,10 @@ export interface InteractionReplies {
 
 const EPHEMERAL = MessageFlags.Ephemeral;
 
-export function createInteractionReplies(options: { apiUrl: string; token: string }): InteractionReplies {
-  const rest = new REST({ api: options.apiUrl, version: '10', retries: 0, timeout: 2_500 }).setToken(options.token);
+export function createInteractionReplies(options: { apiUrl: string; token: string; latch?: BanLatch }): InteractionReplies {
+  // A Cloudflare ban refuses the address, interaction endpoints included: they stop with the rest.
+  const latch = options.latch ?? createBanLatch({ clock: systemClock, logger: createLogger('silent', 'discord') });
+  const rest = latchedRest({ api: options.apiUrl, version: '10', retries: 0, timeout: 2_500 }, latch).setToken(options.token);
   // Interaction endpoints are authorised by the interaction's token, not the bot's, and do not count against the
   // bot's global rate limit (https://discord.com/developers/docs/interactions/receiving-and-responding).
   const send = async (what: string, run: () => Promise<unknown>) => {

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src/core/clock.js';
+import { fixedClock, systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/logger.js';
+import { createBanLatch } from '../../../src/platform/discord/banLatch.js';
 import { createDiscordPlatform } from '../../../src/platform/discord/discordPlatform.js';
-import { discordError, missingPermissions, startFakeDiscord } from '../../../process/infra/fakeDiscord/index.js';
+import { cloudflareBan, discordError, missingPermissions, startFakeDiscord } from '../../../process/infra/fakeDiscord/index.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { createDiscordGuild, discordPlatformOn } from '../../harness/discordGuild.js';
 import { bearer } from '../../harness/fixtures.js';
@@ -21,6 +22,25 @@ async function app(platform: Platform = discordPlatformOn(fake)) {
   afterAll(() => started.close());
   return started;
 }
+
+describe('a ban stop (Discord answered a Cloudflare 429)', () => {
+  it('answers reads 503 with Retry-After the seconds left of the stop, and sends nothing to Discord meanwhile', async () => {
+    const clock = fixedClock(new Date('2026-06-01T12:00:00.000Z'));
+    const logger = createLogger('silent', 'api-test');
+    const latch = createBanLatch({ clock, logger });
+    const { http } = await app(createDiscordPlatform({ token: fake.token, apiUrl: fake.apiUrl, clock, logger, latch }));
+    const g = await createDiscordGuild(db(), fake);
+    fake.fail({ method: 'GET', path: `/guilds/${g.id}/roles`, answer: cloudflareBan(600) });
+    expect((await http('GET', `/guilds/${g.id}/roles`, { headers: bearer(g.key) })).status).toBe(503);
+    clock.advance(400_000);
+    const before = fake.requests.length;
+    const res = await http('GET', `/guilds/${g.id}/channels`, { headers: bearer(g.key) });
+    expect(res.status).toBe(503);
+    expect(res.body.error).toBe('SERVICE_UNAVAILABLE');
+    expect(res.headers['retry-after']).toBe('200');
+    expect(fake.requests.length).toBe(before);
+  });
+});
 
 describe('platform refusals during api reads', () => {
   it('Missing Permissions on the roles read: 503 with Retry-After 60 and a message naming the refusal', async () => {

@@ -8,7 +8,7 @@ import { createLogger } from '../../../src/core/logger.js';
 import type { Platform, PlatformChannelType } from '../../../src/core/platform.js';
 import { createDiscordPlatform } from '../../../src/platform/discord/discordPlatform.js';
 import { createLocalPlatform } from '../../../src/platform/localPlatform.js';
-import { addGuild, type FakeDiscord } from '../../../process/infra/fakeDiscord/index.js';
+import { BOT_INVITE_PERMISSIONS, addGuild, type FakeDiscord } from '../../../process/infra/fakeDiscord/index.js';
 import { snowflake } from '../../harness/fixtures.js';
 
 /** A server as both adapters can be seeded with it. */
@@ -36,6 +36,7 @@ export const NOW = new Date('2026-06-01T12:00:00.000Z');
 export function newWorld(botUserId: string): World {
   const guildId = snowflake();
   const category = snowflake();
+  const botRole = snowflake();
   return {
     guildId,
     name: 'Conformance',
@@ -45,6 +46,8 @@ export function newWorld(botUserId: string): World {
       { id: guildId, name: '@everyone', position: 0, permissions: 0n },
       { id: snowflake(), name: 'Moderator', position: 5, permissions: 1n << 2n },
       { id: snowflake(), name: 'Member', position: 1, permissions: 0n },
+      // Above the others, with the invite link's permissions: on Discord the bot's roles decide what it may do.
+      { id: botRole, name: 'Community Bot', position: 6, permissions: BigInt(BOT_INVITE_PERMISSIONS) },
     ],
     channels: [
       { id: category, name: 'Info', type: 'category', parentId: null, position: 0 },
@@ -52,7 +55,7 @@ export function newWorld(botUserId: string): World {
       { id: snowflake(), name: 'ticket-7', type: 'thread', parentId: null, position: 0 },
     ],
     members: [
-      { userId: botUserId, username: 'bot', roleIds: [], bot: true },
+      { userId: botUserId, username: 'bot', roleIds: [botRole], bot: true },
       { userId: snowflake(), username: 'alice', roleIds: [] },
       { userId: snowflake(), username: 'bob', roleIds: [], dmsClosed: true },
     ],
