@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
@@ -91,17 +92,34 @@ function startCredentialCache(config: Config, logger: Logger): CredentialCache |
 
 export interface RunningApi {
   url: string;
+  /** The public HTTP server (its timeouts are the HTTP_* settings). */
+  server: Server;
   close(): Promise<void>;
 }
 
-export async function startApiServer(deps: AppDeps): Promise<RunningApi> {
+export interface ApiServerOptions {
+  /** Waits out the propagation delay after SIGTERM (tests end it themselves); default: a timer. */
+  wait?: (ms: number) => Promise<void>;
+}
+
+/**
+ * The api's HTTP server. Its stop: not ready at once, still serving for SHUTDOWN_PROPAGATION_MS (the load balancer
+ * catching up), then no new connections and up to SHUTDOWN_DRAIN_MS for the requests in flight.
+ */
+export async function startApiServer(deps: AppDeps, options: ApiServerOptions = {}): Promise<RunningApi> {
   const { host, port } = deps.config.http;
-  const ops = opsEndpoints({ checks: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) }, metrics: scrape });
+  const { drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs } = deps.config.ops;
+  const ops = opsEndpoints({ dependencies: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) }, metrics: scrape });
   const koa = createApp(deps, collectRoutes(AREAS, deps)).callback();
-  const server = await startGracefulServer({ host, port, drainMs: deps.config.ops.drainMs, ops, handler: koa });
+  const server = await startGracefulServer({ host, port, drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs, ops, handler: koa, wait: options.wait });
   return {
     url: `${server.origin}/api/v1`,
-    close: () => server.close().then(() => Promise.all([deps.keyHits.flush(), deps.credentials?.close()])).then(() => {}),
+    server: server.server,
+    async close() {
+      if (propagationMs > 0) deps.logger.info({ propagationMs, drainMs }, 'draining: not ready, still serving until the load balancer has caught up');
+      await server.close();
+      await Promise.all([deps.keyHits.flush(), deps.credentials?.close()]);
+    },
   };
 }
 
@@ -134,7 +152,8 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
   await ensureSchedules(temporal, collectSchedules(AREAS));
   const running = worker.run();
   const ops = opsEndpoints({
-    checks: { database: databaseCheck(db), temporal: temporalCheck(temporal), worker: async () => worker.getState() === 'RUNNING' },
+    checks: { worker: async () => worker.getState() === 'RUNNING' },
+    dependencies: { database: databaseCheck(db), temporal: temporalCheck(temporal) },
     metrics: scrape,
   });
   const server = await startGracefulServer({ host: config.http.host, port: config.ops.workerPort, drainMs: 0, ops });

@@ -31,4 +31,4 @@ runUntilSignal(async (defer) => {
     process.exit(1);
   });
   logger.info({ probes: probes.origin }, 'bot connected to the gateway');
-}, (line) => logger.info(line));
+}, (line) => logger.info(line), { deadlineMs: config.ops.shutdownDeadlineMs });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createDatabase } from '../../db/pool.js';
-import { loadConfig } from '../../src/core/config.js';
+import { loadConfig, type Config } from '../../src/core/config.js';
 import { DEMO_OWNER_ID, seedDemoGuild } from '../demo/demoGuild.js';
 import { devBanner } from '../dev/banner.js';
 import { devApiKey, writeDevCredentials } from '../dev/devCredentials.js';
@@ -27,7 +27,8 @@ runUntilSignal(async (defer) => {
   // Before anything starts: a second dev would otherwise fail half-way (PostgreSQL's start says nothing).
   await ensureDevPortsFree(await devPorts(bootConfig, root, platformChoice === 'fake-discord' || bootConfig.platform.kind === 'discord'));
   const infra = await startDevInfrastructure(bootConfig, root, say, defer);
-  let config = withInfrastructure(bootConfig, infra);
+  // No load balancer in front of dev: Ctrl-C stops the api at once rather than after a propagation delay.
+  let config: Config = Object.freeze({ ...withInfrastructure(bootConfig, infra), ops: Object.freeze({ ...bootConfig.ops, propagationMs: 0 }) });
   const logger = createLogger(config.logLevel, 'dev');
 
   const database = createDatabase(infra.databaseUrl, config.database.poolMax);

@@ -19,4 +19,4 @@ runUntilSignal(async (defer) => {
   const worker = await startWorker(config, database.db, temporal, logger);
   defer(worker.stop);
   logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker polling');
-}, (line) => logger.info(line));
+}, (line) => logger.info(line), { deadlineMs: config.ops.shutdownDeadlineMs });

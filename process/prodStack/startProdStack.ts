@@ -72,6 +72,8 @@ export async function startProdStack(config: Config, root: string, workDir: stri
     DISCORD_TOKEN: discord.fake.token,
     DISCORD_API_URL: discord.fake.apiUrl,
     WEBHOOK_ALLOW_INSECURE_LOCAL: String(config.webhooks.allowInsecureLocal),
+    // No load balancer in front of the apis to wait for: a stop closes their listeners at once.
+    SHUTDOWN_PROPAGATION_MS: '0',
   };
   const processes: ProdStackProcess[] = [];
   const start = async (name: string, kind: keyof typeof ENTRYPOINTS, env: Record<string, string>, origin: string) => {

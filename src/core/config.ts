@@ -4,6 +4,7 @@ import { booleanFlag } from './settings/envFlag.js';
 import { botSettingsOf, checkDiscordEnv, discordEnv, platformSettingsOf, type BotSettings, type PlatformSettings } from './settings/discordSettings.js';
 import { checkConsoleEnv } from './settings/consoleSettings.js';
 import { checkTemporalEnv, temporalEnv, temporalSettingsOf, type TemporalSettings } from './settings/temporalSettings.js';
+import { checkOpsEnv, opsEnv, opsSettingsOf, type OpsSettings } from './settings/opsSettings.js';
 
 export type { ShardIds } from './settings/discordSettings.js';
 
@@ -94,9 +95,11 @@ const EnvSchema = z.object({
   DISCORD_OAUTH_AUTHORIZE_URL: z.url({ protocol: /^https?$/ }).default('https://discord.com/oauth2/authorize'),
   ...temporalEnv,
   ...discordEnv,
+  ...opsEnv,
 }).superRefine((e, ctx) => {
   checkTemporalEnv(e, ctx);
   checkDiscordEnv(e, ctx);
+  checkOpsEnv(e, ctx);
   const oauth = [e.DISCORD_CLIENT_ID, e.DISCORD_CLIENT_SECRET, e.CONSOLE_REDIRECT_URI];
   if (oauth.some(Boolean) && !oauth.every(Boolean)) {
     ctx.addIssue({
@@ -131,13 +134,15 @@ export type Config = Readonly<{
   }>;
   platform: PlatformSettings;
   bot: BotSettings;
-  ops: Readonly<{
-    workerPort: number;
-    drainMs: number;
-    workerShutdownGraceMs: number;
-    workerShutdownForceMs: number;
-    temporalMetricsPort?: number;
-  }>;
+  ops: Readonly<
+    {
+      workerPort: number;
+      drainMs: number;
+      workerShutdownGraceMs: number;
+      workerShutdownForceMs: number;
+      temporalMetricsPort?: number;
+    } & OpsSettings
+  >;
   console: Readonly<{
     sessionIdleMinutes: number;
     sessionAbsoluteHours: number;
@@ -194,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       workerShutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS,
       workerShutdownForceMs: e.WORKER_SHUTDOWN_FORCE_MS,
       temporalMetricsPort: e.TEMPORAL_METRICS_PORT,
+      ...opsSettingsOf(e),
     }),
     console: Object.freeze({
       sessionIdleMinutes: e.CONSOLE_SESSION_IDLE_MINUTES,

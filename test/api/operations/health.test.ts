@@ -19,7 +19,8 @@ const database = useTestDatabase();
 const gateway = testGateway();
 afterAll(() => gateway.client.connection.close());
 const logger = createLogger('silent', 'ops-test');
-const config = (env: Record<string, string> = {}) => loadConfig({ NODE_ENV: 'test', PORT: '0', WORKER_PORT: '0', ...env });
+// No propagation delay unless a test asks for one: nothing balances these servers.
+const config = (env: Record<string, string> = {}) => loadConfig({ NODE_ENV: 'test', PORT: '0', WORKER_PORT: '0', SHUTDOWN_PROPAGATION_MS: '0', ...env });
 
 interface Answer {
   status: number;
@@ -54,20 +55,37 @@ describe('api probes', () => {
   it('/livez answers 200 and /readyz 200 with each dependency ok', async () => {
     const live = await get(`${origin}/livez`);
     expect([live.status, json(live)]).toEqual([200, { status: 'ok' }]);
-    const ready = await get(`${origin}/readyz`);
-    expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', checks: { database: 'ok', temporal: 'ok' } }]);
+    // The first Temporal call opens the client's connection, which may take longer than /readyz waits for it.
+    const ready = await eventually(() => get(`${origin}/readyz`), (answer) => answer.body.includes('"temporal":"ok"'));
+    expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', dependencies: { database: 'ok', temporal: 'ok' } }]);
   });
 
-  it('/readyz answers 503 naming the database while it cannot be reached, /livez still 200', async () => {
+  it('the public server keeps idle connections and waits for headers as long as the settings say', async () => {
+    const tuned = await startApiServer(buildApiDeps(config({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000', HTTP_HEADERS_TIMEOUT_MS: '76000' }), database.db, gateway, logger));
+    try {
+      expect([tuned.server.keepAliveTimeout, tuned.server.headersTimeout, tuned.server.requestTimeout]).toEqual([75_000, 76_000, 76_000]);
+    } finally {
+      await tuned.close();
+    }
+    expect([api.server.keepAliveTimeout, api.server.headersTimeout]).toEqual([65_000, 66_000]);
+  });
+
+  it('/readyz stays 200 while PostgreSQL cannot be reached and names it down; a request that needs it answers 503 with Retry-After', async () => {
     const proxy = await startTcpProxy(database.url);
     const unreachable = createDatabase(proxy.url, 1);
     proxy.setDown(true);
-    const down = await startApiServer(buildApiDeps(config(), unreachable.db, gateway, logger));
+    const down = await startApiServer(buildApiDeps(config({ CREDENTIAL_CACHE_ENTRIES: '0' }), unreachable.db, gateway, logger));
     try {
       const downOrigin = new URL(down.url).origin;
-      const ready = await get(`${downOrigin}/readyz`);
-      expect([ready.status, json(ready)]).toEqual([503, { status: 'not_ready', checks: { database: 'down', temporal: 'ok' } }]);
+      const ready = await eventually(() => get(`${downOrigin}/readyz`), (answer) => answer.body.includes('"temporal":"ok"'));
+      expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', dependencies: { database: 'down', temporal: 'ok' } }]);
       expect((await get(`${downOrigin}/livez`)).status).toBe(200);
+      const read = await get(`${down.url}/guilds/123456789012345678/bank/members/223456789012345678`, { headers: { Authorization: `Bearer svc_${'A'.repeat(43)}` } });
+      expect([read.status, read.headers['retry-after'], (json(read) as { error: string }).error]).toEqual([503, '5', 'SERVICE_UNAVAILABLE']);
+      // The dependency is a metric to alert on instead.
+      const metrics = await get(`${downOrigin}/metrics`);
+      expect(metrics.body).toMatch(/^dependency_up\{dependency="database"\} 0$/m);
+      expect(metrics.body).toMatch(/^dependency_up\{dependency="temporal"\} 1$/m);
     } finally {
       await down.close();
       await unreachable.close();
@@ -120,11 +138,25 @@ describe('api shutdown', () => {
     return { answer, release, agent };
   }
 
-  it('stops accepting at once, lets the in-flight request finish with Connection: close, then closes', async () => {
-    const api = await startApiServer(buildApiDeps(config(), database.db, gateway, logger));
+  it('turns not-ready at once, serves through the propagation delay, then stops accepting, lets the in-flight request finish with Connection: close, and closes', async () => {
+    let waited: number | undefined;
+    let propagated!: () => void;
+    const wait = (ms: number) => {
+      waited = ms;
+      return new Promise<void>((resolve) => (propagated = resolve));
+    };
+    const api = await startApiServer(buildApiDeps(config({ SHUTDOWN_PROPAGATION_MS: '7000' }), database.db, gateway, logger), { wait });
     const origin = new URL(api.url).origin;
     const { answer, release, agent } = await heldRequest(origin);
     const closed = api.close();
+    expect(waited).toBe(7000);
+    // During the delay: new connections are still accepted and answered, /readyz says draining, every answer closes its connection.
+    const ready = await get(`${origin}/readyz`);
+    expect([ready.status, (json(ready) as { status: string }).status, ready.headers.connection]).toEqual([503, 'draining', 'close']);
+    const live = await get(`${origin}/livez`);
+    expect([live.status, live.headers.connection]).toEqual([200, 'close']);
+    propagated();
+    await eventually(async () => api.server.listening, (listening) => !listening);
     await expect(get(`${origin}/livez`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     await release();
     const res = await answer;
@@ -135,7 +167,7 @@ describe('api shutdown', () => {
   }, 90_000);
 
   it('cuts a request still running when the drain time is over', async () => {
-    const api = await startApiServer(buildApiDeps(config({ SHUTDOWN_DRAIN_MS: '100' }), database.db, gateway, logger));
+    const api = await startApiServer(buildApiDeps(config({ SHUTDOWN_DRAIN_MS: '100', SHUTDOWN_PROPAGATION_MS: '0' }), database.db, gateway, logger));
     const { answer, release } = await heldRequest(new URL(api.url).origin);
     try {
       await api.close();
@@ -155,8 +187,8 @@ describe('worker probes', () => {
     const worker = await startWorker(workerConfig, database.db, { client, taskQueue: workerConfig.temporal.taskQueue }, logger);
     let stopped = false;
     try {
-      const ready = await get(`${worker.opsOrigin}/readyz`);
-      expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', checks: { database: 'ok', temporal: 'ok', worker: 'ok' } }]);
+      const ready = await eventually(() => get(`${worker.opsOrigin}/readyz`), (answer) => answer.body.includes('"temporal":"ok"'));
+      expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', checks: { worker: 'ok' }, dependencies: { database: 'ok', temporal: 'ok' } }]);
       expect((await get(`${worker.opsOrigin}/livez`)).status).toBe(200);
       expect((await get(`${worker.opsOrigin}/other`)).status).toBe(404);
       const metrics = await get(`${worker.opsOrigin}/metrics`);

@@ -19,7 +19,7 @@ let handle: DatabaseHandle;
 let api: RunningApi;
 let receiver: Server;
 beforeAll(async () => {
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', DATABASE_URL: database.url, RATE_LIMIT_FREE_PER_MINUTE: '6', RATE_LIMIT_PRO_PER_MINUTE: '6' });
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', SHUTDOWN_PROPAGATION_MS: '0', DATABASE_URL: database.url, RATE_LIMIT_FREE_PER_MINUTE: '6', RATE_LIMIT_PRO_PER_MINUTE: '6' });
   // Through the entrypoint's own opening, which also points the pool and outbox gauges at this database.
   handle = openDatabase(config);
   api = await startApiServer(buildApiDeps(config, handle.db, gateway, createLogger('silent', 'metrics-test')));
