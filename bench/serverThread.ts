@@ -43,8 +43,8 @@ const config = loadConfig({
   CREDENTIAL_CACHE_ENTRIES: String(data.credentialCacheEntries),
   RESPONSE_CHECK: data.responseCheck,
 });
-const database = openDatabase(config);
 const logger = createLogger('warn', 'bench');
+const database = openDatabase(config, logger, 'api');
 const connection = await connectWorkerConnection(config.temporal);
 // The api starts its runs eagerly on this thread's worker (one round trip less per run).
 const temporal = createTemporalGateway(config, connection);

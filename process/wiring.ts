@@ -5,12 +5,13 @@ import type { Kysely } from 'kysely';
 import { createApp } from '../api/app.js';
 import type { AppDeps } from '../api/context.js';
 import { KeyHitCounter } from '../api/keyHitCounter.js';
-import { createDatabase, type DatabaseHandle } from '../db/pool.js';
+import { createDatabase, type DatabaseHandle, type SessionOptions } from '../db/pool.js';
 import type { Database } from '../db/schema.js';
 import { oldestUnstartedEventAt } from '../db/shared/events.js';
 import { systemClock } from '../src/core/clock.js';
 import { measureFrom, platformMetrics, scrape } from '../src/core/metrics.js';
 import type { Config } from '../src/core/config.js';
+import type { BudgetProcess } from '../src/core/settings/databaseSettings.js';
 import type { Logger } from '../src/core/logger.js';
 
 import { createMemberCache } from '../src/core/memberCache.js';
@@ -22,6 +23,7 @@ import { runStartRelay } from '../src/core/temporal/startRelay.js';
 import { AREAS } from './areas.js';
 import { activityCancellation, createPlatform } from './platform.js';
 import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
+import { checkConnectionBudget } from './ops/connectionBudget.js';
 import { startGracefulServer } from './ops/gracefulServer.js';
 import { opsEndpoints } from './ops/opsEndpoints.js';
 import { databaseCheck, temporalCheck } from './ops/probes.js';
@@ -31,16 +33,31 @@ import { createWorker, workflowCode } from './worker.js';
 
 // The one place that builds the service's dependencies; the entrypoints (api, worker, dev) call it.
 
-/** The pool of a production process (api, worker), which has no embedded fallback. */
-export function openDatabase(config: Config): DatabaseHandle {
+/** The session settings of a process's connections: its name in pg_stat_activity and the configured timeouts. */
+export function sessionOptionsOf(config: Config, processName: string, logger?: Logger): SessionOptions {
+  const { statementTimeoutMs, lockTimeoutMs, idleInTransactionTimeoutMs } = config.database;
+  return {
+    applicationName: `community-bot-${processName}`,
+    statementTimeoutMs,
+    lockTimeoutMs,
+    idleInTransactionTimeoutMs,
+    onConnectionError: logger && ((err) => logger.warn({ err }, 'PostgreSQL connection lost; the pool opens another when needed')),
+  };
+}
+
+/**
+ * The pool of a production process (api, worker, bot), which has no embedded fallback. Checks at start, without
+ * waiting for it, that the deployment's planned connections fit the server (`budgetChecked`).
+ */
+export function openDatabase(config: Config, logger: Logger, processName: BudgetProcess): DatabaseHandle & { budgetChecked: Promise<boolean | undefined> } {
   if (!config.database.url) throw new Error('DATABASE_URL is not set.');
-  const handle = createDatabase(config.database.url, config.database.poolMax);
+  const handle = createDatabase(config.database.url, config.database.poolMax, sessionOptionsOf(config, processName, logger));
   const { pool } = handle;
   measureFrom({
     pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: config.database.poolMax }),
     oldestUnrelayedEvent: () => oldestUnstartedEventAt(handle.db),
   });
-  return handle;
+  return { ...handle, budgetChecked: checkConnectionBudget(handle.db, config, logger) };
 }
 
 /**
@@ -83,8 +100,10 @@ export function buildApiDeps(config: Config, db: Kysely<Database>, temporal: Tem
 /** The api's credential cache, listening for key and guild changes; none when CREDENTIAL_CACHE_ENTRIES is 0. */
 function startCredentialCache(config: Config, logger: Logger): CredentialCache | undefined {
   const { credentialCacheEntries, credentialVersionCheckMs } = config.limits;
-  if (credentialCacheEntries === 0 || !config.database.url) return undefined;
-  const cache = new CredentialCache({ connectionString: config.database.url, maxEntries: credentialCacheEntries, versionCheckMs: credentialVersionCheckMs });
+  const { directUrl } = config.database;
+  if (credentialCacheEntries === 0 || !directUrl) return undefined;
+  // LISTEN needs a session of its own: through a transaction pooler no notification would arrive.
+  const cache = new CredentialCache({ connectionString: directUrl, applicationName: 'community-bot-api-listen', maxEntries: credentialCacheEntries, versionCheckMs: credentialVersionCheckMs });
   cache.on('lost', (err: unknown) => logger.warn({ err }, 'credential change listener lost; keys are looked up until it is back'));
   cache.start();
   return cache;

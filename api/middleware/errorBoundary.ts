@@ -3,7 +3,7 @@ import { AppError, internalError, platformRefusedRead, serviceUnavailable } from
 import { context, propagation, trace } from '@opentelemetry/api';
 import { getRPCMetadata } from '@opentelemetry/core';
 import { REQUEST_ID_BAGGAGE, type Logger } from '../../src/core/logger.js';
-import { isDependencyUnavailable, isPlatformRefusal } from '../../src/core/dependencyErrors.js';
+import { isDatabaseTimeout, isDependencyUnavailable, isPlatformRefusal } from '../../src/core/dependencyErrors.js';
 import type { AppMiddleware } from '../context.js';
 
 /**
@@ -20,8 +20,9 @@ export function errorBoundary(logger: Logger): AppMiddleware {
       await withRequestId(ctx.state.requestId, next);
     } catch (err) {
       const appError = toAppError(err, ctx.state.requestId);
-      // A client that hung up mid-request (reading its body fails with ECONNRESET) is not our failure.
-      if (ctx.req.destroyed) {
+      // A client that hung up mid-request (reading its body fails with ECONNRESET) is not our failure. Its socket tells:
+      // the request stream itself is destroyed once its body has been read, hung up or not.
+      if (ctx.req.socket.destroyed) {
         logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'client closed the connection');
       } else if (appError.status >= 500) {
         logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
@@ -51,7 +52,7 @@ function withRequestId<T>(requestId: string, next: () => Promise<T>): Promise<T>
 
 function toAppError(err: unknown, requestId: string): AppError {
   if (err instanceof AppError) return err;
-  if (isDependencyUnavailable(err)) return serviceUnavailable();
+  if (isDependencyUnavailable(err) || isDatabaseTimeout(err)) return serviceUnavailable();
   if (isPlatformRefusal(err)) return platformRefusedRead();
   return internalError(requestId);
 }

@@ -11,7 +11,7 @@ runUntilSignal(async (defer) => {
   // Registered first, so it runs last: the spans of the whole stop are flushed.
   const tracing = activeTracing();
   if (tracing) defer(tracing.shutdown);
-  const database = openDatabase(config);
+  const database = openDatabase(config, logger, 'api');
   defer(database.close);
   const temporal = createTemporalGateway(config);
   defer(() => temporal.client.connection.close());

@@ -17,7 +17,7 @@ try {
 }
 const logger = createLogger(config.logLevel, 'bot');
 runUntilSignal(async (defer) => {
-  const database = openDatabase(config);
+  const database = openDatabase(config, logger, 'bot');
   defer(database.close);
   const bot = await startBot(config, createBotDeps(config, database.db, systemClock, logger, { metrics: platformMetrics }));
   defer(bot.stop);

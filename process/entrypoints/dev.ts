@@ -14,7 +14,7 @@ import { devPlatformChoice, startDevFakeDiscord } from '../dev/devFakeDiscord.js
 import type { FakeDiscord } from '../infra/fakeDiscord/index.js';
 import { devPorts, ensureDevPortsFree } from '../dev/portCheck.js';
 import { createLogger } from '../../src/core/logger.js';
-import { buildApiDeps, createTemporalGateway, startApiServer, startWorker } from '../wiring.js';
+import { buildApiDeps, createTemporalGateway, sessionOptionsOf, startApiServer, startWorker } from '../wiring.js';
 import { runUntilSignal } from './shutdown.js';
 
 // `npm run dev`: the whole service on one machine with embedded defaults (README, command 1).
@@ -31,7 +31,7 @@ runUntilSignal(async (defer) => {
   let config: Config = Object.freeze({ ...withInfrastructure(bootConfig, infra), ops: Object.freeze({ ...bootConfig.ops, propagationMs: 0 }) });
   const logger = createLogger(config.logLevel, 'dev');
 
-  const database = createDatabase(infra.databaseUrl, config.database.poolMax);
+  const database = createDatabase(infra.databaseUrl, config.database.poolMax, sessionOptionsOf(config, 'dev', logger));
   defer(database.close);
   await migrateToLatest(database.db);
   const guildId = await seedDemoGuild(database.db);

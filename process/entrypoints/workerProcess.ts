@@ -12,7 +12,7 @@ runUntilSignal(async (defer) => {
   // Registered first, so it runs last: the spans of the whole stop are flushed.
   const tracing = activeTracing();
   if (tracing) defer(tracing.shutdown);
-  const database = openDatabase(config);
+  const database = openDatabase(config, logger, 'worker');
   defer(database.close);
   const temporal = createTemporalGateway(config);
   defer(() => temporal.client.connection.close());

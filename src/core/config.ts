@@ -5,6 +5,7 @@ import { botSettingsOf, checkDiscordEnv, discordEnv, platformSettingsOf, type Bo
 import { checkConsoleEnv } from './settings/consoleSettings.js';
 import { checkTemporalEnv, temporalEnv, temporalSettingsOf, type TemporalSettings } from './settings/temporalSettings.js';
 import { checkOpsEnv, opsEnv, opsSettingsOf, type OpsSettings } from './settings/opsSettings.js';
+import { databaseEnv, databaseSettingsOf, type DatabaseSettings } from './settings/databaseSettings.js';
 
 export type { ShardIds } from './settings/discordSettings.js';
 
@@ -96,6 +97,7 @@ const EnvSchema = z.object({
   ...temporalEnv,
   ...discordEnv,
   ...opsEnv,
+  ...databaseEnv,
 }).superRefine((e, ctx) => {
   checkTemporalEnv(e, ctx);
   checkDiscordEnv(e, ctx);
@@ -124,7 +126,7 @@ export type Config = Readonly<{
   env: 'development' | 'test' | 'production';
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   http: Readonly<{ host: string; port: number; publicBaseUrl?: string; trustProxy: boolean; bodyLimitBytes: number; responseCheck: 'parse' | 'shape' }>;
-  database: Readonly<{ url?: string; poolMax: number }>;
+  database: DatabaseSettings;
   temporal: TemporalSettings;
   dev: Readonly<{ postgresPort: number }>;
   webhooks: Readonly<{
@@ -184,7 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
       responseCheck: e.RESPONSE_CHECK ?? (e.NODE_ENV === 'production' ? 'shape' : 'parse'),
     }),
-    database: Object.freeze({ url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }),
+    database: databaseSettingsOf(e),
     temporal: temporalSettingsOf(e),
     dev: Object.freeze({ postgresPort: e.DEV_POSTGRES_PORT }),
     webhooks: Object.freeze({

@@ -21,8 +21,9 @@ let receiver: Server;
 beforeAll(async () => {
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', SHUTDOWN_PROPAGATION_MS: '0', DATABASE_URL: database.url, RATE_LIMIT_FREE_PER_MINUTE: '6', RATE_LIMIT_PRO_PER_MINUTE: '6' });
   // Through the entrypoint's own opening, which also points the pool and outbox gauges at this database.
-  handle = openDatabase(config);
-  api = await startApiServer(buildApiDeps(config, handle.db, gateway, createLogger('silent', 'metrics-test')));
+  const logger = createLogger('silent', 'metrics-test');
+  handle = openDatabase(config, logger, 'api');
+  api = await startApiServer(buildApiDeps(config, handle.db, gateway, logger));
   receiver = createServer((_req, res) => res.writeHead(204).end());
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 });
