@@ -31,6 +31,7 @@ const config = loadConfig({
   NODE_ENV: 'test',
   HOST: '127.0.0.1',
   PORT: '0',
+  API_OPS_PORT: '0',
   SHUTDOWN_PROPAGATION_MS: '0',
   DATABASE_URL: data.databaseUrl,
   TEMPORAL_ADDRESS: data.temporalAddress,

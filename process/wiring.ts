@@ -111,6 +111,8 @@ function startCredentialCache(config: Config, logger: Logger): CredentialCache |
 
 export interface RunningApi {
   url: string;
+  /** The operations port's `http://host:port`: /livez, /readyz, /metrics (API_OPS_PORT). */
+  opsOrigin: string;
   /** The public HTTP server (its timeouts are the HTTP_* settings). */
   server: Server;
   close(): Promise<void>;
@@ -122,21 +124,34 @@ export interface ApiServerOptions {
 }
 
 /**
- * The api's HTTP server. Its stop: not ready at once, still serving for SHUTDOWN_PROPAGATION_MS (the load balancer
- * catching up), then no new connections and up to SHUTDOWN_DRAIN_MS for the requests in flight.
+ * The api's two HTTP servers: the public one (PORT: the API, the console, flow webhooks) and the operations port
+ * (API_OPS_PORT: /livez, /readyz, /metrics, for the orchestrator and the scraper only; also on PORT with
+ * API_OPS_ON_PUBLIC_PORT). Its stop: not ready at once, still serving for SHUTDOWN_PROPAGATION_MS (the load balancer
+ * catching up), then no new connections and up to SHUTDOWN_DRAIN_MS for the requests in flight; the operations port
+ * closes last, so probes see `draining` throughout.
  */
 export async function startApiServer(deps: AppDeps, options: ApiServerOptions = {}): Promise<RunningApi> {
   const { host, port } = deps.config.http;
-  const { drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs } = deps.config.ops;
+  const { drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs, apiOpsPort, apiOpsOnPublicPort } = deps.config.ops;
   const ops = opsEndpoints({ dependencies: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) }, metrics: scrape });
   const koa = createApp(deps, collectRoutes(AREAS, deps)).callback();
-  const server = await startGracefulServer({ host, port, drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs, ops, handler: koa, wait: options.wait });
+  const publicOps = apiOpsOnPublicPort ? ops : undefined;
+  const opsServer = await startGracefulServer({ host, port: apiOpsPort, drainMs: 0, ops });
+  const server = await startGracefulServer({ host, port, drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs, ops: publicOps, handler: koa, wait: options.wait }).catch(
+    async (err: unknown) => {
+      await opsServer.close();
+      throw err;
+    },
+  );
   return {
     url: `${server.origin}/api/v1`,
+    opsOrigin: opsServer.origin,
     server: server.server,
     async close() {
+      ops.startDraining();
       if (propagationMs > 0) deps.logger.info({ propagationMs, drainMs }, 'draining: not ready, still serving until the load balancer has caught up');
       await server.close();
+      await opsServer.close();
       await Promise.all([deps.keyHits.flush(), deps.credentials?.close()]);
     },
   };

@@ -84,7 +84,7 @@ async function untilBothReady(stack: ChaosStack, timeoutMs: number): Promise<num
       () => false,
     );
   while (Date.now() - started < timeoutMs) {
-    if ((await ok(`${stack.apiOrigin}/readyz`)) && (await ok(`${stack.workerOrigin}/readyz`))) break;
+    if ((await ok(`${stack.apiOpsOrigin}/readyz`)) && (await ok(`${stack.workerOrigin}/readyz`))) break;
     await sleep(100);
   }
   return Date.now() - started;

@@ -15,26 +15,29 @@ afterAll(() => api?.stop());
 
 describe('the api process on SIGTERM', () => {
   it('answers /readyz 503 draining while it still serves through the propagation delay, then exits 0', async () => {
-    const port = await freePort();
+    const [port, opsPort] = [await freePort(), await freePort()];
     const origin = `http://127.0.0.1:${port}`;
+    const opsOrigin = `http://127.0.0.1:${opsPort}`;
     api = startServiceProcess('api', {
       DATABASE_URL: database.url,
       // Nothing listens there: the api is ready all the same, with Temporal reported down.
       TEMPORAL_ADDRESS: '127.0.0.1:1',
       HOST: '127.0.0.1',
       PORT: String(port),
+      API_OPS_PORT: String(opsPort),
       SHUTDOWN_PROPAGATION_MS: '10000',
       SHUTDOWN_DRAIN_MS: '1000',
       SHUTDOWN_DEADLINE_MS: '20000',
     });
-    await untilReady(api, `${origin}/readyz`);
+    await untilReady(api, `${opsOrigin}/readyz`);
     api.child.kill('SIGTERM');
     await eventually(async () => api!.lines.some((line) => line.includes('draining: not ready')), (seen) => seen, 30_000);
-    const ready = await fetch(`${origin}/readyz`);
-    expect([ready.status, ((await ready.json()) as { status: string }).status, ready.headers.get('connection')]).toEqual([503, 'draining', 'close']);
-    expect((await fetch(`${origin}/livez`)).status).toBe(200);
+    const ready = await fetch(`${opsOrigin}/readyz`);
+    expect([ready.status, ((await ready.json()) as { status: string }).status]).toEqual([503, 'draining']);
+    const served = await fetch(`${origin}/api/v1/openapi.json`);
+    expect([served.status, served.headers.get('connection')]).toEqual([200, 'close']);
     expect(await api.exited).toEqual({ code: 0, signal: null });
-    await expect(fetch(`${origin}/livez`)).rejects.toThrow();
+    await expect(fetch(`${origin}/api/v1/openapi.json`)).rejects.toThrow();
   }, 120_000);
 });
 

@@ -22,7 +22,7 @@ let apiOrigin: string;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  const [apiPort, workerPort] = [await freePort(), await freePort()];
+  const [apiPort, apiOpsPort, workerPort] = [await freePort(), await freePort(), await freePort()];
   const env = {
     DATABASE_URL: database.url,
     TEMPORAL_ADDRESS: temporal.address,
@@ -30,6 +30,7 @@ beforeAll(async () => {
     TEMPORAL_TASK_QUEUE: `tracing-${randomBytes(4).toString('hex')}`,
     HOST: '127.0.0.1',
     PORT: String(apiPort),
+    API_OPS_PORT: String(apiOpsPort),
     WORKER_PORT: String(workerPort),
     LOG_LEVEL: 'debug',
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
@@ -39,7 +40,7 @@ beforeAll(async () => {
   apiOrigin = `http://127.0.0.1:${apiPort}`;
   api = startServiceProcess('api', env);
   worker = startServiceProcess('worker', env);
-  await Promise.all([untilReady(api, `${apiOrigin}/readyz`), untilReady(worker, `http://127.0.0.1:${workerPort}/readyz`)]);
+  await Promise.all([untilReady(api, `http://127.0.0.1:${apiOpsPort}/readyz`), untilReady(worker, `http://127.0.0.1:${workerPort}/readyz`)]);
 }, 180_000);
 
 afterAll(async () => {

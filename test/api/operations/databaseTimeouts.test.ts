@@ -22,7 +22,7 @@ describe.each([
 ])('a write blocked on a row lock past %s', (_name, timeouts, sqlState) => {
   it(`is cancelled with SQLSTATE ${sqlState} and answered 503 SERVICE_UNAVAILABLE with Retry-After; the balance is unchanged`, async () => {
     const { logger, lines } = memoryLogger();
-    const config = loadConfig({ NODE_ENV: 'test', PORT: '0', SHUTDOWN_PROPAGATION_MS: '0', DATABASE_URL: database.url, DATABASE_BUDGET_INSTANCES: 'api=1', ...timeouts });
+    const config = loadConfig({ NODE_ENV: 'test', PORT: '0', API_OPS_PORT: '0', SHUTDOWN_PROPAGATION_MS: '0', DATABASE_URL: database.url, DATABASE_BUDGET_INSTANCES: 'api=1', ...timeouts });
     const handle = openDatabase(config, logger, 'api');
     const api = await startApiServer(buildApiDeps(config, handle.db, gateway, logger));
     const locker = new pg.Client({ connectionString: database.url });

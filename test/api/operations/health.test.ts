@@ -20,7 +20,7 @@ const gateway = testGateway();
 afterAll(() => gateway.client.connection.close());
 const logger = createLogger('silent', 'ops-test');
 // No propagation delay unless a test asks for one: nothing balances these servers.
-const config = (env: Record<string, string> = {}) => loadConfig({ NODE_ENV: 'test', PORT: '0', WORKER_PORT: '0', SHUTDOWN_PROPAGATION_MS: '0', ...env });
+const config = (env: Record<string, string> = {}) => loadConfig({ NODE_ENV: 'test', PORT: '0', API_OPS_PORT: '0', WORKER_PORT: '0', SHUTDOWN_PROPAGATION_MS: '0', ...env });
 
 interface Answer {
   status: number;
@@ -48,16 +48,38 @@ describe('api probes', () => {
   let origin: string;
   beforeAll(async () => {
     api = await startApiServer(buildApiDeps(config(), database.db, gateway, logger));
-    origin = new URL(api.url).origin;
+    origin = api.opsOrigin;
   });
   afterAll(() => api.close());
 
-  it('/livez answers 200 and /readyz 200 with each dependency ok', async () => {
+  it('/livez answers 200 and /readyz 200 with each dependency ok, on the operations port', async () => {
     const live = await get(`${origin}/livez`);
     expect([live.status, json(live)]).toEqual([200, { status: 'ok' }]);
     // The first Temporal call opens the client's connection, which may take longer than /readyz waits for it.
     const ready = await eventually(() => get(`${origin}/readyz`), (answer) => answer.body.includes('"temporal":"ok"'));
     expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', dependencies: { database: 'ok', temporal: 'ok' } }]);
+  });
+
+  it('are not on the public port, where /livez, /readyz and /metrics answer 404 like any unknown path', async () => {
+    const publicOrigin = new URL(api.url).origin;
+    expect(publicOrigin).not.toBe(origin);
+    for (const path of ['/livez', '/readyz', '/metrics']) {
+      const answer = await get(`${publicOrigin}${path}`);
+      expect([path, answer.status, (json(answer) as { error: string }).error]).toEqual([path, 404, 'NOT_FOUND']);
+    }
+    expect((await get(`${origin}/api/v1/openapi.json`)).status).toBe(404);
+  });
+
+  it('are on the public port too with API_OPS_ON_PUBLIC_PORT=true', async () => {
+    const both = await startApiServer(buildApiDeps(config({ API_OPS_ON_PUBLIC_PORT: 'true' }), database.db, gateway, logger));
+    try {
+      const publicOrigin = new URL(both.url).origin;
+      expect((await get(`${publicOrigin}/livez`)).status).toBe(200);
+      expect((await get(`${publicOrigin}/metrics`)).body).toContain('# TYPE http_requests_total counter');
+      expect((await get(`${both.opsOrigin}/livez`)).status).toBe(200);
+    } finally {
+      await both.close();
+    }
   });
 
   it('the public server keeps idle connections and waits for headers as long as the settings say', async () => {
@@ -76,7 +98,7 @@ describe('api probes', () => {
     proxy.setDown(true);
     const down = await startApiServer(buildApiDeps(config({ CREDENTIAL_CACHE_ENTRIES: '0' }), unreachable.db, gateway, logger));
     try {
-      const downOrigin = new URL(down.url).origin;
+      const downOrigin = down.opsOrigin;
       const ready = await eventually(() => get(`${downOrigin}/readyz`), (answer) => answer.body.includes('"temporal":"ok"'));
       expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', dependencies: { database: 'down', temporal: 'ok' } }]);
       expect((await get(`${downOrigin}/livez`)).status).toBe(200);
@@ -150,19 +172,22 @@ describe('api shutdown', () => {
     const { answer, release, agent } = await heldRequest(origin);
     const closed = api.close();
     expect(waited).toBe(7000);
-    // During the delay: new connections are still accepted and answered, /readyz says draining, every answer closes its connection.
-    const ready = await get(`${origin}/readyz`);
-    expect([ready.status, (json(ready) as { status: string }).status, ready.headers.connection]).toEqual([503, 'draining', 'close']);
-    const live = await get(`${origin}/livez`);
-    expect([live.status, live.headers.connection]).toEqual([200, 'close']);
+    // During the delay: the probe says draining, and new connections are still accepted and answered, each closed after its answer.
+    const ready = await get(`${api.opsOrigin}/readyz`);
+    expect([ready.status, (json(ready) as { status: string }).status]).toEqual([503, 'draining']);
+    const served = await get(`${api.url}/openapi.json`);
+    expect([served.status, served.headers.connection]).toEqual([200, 'close']);
     propagated();
     await eventually(async () => api.server.listening, (listening) => !listening);
-    await expect(get(`${origin}/livez`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(get(`${api.url}/openapi.json`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    // The operations port stays up through the drain, still saying draining.
+    expect((await get(`${api.opsOrigin}/readyz`)).status).toBe(503);
     await release();
     const res = await answer;
     expect(res.status).toBe(201);
     expect(res.headers.connection).toBe('close');
     await closed;
+    await expect(get(`${api.opsOrigin}/livez`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     agent.destroy();
   }, 90_000);
 
