@@ -132,12 +132,12 @@ export interface ApiServerOptions {
  */
 export async function startApiServer(deps: AppDeps, options: ApiServerOptions = {}): Promise<RunningApi> {
   const { host, port } = deps.config.http;
-  const { drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs, apiOpsPort, apiOpsOnPublicPort } = deps.config.ops;
+  const { drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs, apiOpsPort, apiOpsOnPublicPort, traceTrustIncoming } = deps.config.ops;
   const ops = opsEndpoints({ dependencies: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) }, metrics: scrape });
   const koa = createApp(deps, collectRoutes(AREAS, deps)).callback();
   const publicOps = apiOpsOnPublicPort ? ops : undefined;
   const opsServer = await startGracefulServer({ host, port: apiOpsPort, drainMs: 0, ops });
-  const server = await startGracefulServer({ host, port, drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs, ops: publicOps, handler: koa, wait: options.wait }).catch(
+  const server = await startGracefulServer({ host, port, drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs, ops: publicOps, handler: koa, wait: options.wait, dropTraceContext: !traceTrustIncoming }).catch(
     async (err: unknown) => {
       await opsServer.close();
       throw err;

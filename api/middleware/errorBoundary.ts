@@ -5,6 +5,7 @@ import { getRPCMetadata } from '@opentelemetry/core';
 import { REQUEST_ID_BAGGAGE, type Logger } from '../../src/core/logger.js';
 import { isDatabaseTimeout, isDependencyUnavailable, isPlatformRefusal } from '../../src/core/dependencyErrors.js';
 import type { AppMiddleware } from '../context.js';
+import { redactedPath } from '../../src/flows/webhookPath.js';
 
 /**
  * Mounted first: gives every request an id and is the only place an error becomes a response
@@ -23,9 +24,9 @@ export function errorBoundary(logger: Logger): AppMiddleware {
       // A client that hung up mid-request (reading its body fails with ECONNRESET) is not our failure. Its socket tells:
       // the request stream itself is destroyed once its body has been read, hung up or not.
       if (ctx.req.socket.destroyed) {
-        logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'client closed the connection');
+        logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: redactedPath(ctx.path) }, 'client closed the connection');
       } else if (appError.status >= 500) {
-        logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
+        logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: redactedPath(ctx.path) }, 'request failed');
       }
       ctx.status = appError.status;
       ctx.set(appError.headers);
@@ -33,7 +34,7 @@ export function errorBoundary(logger: Logger): AppMiddleware {
     }
     // Checked first: the line's fields cost the hot path even when pino drops it.
     if (logger.isLevelEnabled('debug')) {
-      logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request answered');
+      logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: redactedPath(ctx.path), status: ctx.status, ms: Math.round(performance.now() - started) }, 'request answered');
     }
   };
 }

@@ -30,6 +30,22 @@ export interface GracefulServerOptions {
   handler?: RequestListener;
   /** Waits out the propagation delay; tests pass one they end themselves. */
   wait?: (ms: number) => Promise<void>;
+  /**
+   * Drops the W3C trace context and baggage headers of every request before anything reads them (the tracing's http
+   * instrumentation included): on the public port, a caller must not choose the trace or the baggage it joins.
+   */
+  dropTraceContext?: boolean;
+}
+
+const TRACE_CONTEXT_HEADERS = ['traceparent', 'tracestate', 'baggage'];
+
+// The http instrumentation wraps Server.prototype.emit; a method of the server's own runs before it.
+function dropTraceContextOf(server: Server): void {
+  const emit = server.emit.bind(server);
+  server.emit = ((event: string, ...args: unknown[]) => {
+    if (event === 'request') for (const name of TRACE_CONTEXT_HEADERS) delete (args[0] as IncomingMessage).headers[name];
+    return emit(event, ...args);
+  }) as Server['emit'];
 }
 
 const notFound = (_req: IncomingMessage, res: ServerResponse) => {
@@ -56,6 +72,7 @@ export async function startGracefulServer(options: GracefulServerOptions): Promi
     }
     if (!ops?.handle(req, res)) handler(req, res);
   });
+  if (options.dropTraceContext) dropTraceContextOf(server);
   const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   // Node checks both on the same timer; a headers bound above the request bound would never apply.
   server.requestTimeout = Math.max(REQUEST_TIMEOUT_MS, headersTimeout);
