@@ -24,7 +24,8 @@ COPY workflows ./workflows
 COPY activities ./activities
 # The node image's unprivileged user; the files stay root-owned and read-only to it (tsx writes its cache to /tmp).
 USER node
-EXPOSE 3000 3001
+# 3000 the api (PORT), 3003 its operations port (API_OPS_PORT), 3001 the worker's, 3002 the bot's.
+EXPOSE 3000 3001 3002 3003
 # node itself is PID 1, not npm or the tsx CLI, so SIGTERM reaches the process's graceful shutdown directly.
 ENTRYPOINT ["node", "--import", "tsx"]
 CMD ["process/entrypoints/api.ts"]

@@ -31,6 +31,8 @@ const config = loadConfig({
   NODE_ENV: 'test',
   HOST: '127.0.0.1',
   PORT: '0',
+  API_OPS_PORT: '0',
+  SHUTDOWN_PROPAGATION_MS: '0',
   DATABASE_URL: data.databaseUrl,
   TEMPORAL_ADDRESS: data.temporalAddress,
   TEMPORAL_NAMESPACE: data.temporalNamespace,
@@ -42,8 +44,8 @@ const config = loadConfig({
   CREDENTIAL_CACHE_ENTRIES: String(data.credentialCacheEntries),
   RESPONSE_CHECK: data.responseCheck,
 });
-const database = openDatabase(config);
 const logger = createLogger('warn', 'bench');
+const database = openDatabase(config, logger, 'api');
 const connection = await connectWorkerConnection(config.temporal);
 // The api starts its runs eagerly on this thread's worker (one round trip less per run).
 const temporal = createTemporalGateway(config, connection);

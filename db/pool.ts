@@ -42,14 +42,37 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function createDatabase(connectionString: string, max = 20): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 5_000 });
+/** How each connection of a pool is set up on the server; a timeout of 0 (or unset) is not sent: the server's own applies. */
+export interface SessionOptions {
+  /** Shown in pg_stat_activity and the server's logs (`community-bot-api`, ...); the URL's `application_name` wins. */
+  applicationName?: string;
+  statementTimeoutMs?: number;
+  lockTimeoutMs?: number;
+  idleInTransactionTimeoutMs?: number;
+  /** A connection lost while idle in the pool or between two queries; the pool drops it and carries on. */
+  onConnectionError?: (err: Error) => void;
+}
+
+/** The client settings of SessionOptions, sent when each connection starts (no round trip of their own). */
+export function sessionParameters(options: SessionOptions): pg.ClientConfig {
+  const positive = (ms: number | undefined) => (ms ? ms : undefined);
+  return {
+    application_name: options.applicationName,
+    statement_timeout: positive(options.statementTimeoutMs),
+    lock_timeout: positive(options.lockTimeoutMs),
+    idle_in_transaction_session_timeout: positive(options.idleInTransactionTimeoutMs),
+  };
+}
+
+export function createDatabase(connectionString: string, max = 20, options: SessionOptions = {}): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString, max, types, connectionTimeoutMillis: 5_000, ...sessionParameters(options) });
   // A client losing its server must not crash the process, idle in the pool (the pool's 'error') or checked
   // out between two queries (the client's own 'error', which nothing else listens to while it is out): the
   // next query on it rejects, and the pool drops it when it is released.
+  // A client idle in the pool emits both; its own 'error' alone covers both cases, once.
   pool.on('error', () => {});
   pool.on('connect', (client) => {
-    client.on('error', () => {});
+    client.on('error', (err) => options.onConnectionError?.(err));
     prepareHotStatements(client);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

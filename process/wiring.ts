@@ -1,15 +1,17 @@
+import type { Server } from 'node:http';
 import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
 import { createApp } from '../api/app.js';
 import type { AppDeps } from '../api/context.js';
 import { KeyHitCounter } from '../api/keyHitCounter.js';
-import { createDatabase, type DatabaseHandle } from '../db/pool.js';
+import { createDatabase, type DatabaseHandle, type SessionOptions } from '../db/pool.js';
 import type { Database } from '../db/schema.js';
 import { oldestUnstartedEventAt } from '../db/shared/events.js';
 import { systemClock } from '../src/core/clock.js';
 import { measureFrom, platformMetrics, scrape } from '../src/core/metrics.js';
 import type { Config } from '../src/core/config.js';
+import type { BudgetProcess } from '../src/core/settings/databaseSettings.js';
 import type { Logger } from '../src/core/logger.js';
 
 import { createMemberCache } from '../src/core/memberCache.js';
@@ -21,6 +23,7 @@ import { runStartRelay } from '../src/core/temporal/startRelay.js';
 import { AREAS } from './areas.js';
 import { activityCancellation, createPlatform, processDiscordLatch } from './platform.js';
 import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
+import { checkConnectionBudget } from './ops/connectionBudget.js';
 import { startGracefulServer } from './ops/gracefulServer.js';
 import { opsEndpoints } from './ops/opsEndpoints.js';
 import { databaseCheck, temporalCheck } from './ops/probes.js';
@@ -30,16 +33,31 @@ import { createWorker, workflowCode } from './worker.js';
 
 // The one place that builds the service's dependencies; the entrypoints (api, worker, dev) call it.
 
-/** The pool of a production process (api, worker), which has no embedded fallback. */
-export function openDatabase(config: Config): DatabaseHandle {
+/** The session settings of a process's connections: its name in pg_stat_activity and the configured timeouts. */
+export function sessionOptionsOf(config: Config, processName: string, logger?: Logger): SessionOptions {
+  const { statementTimeoutMs, lockTimeoutMs, idleInTransactionTimeoutMs } = config.database;
+  return {
+    applicationName: `community-bot-${processName}`,
+    statementTimeoutMs,
+    lockTimeoutMs,
+    idleInTransactionTimeoutMs,
+    onConnectionError: logger && ((err) => logger.warn({ err }, 'PostgreSQL connection lost; the pool opens another when needed')),
+  };
+}
+
+/**
+ * The pool of a production process (api, worker, bot), which has no embedded fallback. Checks at start, without
+ * waiting for it, that the deployment's planned connections fit the server (`budgetChecked`).
+ */
+export function openDatabase(config: Config, logger: Logger, processName: BudgetProcess): DatabaseHandle & { budgetChecked: Promise<boolean | undefined> } {
   if (!config.database.url) throw new Error('DATABASE_URL is not set.');
-  const handle = createDatabase(config.database.url, config.database.poolMax);
+  const handle = createDatabase(config.database.url, config.database.poolMax, sessionOptionsOf(config, processName, logger));
   const { pool } = handle;
   measureFrom({
     pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: config.database.poolMax }),
     oldestUnrelayedEvent: () => oldestUnstartedEventAt(handle.db),
   });
-  return handle;
+  return { ...handle, budgetChecked: checkConnectionBudget(handle.db, config, logger) };
 }
 
 /**
@@ -82,8 +100,10 @@ export function buildApiDeps(config: Config, db: Kysely<Database>, temporal: Tem
 /** The api's credential cache, listening for key and guild changes; none when CREDENTIAL_CACHE_ENTRIES is 0. */
 function startCredentialCache(config: Config, logger: Logger): CredentialCache | undefined {
   const { credentialCacheEntries, credentialVersionCheckMs } = config.limits;
-  if (credentialCacheEntries === 0 || !config.database.url) return undefined;
-  const cache = new CredentialCache({ connectionString: config.database.url, maxEntries: credentialCacheEntries, versionCheckMs: credentialVersionCheckMs });
+  const { directUrl } = config.database;
+  if (credentialCacheEntries === 0 || !directUrl) return undefined;
+  // LISTEN needs a session of its own: through a transaction pooler no notification would arrive.
+  const cache = new CredentialCache({ connectionString: directUrl, applicationName: 'community-bot-api-listen', maxEntries: credentialCacheEntries, versionCheckMs: credentialVersionCheckMs });
   cache.on('lost', (err: unknown) => logger.warn({ err }, 'credential change listener lost; keys are looked up until it is back'));
   cache.start();
   return cache;
@@ -91,17 +111,49 @@ function startCredentialCache(config: Config, logger: Logger): CredentialCache |
 
 export interface RunningApi {
   url: string;
+  /** The operations port's `http://host:port`: /livez, /readyz, /metrics (API_OPS_PORT). */
+  opsOrigin: string;
+  /** The public HTTP server (its timeouts are the HTTP_* settings). */
+  server: Server;
   close(): Promise<void>;
 }
 
-export async function startApiServer(deps: AppDeps): Promise<RunningApi> {
+export interface ApiServerOptions {
+  /** Waits out the propagation delay after SIGTERM (tests end it themselves); default: a timer. */
+  wait?: (ms: number) => Promise<void>;
+}
+
+/**
+ * The api's two HTTP servers: the public one (PORT: the API, the console, flow webhooks) and the operations port
+ * (API_OPS_PORT: /livez, /readyz, /metrics, for the orchestrator and the scraper only; also on PORT with
+ * API_OPS_ON_PUBLIC_PORT). Its stop: not ready at once, still serving for SHUTDOWN_PROPAGATION_MS (the load balancer
+ * catching up), then no new connections and up to SHUTDOWN_DRAIN_MS for the requests in flight; the operations port
+ * closes last, so probes see `draining` throughout.
+ */
+export async function startApiServer(deps: AppDeps, options: ApiServerOptions = {}): Promise<RunningApi> {
   const { host, port } = deps.config.http;
-  const ops = opsEndpoints({ checks: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) }, metrics: scrape });
+  const { drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs, apiOpsPort, apiOpsOnPublicPort, traceTrustIncoming } = deps.config.ops;
+  const ops = opsEndpoints({ dependencies: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) }, metrics: scrape });
   const koa = createApp(deps, collectRoutes(AREAS, deps)).callback();
-  const server = await startGracefulServer({ host, port, drainMs: deps.config.ops.drainMs, ops, handler: koa });
+  const publicOps = apiOpsOnPublicPort ? ops : undefined;
+  const opsServer = await startGracefulServer({ host, port: apiOpsPort, drainMs: 0, ops });
+  const server = await startGracefulServer({ host, port, drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs, ops: publicOps, handler: koa, wait: options.wait, dropTraceContext: !traceTrustIncoming }).catch(
+    async (err: unknown) => {
+      await opsServer.close();
+      throw err;
+    },
+  );
   return {
     url: `${server.origin}/api/v1`,
-    close: () => server.close().then(() => Promise.all([deps.keyHits.flush(), deps.credentials?.close()])).then(() => {}),
+    opsOrigin: opsServer.origin,
+    server: server.server,
+    async close() {
+      ops.startDraining();
+      if (propagationMs > 0) deps.logger.info({ propagationMs, drainMs }, 'draining: not ready, still serving until the load balancer has caught up');
+      await server.close();
+      await opsServer.close();
+      await Promise.all([deps.keyHits.flush(), deps.credentials?.close()]);
+    },
   };
 }
 
@@ -134,7 +186,8 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
   await ensureSchedules(temporal, collectSchedules(AREAS));
   const running = worker.run();
   const ops = opsEndpoints({
-    checks: { database: databaseCheck(db), temporal: temporalCheck(temporal), worker: async () => worker.getState() === 'RUNNING' },
+    checks: { worker: async () => worker.getState() === 'RUNNING' },
+    dependencies: { database: databaseCheck(db), temporal: temporalCheck(temporal) },
     metrics: scrape,
     // Discord's stop after a ban-like 429 is shown beside the checks (activities fail fast and back off meanwhile).
     details: async () => (config.platform.kind === 'discord' ? { discord: processDiscordLatch(logger).state() } : {}),

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { CONSOLE_REFUSAL_STATUS, ConsoleRefusal } from '../../src/console/errors.js';
-import { isDependencyUnavailable } from '../../src/core/dependencyErrors.js';
+import { isDatabaseTimeout, isDependencyUnavailable } from '../../src/core/dependencyErrors.js';
 import { AppError } from '../../src/core/errors.js';
 import type { Logger } from '../../src/core/logger.js';
 import { Refusal } from '../../src/core/refusal.js';
@@ -22,7 +22,7 @@ function describe(err: unknown, requestId: string): { status: number; code: stri
   if (err instanceof ConsoleRefusal) return { status: CONSOLE_REFUSAL_STATUS[err.code], code: err.code, message: err.message };
   if (err instanceof Refusal) return { status: refusalStatus(err.code), code: err.code, message: err.message };
   if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message, headers: err.headers };
-  if (isDependencyUnavailable(err)) return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'A service the console needs is unavailable; try again in a moment.', headers: { 'Retry-After': '5' } };
+  if (isDependencyUnavailable(err) || isDatabaseTimeout(err)) return { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'A service the console needs is unavailable; try again in a moment.', headers: { 'Retry-After': '5' } };
   return { status: 500, code: 'INTERNAL_ERROR', message: `Something went wrong (request ${requestId}).` };
 }
 

@@ -3,9 +3,10 @@ import { AppError, internalError, platformRefusedRead, serviceUnavailable } from
 import { context, propagation, trace } from '@opentelemetry/api';
 import { getRPCMetadata } from '@opentelemetry/core';
 import { REQUEST_ID_BAGGAGE, type Logger } from '../../src/core/logger.js';
-import { isDependencyUnavailable, isPlatformRefusal } from '../../src/core/dependencyErrors.js';
+import { isDatabaseTimeout, isDependencyUnavailable, isPlatformRefusal } from '../../src/core/dependencyErrors.js';
 import { PlatformUnavailableError } from '../../src/core/platform.js';
 import type { AppMiddleware } from '../context.js';
+import { redactedPath } from '../../src/flows/webhookPath.js';
 
 /**
  * Mounted first: gives every request an id and is the only place an error becomes a response
@@ -21,11 +22,12 @@ export function errorBoundary(logger: Logger): AppMiddleware {
       await withRequestId(ctx.state.requestId, next);
     } catch (err) {
       const appError = toAppError(err, ctx.state.requestId);
-      // A client that hung up mid-request (reading its body fails with ECONNRESET) is not our failure.
-      if (ctx.req.destroyed) {
-        logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'client closed the connection');
+      // A client that hung up mid-request (reading its body fails with ECONNRESET) is not our failure. Its socket tells:
+      // the request stream itself is destroyed once its body has been read, hung up or not.
+      if (ctx.req.socket.destroyed) {
+        logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: redactedPath(ctx.path) }, 'client closed the connection');
       } else if (appError.status >= 500) {
-        logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
+        logger.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: redactedPath(ctx.path) }, 'request failed');
       }
       ctx.status = appError.status;
       ctx.set(appError.headers);
@@ -33,7 +35,7 @@ export function errorBoundary(logger: Logger): AppMiddleware {
     }
     // Checked first: the line's fields cost the hot path even when pino drops it.
     if (logger.isLevelEnabled('debug')) {
-      logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request answered');
+      logger.debug({ requestId: ctx.state.requestId, method: ctx.method, path: redactedPath(ctx.path), status: ctx.status, ms: Math.round(performance.now() - started) }, 'request answered');
     }
   };
 }
@@ -54,7 +56,7 @@ function toAppError(err: unknown, requestId: string): AppError {
   if (err instanceof AppError) return err;
   // A rate-limit stop of the platform says how long: clients wait that long rather than the default.
   if (err instanceof PlatformUnavailableError && err.retryAfterSeconds !== undefined) return serviceUnavailable(err.retryAfterSeconds);
-  if (isDependencyUnavailable(err)) return serviceUnavailable();
+  if (isDependencyUnavailable(err) || isDatabaseTimeout(err)) return serviceUnavailable();
   if (isPlatformRefusal(err)) return platformRefusedRead();
   return internalError(requestId);
 }

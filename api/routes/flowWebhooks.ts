@@ -2,7 +2,8 @@ import type Koa from 'koa';
 import { launchOperation } from '../../src/core/temporal/operation.js';
 import { flowRunOperation } from '../../src/flows/flowRunOperation.js';
 import { toFlowRunBody } from '../../src/flows/flowViews.js';
-import { acceptWebhookRun, admitWebhookCall, FLOW_WEBHOOK_BODY_LIMIT, FLOW_WEBHOOK_PATH, findWebhookFlow } from '../../src/flows/webhookTrigger.js';
+import { FLOW_WEBHOOK_PATH } from '../../src/flows/webhookPath.js';
+import { acceptWebhookRun, admitWebhookCall, FLOW_WEBHOOK_BODY_LIMIT, findWebhookFlow } from '../../src/flows/webhookTrigger.js';
 import type { AppContext, AppDeps, RequestState } from '../context.js';
 import { jsonBody } from '../middleware/jsonBody.js';
 

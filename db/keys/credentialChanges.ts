@@ -25,7 +25,12 @@ export interface CredentialChangeListener {
  * changes. It reconnects after a loss, `retryMs` apart; LISTEN comes before the version read, so a change that
  * commits in between is either announced or already counted in the version.
  */
-export function listenForCredentialChanges(connectionString: string, handlers: CredentialChangeHandlers, retryMs = 1000): CredentialChangeListener {
+export function listenForCredentialChanges(
+  connectionString: string,
+  handlers: CredentialChangeHandlers,
+  options: { retryMs?: number; applicationName?: string } = {},
+): CredentialChangeListener {
+  const { retryMs = 1000, applicationName } = options;
   let client: pg.Client | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
@@ -40,7 +45,7 @@ export function listenForCredentialChanges(connectionString: string, handlers: C
   };
 
   const connect = async () => {
-    const next = new pg.Client({ connectionString, keepAlive: true });
+    const next = new pg.Client({ connectionString, keepAlive: true, application_name: applicationName });
     client = next;
     next.on('error', (err) => lose(next, err));
     next.on('end', () => lose(next, new Error('the credential listener connection ended')));

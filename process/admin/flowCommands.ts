@@ -7,7 +7,7 @@ import { FlowRefusal } from '../../src/flows/flowDefinitionCheck.js';
 import { toFlowBody } from '../../src/flows/flowViews.js';
 import { flowRunWorkflowId } from '../../src/flows/ids.js';
 import { changeFlowEnabled, createFlow, removeFlow, requireFlow, rotateFlowWebhookToken, updateFlow } from '../../src/flows/manageFlows.js';
-import { FLOW_WEBHOOK_PATH } from '../../src/flows/webhookTrigger.js';
+import { FLOW_WEBHOOK_PATH } from '../../src/flows/webhookPath.js';
 import { snowflake, type FlagSpec } from './args.js';
 import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type AdminContext, type CommandGroup } from './command.js';
 import { AdminError, usageError } from './errors.js';

@@ -9,14 +9,15 @@ import { databaseCheck } from '../ops/probes.js';
 import type { RunningBot } from './startBot.js';
 
 /**
- * The bot's own HTTP server on BOT_PORT: `/livez`, `/metrics`, and `/readyz`, ready when the database answers and
- * every shard of this process is connected, showing each shard's state and the age of its last dispatch (an
- * operator sees a stalled gateway: a shard not ready, or silent for longer than its servers are) and the queue.
+ * The bot's own HTTP server on BOT_PORT: `/livez`, `/metrics`, and `/readyz`, ready when every shard of this process
+ * is connected (the database is reported beside it, not required), showing each shard's state and the age of its
+ * last dispatch (an operator sees a stalled gateway: a shard not ready, or silent for longer than its servers are)
+ * and the queue.
  */
 export async function startBotProbes(config: Config, db: Kysely<Database>, bot: RunningBot, latch?: BanLatch): Promise<GracefulServer> {
   const ops = opsEndpoints({
+    dependencies: { database: databaseCheck(db) },
     checks: {
-      database: databaseCheck(db),
       gateway: async () => {
         const shards = await bot.shards();
         return shards.length > 0 && shards.every((s) => s.status === 'ready');

@@ -73,7 +73,7 @@ export async function startDevInfrastructure(config: Config, root: string, log: 
 export function withInfrastructure(config: Config, infra: DevInfrastructure): Config {
   return Object.freeze({
     ...config,
-    database: Object.freeze({ ...config.database, url: infra.databaseUrl }),
+    database: Object.freeze({ ...config.database, url: infra.databaseUrl, directUrl: config.database.directUrl ?? infra.databaseUrl }),
     temporal: Object.freeze({ ...config.temporal, address: infra.temporalAddress }),
   });
 }

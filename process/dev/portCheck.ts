@@ -19,7 +19,7 @@ export interface TakenPort extends DevPort {
 
 /**
  * The ports dev will listen on: the embedded PostgreSQL (without DATABASE_URL), the Temporal dev server and its
- * UI (without TEMPORAL_ADDRESS, from temporal-dev.yml), the api (unless PORT=0) and the worker's probes and
+ * UI (without TEMPORAL_ADDRESS, from temporal-dev.yml), the api and its probes (unless PORT=0, API_OPS_PORT=0), the worker's probes and
  * metrics (unless WORKER_PORT=0).
  */
 export async function devPorts(config: Config, root: string, withBot = config.platform.kind === 'discord'): Promise<DevPort[]> {
@@ -33,6 +33,7 @@ export async function devPorts(config: Config, root: string, withBot = config.pl
     ports.push({ what: 'Temporal UI', host: settings.ip, port: settings.uiPort, setting: 'uiPort in temporal-dev.yml' });
   }
   if (config.http.port !== 0) ports.push({ what: 'api', host: config.http.host, port: config.http.port, setting: 'PORT' });
+  if (config.ops.apiOpsPort !== 0) ports.push({ what: 'api probes', host: config.http.host, port: config.ops.apiOpsPort, setting: 'API_OPS_PORT' });
   if (config.ops.workerPort !== 0) ports.push({ what: 'worker probes', host: config.http.host, port: config.ops.workerPort, setting: 'WORKER_PORT' });
   if (withBot && config.bot.port !== 0) ports.push({ what: 'bot probes', host: config.http.host, port: config.bot.port, setting: 'BOT_PORT' });
   return ports;
@@ -66,7 +67,8 @@ export function portsTakenMessage(taken: TakenPort[]): string {
       : `  ${p.host}:${p.port} (${p.what}, ${p.setting}) cannot be used: ${p.code}`,
   );
   const inUse = taken.filter((p) => p.code === 'EADDRINUSE');
-  const devStack = inUse.some((p) => p.what !== 'api') || inUse.length > 1;
+  // The api's two ports alone are an `npm run api`; anything more is a dev stack's.
+  const devStack = inUse.some((p) => p.what !== 'api' && p.what !== 'api probes');
   const api = taken.find((p) => p.what === 'api');
   const shown = (inUse.length > 0 ? inUse : taken).map((p) => `-iTCP:${p.port}`).join(' ');
   return [

@@ -30,7 +30,7 @@ try {
   process.stderr.write(`error: ${(err as Error).message}\n`);
   process.exit(2);
 }
-const { db, close } = createDatabase(setup.databaseUrl, 2);
+const { db, close } = createDatabase(setup.databaseUrl, 2, { applicationName: 'community-bot-admin' });
 // The CLI's output is its answer: the adapter's own log lines (a refused token) stay out of it; its errors say it.
 const platform = config.platform.kind === 'discord' ? createPlatform(config, db, createLogger('silent', 'admin')) : undefined;
 let temporal: Connection | undefined;

@@ -1,5 +1,6 @@
 import { activeTracing } from '../tracing/activeTracing.js';
 import { createLogger } from '../../src/core/logger.js';
+import { STOP_RESERVE_MS } from '../../src/core/settings/opsSettings.js';
 import { buildApiDeps, createTemporalGateway, openDatabase, startApiServer } from '../wiring.js';
 import { loadConfigOrExit } from './bootConfig.js';
 import { runUntilSignal } from './shutdown.js';
@@ -10,11 +11,12 @@ runUntilSignal(async (defer) => {
   // Registered first, so it runs last: the spans of the whole stop are flushed.
   const tracing = activeTracing();
   if (tracing) defer(tracing.shutdown);
-  const database = openDatabase(config);
+  const database = openDatabase(config, logger, 'api');
   defer(database.close);
   const temporal = createTemporalGateway(config);
   defer(() => temporal.client.connection.close());
   const api = await startApiServer(buildApiDeps(config, database.db, temporal, logger));
-  defer(api.close);
+  // Not ready at once, serving on through the propagation delay, then the drain: longer than an ordinary step.
+  defer(api.close, config.ops.propagationMs + config.ops.drainMs + STOP_RESERVE_MS);
   logger.info({ url: api.url }, 'api listening');
-}, (line) => logger.info(line));
+}, (line) => logger.info(line), { deadlineMs: config.ops.shutdownDeadlineMs });

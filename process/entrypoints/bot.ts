@@ -18,7 +18,7 @@ try {
 }
 const logger = createLogger(config.logLevel, 'bot');
 runUntilSignal(async (defer) => {
-  const database = openDatabase(config);
+  const database = openDatabase(config, logger, 'bot');
   defer(database.close);
   const bot = await startBot(config, createBotDeps(config, database.db, systemClock, logger, { metrics: platformMetrics }));
   defer(bot.stop);
@@ -32,4 +32,4 @@ runUntilSignal(async (defer) => {
     process.exit(1);
   });
   logger.info({ probes: probes.origin }, 'bot connected to the gateway');
-}, (line) => logger.info(line));
+}, (line) => logger.info(line), { deadlineMs: config.ops.shutdownDeadlineMs });

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrateToLatest } from '../../db/migrate.js';
 import { createDatabase } from '../../db/pool.js';
-import { loadConfig } from '../../src/core/config.js';
+import { loadConfig, type Config } from '../../src/core/config.js';
 import { DEMO_OWNER_ID, seedDemoGuild } from '../demo/demoGuild.js';
 import { devBanner } from '../dev/banner.js';
 import { devApiKey, writeDevCredentials } from '../dev/devCredentials.js';
@@ -14,7 +14,7 @@ import { devPlatformChoice, startDevFakeDiscord } from '../dev/devFakeDiscord.js
 import type { FakeDiscord } from '../infra/fakeDiscord/index.js';
 import { devPorts, ensureDevPortsFree } from '../dev/portCheck.js';
 import { createLogger } from '../../src/core/logger.js';
-import { buildApiDeps, createTemporalGateway, startApiServer, startWorker } from '../wiring.js';
+import { buildApiDeps, createTemporalGateway, sessionOptionsOf, startApiServer, startWorker } from '../wiring.js';
 import { runUntilSignal } from './shutdown.js';
 
 // `npm run dev`: the whole service on one machine with embedded defaults (README, command 1).
@@ -27,10 +27,11 @@ runUntilSignal(async (defer) => {
   // Before anything starts: a second dev would otherwise fail half-way (PostgreSQL's start says nothing).
   await ensureDevPortsFree(await devPorts(bootConfig, root, platformChoice === 'fake-discord' || bootConfig.platform.kind === 'discord'));
   const infra = await startDevInfrastructure(bootConfig, root, say, defer);
-  let config = withInfrastructure(bootConfig, infra);
+  // No load balancer in front of dev: Ctrl-C stops the api at once rather than after a propagation delay.
+  let config: Config = Object.freeze({ ...withInfrastructure(bootConfig, infra), ops: Object.freeze({ ...bootConfig.ops, propagationMs: 0 }) });
   const logger = createLogger(config.logLevel, 'dev');
 
-  const database = createDatabase(infra.databaseUrl, config.database.poolMax);
+  const database = createDatabase(infra.databaseUrl, config.database.poolMax, sessionOptionsOf(config, 'dev', logger));
   defer(database.close);
   await migrateToLatest(database.db);
   const guildId = await seedDemoGuild(database.db);

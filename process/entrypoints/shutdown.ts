@@ -1,15 +1,26 @@
-/** Registers how to stop something that was just started. */
-export type Defer = (stop: () => Promise<void>) => void;
+/**
+ * Registers how to stop something that was just started; `boundMs` is how long that step may take (default 15 s: a
+ * step that outlasts its own bounds, such as the api's propagation and drain, says how long it needs).
+ */
+export type Defer = (stop: () => Promise<void>, boundMs?: number) => void;
 
 // A stop step that hangs (a child that died before its owner asked it to stop) must not keep the others waiting.
 const STEP_TIMEOUT_MS = 15_000;
 
-function bounded(step: () => Promise<void>): Promise<void> {
+function bounded(step: () => Promise<void>, boundMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`a stop step took longer than ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(`a stop step took longer than ${boundMs} ms`)), boundMs);
   });
   return Promise.race([step(), timeout]).finally(() => clearTimeout(timer));
+}
+
+export interface RunOptions {
+  /**
+   * The whole stop, from the signal: past it the process exits 1 whatever is still running, before the orchestrator's
+   * grace period ends in a SIGKILL (SHUTDOWN_DEADLINE_MS). Unset: the steps' own bounds only (dev, the local stack).
+   */
+  deadlineMs?: number;
 }
 
 /**
@@ -19,19 +30,28 @@ function bounded(step: () => Promise<void>): Promise<void> {
  * starting waits for the start to settle. Handlers registered on SIGINT and SIGTERM before this call are
  * removed; later ones (the Temporal worker's own drain) stay.
  */
-export function runUntilSignal(start: (defer: Defer) => Promise<void>, log: (line: string) => void): void {
-  const steps: Array<() => Promise<void>> = [];
+export function runUntilSignal(start: (defer: Defer) => Promise<void>, log: (line: string) => void, options: RunOptions = {}): void {
+  const steps: Array<{ stop: () => Promise<void>; boundMs: number }> = [];
   let stopping = false;
 
   const stopAndExit = async (code: number) => {
     let failed = false;
-    for (const step of steps.reverse()) {
-      await bounded(step).catch((err: unknown) => {
+    for (const { stop, boundMs } of steps.reverse()) {
+      await bounded(stop, boundMs).catch((err: unknown) => {
         failed = true;
         console.error(err);
       });
     }
     process.exit(failed ? 1 : code);
+  };
+
+  const startDeadline = () => {
+    const { deadlineMs } = options;
+    if (deadlineMs === undefined) return;
+    setTimeout(() => {
+      console.error(`The stop took longer than SHUTDOWN_DEADLINE_MS (${deadlineMs} ms); exiting with what is left undone.`);
+      process.exit(1);
+    }, deadlineMs).unref();
   };
 
   let started: Promise<void> = Promise.resolve();
@@ -40,6 +60,7 @@ export function runUntilSignal(start: (defer: Defer) => Promise<void>, log: (lin
     // every step is bounded in time anyway.
     if (stopping) return log(`${signal} received again; still stopping...`);
     stopping = true;
+    startDeadline();
     log(`${signal} received, stopping...`);
     void started.then(
       () => stopAndExit(0),
@@ -53,11 +74,12 @@ export function runUntilSignal(start: (defer: Defer) => Promise<void>, log: (lin
     process.on(signal, onSignal);
   }
 
-  started = start((step) => void steps.push(step));
+  started = start((stop, boundMs = STEP_TIMEOUT_MS) => void steps.push({ stop, boundMs }));
   started.catch((err: unknown) => {
     console.error(err instanceof Error ? err.message : `The start failed${err === undefined ? ' without saying why' : `: ${String(err)}`}.`);
     if (stopping) return;
     stopping = true;
+    startDeadline();
     void stopAndExit(1);
   });
 }

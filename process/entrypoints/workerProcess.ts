@@ -12,11 +12,11 @@ runUntilSignal(async (defer) => {
   // Registered first, so it runs last: the spans of the whole stop are flushed.
   const tracing = activeTracing();
   if (tracing) defer(tracing.shutdown);
-  const database = openDatabase(config);
+  const database = openDatabase(config, logger, 'worker');
   defer(database.close);
   const temporal = createTemporalGateway(config);
   defer(() => temporal.client.connection.close());
   const worker = await startWorker(config, database.db, temporal, logger);
   defer(worker.stop);
   logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker polling');
-}, (line) => logger.info(line));
+}, (line) => logger.info(line), { deadlineMs: config.ops.shutdownDeadlineMs });

@@ -2,16 +2,15 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 
-/** One dependency's answer to a readiness probe. */
+/** One check of a probe: true when it passes; a rejection or no answer within the probe's bound is false. */
 export type Check = () => Promise<boolean>;
 
-// A probe answers fast: a dependency slower than this counts as down (a load balancer probes every few seconds).
-const CHECK_TIMEOUT_MS = 2_000;
+export type CheckResults = Record<string, 'ok' | 'down'>;
 
-function withinTimeout(check: Check): Promise<boolean> {
+function withinTimeout(check: Check, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
+    timer = setTimeout(() => resolve(false), timeoutMs);
   });
   return Promise.race([check().catch(() => false), timeout]).finally(() => clearTimeout(timer));
 }
@@ -26,17 +25,9 @@ export const temporalCheck = ({ client }: TemporalGateway): Check => async () =>
   return true;
 };
 
-export interface Readiness {
-  ready: boolean;
-  checks: Record<string, 'ok' | 'down'>;
-}
-
-/** Runs every check at once; ready when all pass. */
-export async function readiness(checks: Record<string, Check>): Promise<Readiness> {
+/** Runs every check at once, each bounded by `timeoutMs` (slower counts as down). */
+export async function runChecks(checks: Record<string, Check>, timeoutMs: number): Promise<CheckResults> {
   const names = Object.keys(checks);
-  const results = await Promise.all(names.map((name) => withinTimeout(checks[name]!)));
-  return {
-    ready: results.every(Boolean),
-    checks: Object.fromEntries(names.map((name, i) => [name, results[i] ? 'ok' : 'down'])),
-  };
+  const results = await Promise.all(names.map((name) => withinTimeout(checks[name]!, timeoutMs)));
+  return Object.fromEntries(names.map((name, i) => [name, results[i] ? 'ok' : 'down']));
 }

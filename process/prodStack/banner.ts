@@ -12,7 +12,8 @@ export function prodStackBanner(stack: ProdStack, workDir: string): string {
     Fake Discord ${stack.fakeDiscordUrl} (the demo guild; the bot's gateway)
     Demo guild   ${stack.guildId}
     API key      ${stack.apiKey}   (every scope)
-  Processes (/livez, /readyz, /metrics on each; the API under /api/v1 on each api):
+  APIs         ${stack.apiOrigins.map((origin) => `${origin}/api/v1`).join(', ')}
+  Processes (/livez, /readyz, /metrics on each; an api's on its API_OPS_PORT):
 ${processes.join('\n')}
   Files in ${workDir}
 

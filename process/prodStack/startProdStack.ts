@@ -21,7 +21,7 @@ const ENTRYPOINTS = { api: 'process/entrypoints/api.ts', worker: 'process/entryp
 export interface ProdStackProcess {
   name: string;
   pid: number;
-  /** Its operator endpoints (/livez, /readyz, /metrics) and, for an api, the API under /api/v1. */
+  /** Its operator endpoints (/livez, /readyz, /metrics): an api's API_OPS_PORT; its API is in `apiOrigins`. */
   origin: string;
   logFile: string;
 }
@@ -75,6 +75,8 @@ export async function startProdStack(config: Config, root: string, workDir: stri
     DISCORD_TOKEN: discord.fake.token,
     DISCORD_API_URL: discord.fake.apiUrl,
     WEBHOOK_ALLOW_INSECURE_LOCAL: String(config.webhooks.allowInsecureLocal),
+    // No load balancer in front of the apis to wait for: a stop closes their listeners at once.
+    SHUTDOWN_PROPAGATION_MS: '0',
   };
   const processes: ProdStackProcess[] = [];
   const start = async (name: string, kind: keyof typeof ENTRYPOINTS, env: Record<string, string>, origin: string) => {
@@ -90,12 +92,12 @@ export async function startProdStack(config: Config, root: string, workDir: stri
   }
   const apiOrigins: string[] = [];
   for (const n of [1, 2]) {
-    const port = await freePort();
+    const [port, opsPort] = [await freePort(), await freePort()];
     const origin = `http://127.0.0.1:${port}`;
     const oauth = discord.config.console.discordOAuth!;
     // Each api is its own console origin, so each has its own sign-in callback.
     const signIn = { DISCORD_CLIENT_ID: oauth.clientId, DISCORD_CLIENT_SECRET: oauth.clientSecret, CONSOLE_REDIRECT_URI: `${origin}/console/oauth/callback`, DISCORD_OAUTH_AUTHORIZE_URL: oauth.authorizeUrl };
-    started.push(await start(`api-${n}`, 'api', { PORT: String(port), ...signIn }, origin));
+    started.push(await start(`api-${n}`, 'api', { PORT: String(port), API_OPS_PORT: String(opsPort), ...signIn }, `http://127.0.0.1:${opsPort}`));
     apiOrigins.push(origin);
   }
   const botPort = await freePort();

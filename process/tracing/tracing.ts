@@ -1,6 +1,5 @@
 import { register } from 'node:module';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
-import { W3CBaggagePropagator, W3CTraceContextPropagator, CompositePropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { KoaInstrumentation } from '@opentelemetry/instrumentation-koa';
@@ -10,6 +9,7 @@ import { defaultResource, resourceFromAttributes } from '@opentelemetry/resource
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { activeTracing, setActiveTracing, type Tracing } from './activeTracing.js';
+import { edgePropagator, incomingSpanAttributes, markOutboundHttp } from './publicEdge.js';
 import { tracingEnabled } from './tracingSettings.js';
 
 /**
@@ -48,16 +48,18 @@ export async function startTracing(serviceName: string, env: Record<string, stri
     resource,
     spanProcessors: [processor],
     // Explicit, whatever OTEL_PROPAGATORS says: without a global W3C propagator the api's request, the workflow
-    // and its activities become separate traces; baggage carries the request id to the worker's log lines.
-    textMapPropagator: new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+    // and its activities become separate traces; baggage carries the request id to the worker's log lines, and
+    // stays inside (publicEdge.ts).
+    textMapPropagator: edgePropagator(),
     instrumentations: [
       // Probes and scrapes would be most of the spans and tell nothing.
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => /^\/(livez|readyz|metrics)\b/.test(req.url ?? ''),
+        startIncomingSpanHook: incomingSpanAttributes,
         redactedQueryParamsServer: REDACTED_QUERY_PARAMS,
         redactedQueryParams: REDACTED_QUERY_PARAMS,
       }),
-      new UndiciInstrumentation(),
+      new UndiciInstrumentation({ requestHook: markOutboundHttp }),
       new KoaInstrumentation(),
       new PgInstrumentation({ requireParentSpan: true }),
     ],

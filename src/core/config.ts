@@ -4,6 +4,8 @@ import { booleanFlag } from './settings/envFlag.js';
 import { botSettingsOf, checkDiscordEnv, discordEnv, platformSettingsOf, type BotSettings, type PlatformSettings } from './settings/discordSettings.js';
 import { checkConsoleEnv } from './settings/consoleSettings.js';
 import { checkTemporalEnv, temporalEnv, temporalSettingsOf, type TemporalSettings } from './settings/temporalSettings.js';
+import { checkOpsEnv, opsEnv, opsSettingsOf, type OpsSettings } from './settings/opsSettings.js';
+import { databaseEnv, databaseSettingsOf, type DatabaseSettings } from './settings/databaseSettings.js';
 
 export type { ShardIds } from './settings/discordSettings.js';
 
@@ -107,9 +109,12 @@ const EnvSchema = z.object({
   DISCORD_OAUTH_AUTHORIZE_URL: z.url({ protocol: /^https?$/ }).default('https://discord.com/oauth2/authorize'),
   ...temporalEnv,
   ...discordEnv,
+  ...opsEnv,
+  ...databaseEnv,
 }).superRefine((e, ctx) => {
   checkTemporalEnv(e, ctx);
   checkDiscordEnv(e, ctx);
+  checkOpsEnv(e, ctx);
   const oauth = [e.DISCORD_CLIENT_ID, e.DISCORD_CLIENT_SECRET, e.CONSOLE_REDIRECT_URI];
   if (oauth.some(Boolean) && !oauth.every(Boolean)) {
     ctx.addIssue({
@@ -144,7 +149,7 @@ export type Config = Readonly<{
     bodyLimitBytes: number;
     responseCheck: 'parse' | 'shape';
   }>;
-  database: Readonly<{ url?: string; poolMax: number }>;
+  database: DatabaseSettings;
   temporal: TemporalSettings;
   dev: Readonly<{ postgresPort: number }>;
   webhooks: Readonly<{
@@ -154,13 +159,15 @@ export type Config = Readonly<{
   }>;
   platform: PlatformSettings;
   bot: BotSettings;
-  ops: Readonly<{
-    workerPort: number;
-    drainMs: number;
-    workerShutdownGraceMs: number;
-    workerShutdownForceMs: number;
-    temporalMetricsPort?: number;
-  }>;
+  ops: Readonly<
+    {
+      workerPort: number;
+      drainMs: number;
+      workerShutdownGraceMs: number;
+      workerShutdownForceMs: number;
+      temporalMetricsPort?: number;
+    } & OpsSettings
+  >;
   console: Readonly<{
     sessionIdleMinutes: number;
     sessionAbsoluteHours: number;
@@ -203,7 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
       responseCheck: e.RESPONSE_CHECK ?? (e.NODE_ENV === 'production' ? 'shape' : 'parse'),
     }),
-    database: Object.freeze({ url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX }),
+    database: databaseSettingsOf(e),
     temporal: temporalSettingsOf(e),
     dev: Object.freeze({ postgresPort: e.DEV_POSTGRES_PORT }),
     webhooks: Object.freeze({
@@ -218,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       workerShutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS,
       workerShutdownForceMs: e.WORKER_SHUTDOWN_FORCE_MS,
       temporalMetricsPort: e.TEMPORAL_METRICS_PORT,
+      ...opsSettingsOf(e),
     }),
     console: Object.freeze({
       sessionIdleMinutes: e.CONSOLE_SESSION_IDLE_MINUTES,

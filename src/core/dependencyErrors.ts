@@ -22,6 +22,24 @@ export function isDependencyUnavailable(err: unknown): boolean {
   return e.cause !== undefined && e.cause !== err && isDependencyUnavailable(e.cause);
 }
 
+// SQLSTATEs of a statement PostgreSQL gave up on: cancelled at statement_timeout (57014 query_canceled) or tired of
+// waiting for a lock at lock_timeout (55P03 lock_not_available). The database is too busy for the request now.
+const PG_TIMED_OUT = new Set(['57014', '55P03']);
+
+/**
+ * A statement that ran past DATABASE_STATEMENT_TIMEOUT_MS or waited past DATABASE_LOCK_TIMEOUT_MS. The api answers it
+ * as it answers an outage (503 with Retry-After: the client's retry is safe, nothing was committed); activities and the
+ * bot count it as an ordinary failure, retried a bounded number of times, since a statement that always runs too long
+ * would otherwise be retried for ever.
+ */
+export function isDatabaseTimeout(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const e = err as Error & { code?: unknown; cause?: unknown };
+  if (typeof e.code === 'string' && PG_TIMED_OUT.has(e.code)) return true;
+  if (err instanceof AggregateError) return err.errors.some(isDatabaseTimeout);
+  return e.cause !== undefined && e.cause !== err && isDatabaseTimeout(e.cause);
+}
+
 /**
  * A refusal of the platform behind an error (a permission the bot lacks, a request it will never accept). Not an
  * outage: activities never retry it; the API answers it as 503 with a longer Retry-After (api/middleware/errorBoundary.ts).

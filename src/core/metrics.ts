@@ -127,6 +127,8 @@ export interface ScrapeSources {
   pool?: () => { total: number; idle: number; waiting: number; max: number };
   /** Creation time of the oldest event whose fan-out has not started; undefined when there is none. */
   oldestUnrelayedEvent?: () => Promise<Date | undefined>;
+  /** Whether each shared dependency (PostgreSQL, Temporal) answers now; process/ops/opsEndpoints.ts sets it. */
+  dependencies?: () => Promise<Record<string, boolean>>;
 }
 
 const sources: ScrapeSources = {};
@@ -158,6 +160,17 @@ new Gauge({
     const oldest = await sources.oldestUnrelayedEvent().catch(() => null);
     if (oldest === null) return;
     this.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
+  },
+});
+
+new Gauge({
+  name: 'dependency_up',
+  help: 'Whether a dependency (database, temporal) answered a check on this scrape (1) or not within 2 s (0). Not part of readiness: alert on it.',
+  labelNames: ['dependency'] as const,
+  registers: [registry],
+  async collect() {
+    const up = await sources.dependencies?.();
+    for (const [dependency, ok] of Object.entries(up ?? {})) this.set({ dependency }, ok ? 1 : 0);
   },
 });
 

@@ -10,8 +10,6 @@ import { admitWithinMinuteLimit } from '../requests/rateLimitWindows.js';
 import { acceptFlowRun } from './acceptFlowRun.js';
 import { hashWebhookToken } from './manageFlows.js';
 
-/** Where webhook flows are called: outside the key-authenticated API root, `POST /hooks/flows/<token>`. */
-export const FLOW_WEBHOOK_PATH = '/hooks/flows';
 /** Calls of one flow's URL per minute (fixed windows); more answer 429 RATE_LIMITED. */
 export const FLOW_WEBHOOK_CALLS_PER_MINUTE = 60;
 /** Largest body a webhook URL accepts (JSON). */

@@ -9,7 +9,10 @@ export interface Credential {
 }
 
 export interface CredentialCacheOptions {
+  /** A direct connection (or session pooling): a transaction pooler delivers no notifications. */
   connectionString: string;
+  /** The listening connection's name in pg_stat_activity. */
+  applicationName?: string;
   /** Credentials held at most; the oldest goes first. */
   maxEntries: number;
   /** How often the sequence is compared with the last announcement heard, in case one was missed on a live connection. */
@@ -39,7 +42,8 @@ export class CredentialCache extends EventEmitter {
   }
 
   start(): void {
-    this.listener = listenForCredentialChanges(this.options.connectionString, {
+    const { connectionString, applicationName } = this.options;
+    this.listener = listenForCredentialChanges(connectionString, {
       changed: (version) => {
         this.heardVersion = version;
         this.clear('changed');
@@ -57,7 +61,7 @@ export class CredentialCache extends EventEmitter {
         // Once per loss, not once per failed reconnection.
         if (was) this.emit('lost', err);
       },
-    });
+    }, { applicationName });
     this.versionTimer = setInterval(() => void this.checkVersion(), this.options.versionCheckMs).unref();
   }
 

@@ -41,7 +41,8 @@ describe('the bot probes', () => {
     expect(ready.status).toBe(200);
     expect(JSON.parse(ready.text)).toEqual({
       status: 'ready',
-      checks: { database: 'ok', gateway: 'ok' },
+      checks: { gateway: 'ok' },
+      dependencies: { database: 'ok' },
       shards: [{ id: 0, status: 'ready', lastEventAgeSeconds: expect.any(Number) }],
       queued: 0,
     });
@@ -79,6 +80,6 @@ describe('the bot probes', () => {
     await bed.bot.fatal;
     const res = await eventually(() => get('/readyz'), (r) => r.status === 503);
     expect(res.status).toBe(503);
-    expect(JSON.parse(res.text)).toMatchObject({ status: 'not_ready', checks: { database: 'ok', gateway: 'down' }, shards: [{ id: 0, status: 'idle' }] });
+    expect(JSON.parse(res.text)).toMatchObject({ status: 'not_ready', checks: { gateway: 'down' }, dependencies: { database: 'ok' }, shards: [{ id: 0, status: 'idle' }] });
   });
 });

@@ -35,7 +35,7 @@ interface PhaseFigures {
   noAnswer: number;
   /** Flow runs that ended `error` because their own step refused (checks.ts); every other run must succeed. */
   flowsRefused: number;
-  /** From the fault's end until the api's and the worker's /readyz both answer 200. */
+  /** From the fault's end until the api's and the worker's /readyz both answer 200 with every dependency ok. */
   recoverySeconds: number;
   /** From the load's end until every accepted operation is terminal. */
   settleSeconds: number;
@@ -77,9 +77,14 @@ async function startCountingReceiver() {
 
 async function untilBothReady(stack: ChaosStack, timeoutMs: number): Promise<number> {
   const started = Date.now();
-  const ok = (url: string) => fetch(url, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status === 200, () => false);
+  // Ready is no longer the dependencies' state (docs/deployment.md, Probes): recovered when every one reports ok.
+  const ok = (url: string) =>
+    fetch(url, { signal: AbortSignal.timeout(5_000) }).then(
+      async (r) => r.status === 200 && Object.values(((await r.json()) as { dependencies?: Record<string, string> }).dependencies ?? {}).every((state) => state === 'ok'),
+      () => false,
+    );
   while (Date.now() - started < timeoutMs) {
-    if ((await ok(`${stack.apiOrigin}/readyz`)) && (await ok(`${stack.workerOrigin}/readyz`))) break;
+    if ((await ok(`${stack.apiOpsOrigin}/readyz`)) && (await ok(`${stack.workerOrigin}/readyz`))) break;
     await sleep(100);
   }
   return Date.now() - started;

@@ -27,6 +27,8 @@ export class ChaosStack {
   worker!: ServiceProcess;
   db!: DatabaseHandle;
   apiOrigin = '';
+  /** The api's operations port (/readyz). */
+  apiOpsOrigin = '';
   workerOrigin = '';
   private postgres?: RunningPostgres;
   private temporal?: ChildProcess;
@@ -48,8 +50,9 @@ export class ChaosStack {
     const temporalAddress = await this.startTemporal();
     log(`Temporal dev server on ${temporalAddress} (pid ${this.temporal!.pid})`);
 
-    const [apiPort, workerPort] = [await freePort(), await freePort()];
+    const [apiPort, apiOpsPort, workerPort] = [await freePort(), await freePort(), await freePort()];
     this.apiOrigin = `http://127.0.0.1:${apiPort}`;
+    this.apiOpsOrigin = `http://127.0.0.1:${apiOpsPort}`;
     this.workerOrigin = `http://127.0.0.1:${workerPort}`;
     this.env = {
       NODE_ENV: 'development',
@@ -58,6 +61,7 @@ export class ChaosStack {
       TEMPORAL_NAMESPACE: 'default',
       HOST: '127.0.0.1',
       PORT: String(apiPort),
+      API_OPS_PORT: String(apiOpsPort),
       WORKER_PORT: String(workerPort),
       LOG_LEVEL: 'warn',
       WEBHOOK_ALLOW_INSECURE_LOCAL: 'true',
@@ -68,7 +72,7 @@ export class ChaosStack {
     };
     this.api = this.watch('api', startServiceProcess('api', this.env));
     await this.startWorker();
-    await untilReady(this.api, `${this.apiOrigin}/readyz`);
+    await untilReady(this.api, `${this.apiOpsOrigin}/readyz`);
     log(`api on ${this.apiOrigin}, worker ready on ${this.workerOrigin}`);
   }
 

@@ -24,24 +24,25 @@ afterEach(async () => {
 });
 
 describe('the ports npm run dev needs', () => {
-  it('are the embedded PostgreSQL, the Temporal dev server and its UI (temporal-dev.yml), the api and the worker probes', async () => {
+  it('are the embedded PostgreSQL, the Temporal dev server and its UI (temporal-dev.yml), the api and its probes, and the worker probes', async () => {
     expect(await devPorts(loadConfig({}), root)).toEqual([
       { what: 'embedded PostgreSQL', host: '127.0.0.1', port: 54329, setting: 'DEV_POSTGRES_PORT' },
       { what: 'Temporal dev server', host: '127.0.0.1', port: 7233, setting: 'port in temporal-dev.yml' },
       { what: 'Temporal UI', host: '127.0.0.1', port: 8233, setting: 'uiPort in temporal-dev.yml' },
       { what: 'api', host: '127.0.0.1', port: 3000, setting: 'PORT' },
+      { what: 'api probes', host: '127.0.0.1', port: 3003, setting: 'API_OPS_PORT' },
       { what: 'worker probes', host: '127.0.0.1', port: 3001, setting: 'WORKER_PORT' },
     ]);
   });
 
-  it('leave out what is configured elsewhere, and a PORT or WORKER_PORT of 0', async () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'temporal.example:7233', PORT: '4000', WORKER_PORT: '0' });
+  it('leave out what is configured elsewhere, and a PORT, API_OPS_PORT or WORKER_PORT of 0', async () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'temporal.example:7233', PORT: '4000', API_OPS_PORT: '0', WORKER_PORT: '0' });
     expect(await devPorts(config, root)).toEqual([{ what: 'api', host: '127.0.0.1', port: 4000, setting: 'PORT' }]);
-    expect(await devPorts(loadConfig({ DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'x:1', PORT: '0', WORKER_PORT: '0' }), root)).toEqual([]);
+    expect(await devPorts(loadConfig({ DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'x:1', PORT: '0', API_OPS_PORT: '0', WORKER_PORT: '0' }), root)).toEqual([]);
   });
 
   it("include the bot's BOT_PORT when dev starts the bot (the Discord platform, real or fake), unless it is 0", async () => {
-    const elsewhere = { DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'x:1', PORT: '0', WORKER_PORT: '0' };
+    const elsewhere = { DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'x:1', PORT: '0', API_OPS_PORT: '0', WORKER_PORT: '0' };
     expect(await devPorts(loadConfig(elsewhere), root, true)).toEqual([{ what: 'bot probes', host: '127.0.0.1', port: 3002, setting: 'BOT_PORT' }]);
     expect(await devPorts(loadConfig({ ...elsewhere, BOT_PORT: '0' }), root, true)).toEqual([]);
   });

@@ -5,6 +5,11 @@ import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
 import { addTestMember, bearer, createTestGuild, createTestKey } from '../harness/fixtures.js';
 import { startOtlpReceiver, type ReceivedSpan } from '../harness/otlpReceiver.js';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { saveBankSettings } from '../../db/bank/accounts.js';
+import { systemClock } from '../../src/core/clock.js';
+import { addEndpoint } from '../../src/webhooks/endpointManagement.js';
 import { startServiceProcess, untilReady, type ServiceProcess } from '../harness/serviceProcess.js';
 import { useOwnTemporalServer } from '../harness/temporal.js';
 
@@ -22,7 +27,7 @@ let apiOrigin: string;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  const [apiPort, workerPort] = [await freePort(), await freePort()];
+  const [apiPort, apiOpsPort, workerPort] = [await freePort(), await freePort(), await freePort()];
   const env = {
     DATABASE_URL: database.url,
     TEMPORAL_ADDRESS: temporal.address,
@@ -30,8 +35,11 @@ beforeAll(async () => {
     TEMPORAL_TASK_QUEUE: `tracing-${randomBytes(4).toString('hex')}`,
     HOST: '127.0.0.1',
     PORT: String(apiPort),
+    API_OPS_PORT: String(apiOpsPort),
     WORKER_PORT: String(workerPort),
     LOG_LEVEL: 'debug',
+    // The webhook receiver below listens on loopback.
+    WEBHOOK_ALLOW_INSECURE_LOCAL: 'true',
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
     // Export at once rather than every 5 s, so the test does not wait on the batch timer.
     OTEL_BSP_SCHEDULE_DELAY: '50',
@@ -39,7 +47,7 @@ beforeAll(async () => {
   apiOrigin = `http://127.0.0.1:${apiPort}`;
   api = startServiceProcess('api', env);
   worker = startServiceProcess('worker', env);
-  await Promise.all([untilReady(api, `${apiOrigin}/readyz`), untilReady(worker, `http://127.0.0.1:${workerPort}/readyz`)]);
+  await Promise.all([untilReady(api, `http://127.0.0.1:${apiOpsPort}/readyz`), untilReady(worker, `http://127.0.0.1:${workerPort}/readyz`)]);
 }, 180_000);
 
 afterAll(async () => {
@@ -120,4 +128,67 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     await eventually(async () => logObjects(api).filter((line) => line.requestId === requestId), (lines) => lines.length > 0);
     expect(api.lines.join('\n')).not.toContain(secret);
   }, 60_000);
+
+  it("shows a flow webhook URL's path without its token, in spans and in log lines", async () => {
+    const token = `fwh_${randomBytes(32).toString('base64url').slice(0, 43)}`;
+    const res = await fetch(`${apiOrigin}/hooks/flows/${token}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(404); // no such flow: the URL still reaches the span and the log line
+    const requestId = res.headers.get('x-request-id');
+    const span = await eventually(
+      async () => receiver.spans.find((s) => s.service === 'community-bot-api' && s.attributes['http.request.id'] === requestId),
+      (found) => found !== undefined,
+    );
+    expect(span!.attributes['url.path']).toBe('/hooks/flows/[redacted]');
+    const line = await eventually(async () => logObjects(api).find((l) => l.requestId === requestId), (found) => found !== undefined);
+    expect(line!.path).toBe('/hooks/flows/[redacted]');
+    expect(JSON.stringify(receiver.spans)).not.toContain(token);
+    expect(api.lines.join('\n')).not.toContain(token);
+  }, 60_000);
+
+  it('starts a trace of its own for a request that arrives with a trace context and baggage (TRACE_TRUST_INCOMING is off)', async () => {
+    const foreignTrace = randomBytes(16).toString('hex');
+    const res = await fetch(`${apiOrigin}/api/v1/openapi.json`, { headers: { traceparent: `00-${foreignTrace}-${randomBytes(8).toString('hex')}-01`, baggage: 'request.id=forged' } });
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get('x-request-id');
+    const span = await eventually(
+      async () => receiver.spans.find((s) => s.service === 'community-bot-api' && s.attributes['http.request.id'] === requestId),
+      (found) => found !== undefined,
+    );
+    expect([span!.traceId === foreignTrace, span!.parentSpanId]).toEqual([false, '']);
+    expect(receiver.spans.filter((s) => s.traceId === foreignTrace)).toEqual([]);
+  }, 60_000);
+
+  it("sends a customer's webhook receiver the trace context but not the baggage that carries the request id", async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const hooks = createServer((req, res) => {
+      seen.push(req.headers);
+      req.resume().on('end', () => res.writeHead(200).end('ok'));
+    });
+    await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+    try {
+      const guild = await createTestGuild(database.db);
+      await saveBankSettings(database.db, guild.id, { currency: { name: 'gem', plural: 'gems', emoji: '💎' }, startingBalance: 0, maxBalance: null, logChannelId: null });
+      const url = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`;
+      await addEndpoint({ db: database.db, clock: systemClock, actor: { type: 'system' }, allowInsecureLocal: true }, { guildId: guild.id, url, events: ['bank.transaction'] });
+      const { key } = await createTestKey(database.db, guild, { scopes: ['bank:write'] });
+      const userId = await addTestMember(database.db, guild);
+      const res = await fetch(`${apiOrigin}/api/v1/guilds/${guild.id}/bank/members/${userId}/transactions`, {
+        method: 'POST',
+        headers: { ...bearer(key), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ type: 'add', amount: 3 }),
+      });
+      expect(res.status).toBe(201);
+      const requestId = res.headers.get('x-request-id');
+      await eventually(async () => seen.length, (n) => n > 0, 90_000);
+      const delivery = seen[0]!;
+      expect(delivery.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+      expect(delivery.baggage).toBeUndefined();
+      // The delivery ran inside the request's trace, where the request id was baggage: its activity's log lines name it.
+      const traceId = String(delivery.traceparent).split('-')[1];
+      const activityLines = await eventually(async () => logObjects(worker).filter((l) => l.traceId === traceId), (lines) => lines.length > 0);
+      expect(activityLines.map((l) => l.requestId)).toContain(requestId);
+    } finally {
+      await new Promise((resolve) => hooks.close(resolve));
+    }
+  }, 150_000);
 });

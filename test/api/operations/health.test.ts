@@ -19,7 +19,8 @@ const database = useTestDatabase();
 const gateway = testGateway();
 afterAll(() => gateway.client.connection.close());
 const logger = createLogger('silent', 'ops-test');
-const config = (env: Record<string, string> = {}) => loadConfig({ NODE_ENV: 'test', PORT: '0', WORKER_PORT: '0', ...env });
+// No propagation delay unless a test asks for one: nothing balances these servers.
+const config = (env: Record<string, string> = {}) => loadConfig({ NODE_ENV: 'test', PORT: '0', API_OPS_PORT: '0', WORKER_PORT: '0', SHUTDOWN_PROPAGATION_MS: '0', ...env });
 
 interface Answer {
   status: number;
@@ -47,27 +48,66 @@ describe('api probes', () => {
   let origin: string;
   beforeAll(async () => {
     api = await startApiServer(buildApiDeps(config(), database.db, gateway, logger));
-    origin = new URL(api.url).origin;
+    origin = api.opsOrigin;
   });
   afterAll(() => api.close());
 
-  it('/livez answers 200 and /readyz 200 with each dependency ok', async () => {
+  it('/livez answers 200 and /readyz 200 with each dependency ok, on the operations port', async () => {
     const live = await get(`${origin}/livez`);
     expect([live.status, json(live)]).toEqual([200, { status: 'ok' }]);
-    const ready = await get(`${origin}/readyz`);
-    expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', checks: { database: 'ok', temporal: 'ok' } }]);
+    // The first Temporal call opens the client's connection, which may take longer than /readyz waits for it.
+    const ready = await eventually(() => get(`${origin}/readyz`), (answer) => answer.body.includes('"temporal":"ok"'));
+    expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', dependencies: { database: 'ok', temporal: 'ok' } }]);
   });
 
-  it('/readyz answers 503 naming the database while it cannot be reached, /livez still 200', async () => {
+  it('are not on the public port, where /livez, /readyz and /metrics answer 404 like any unknown path', async () => {
+    const publicOrigin = new URL(api.url).origin;
+    expect(publicOrigin).not.toBe(origin);
+    for (const path of ['/livez', '/readyz', '/metrics']) {
+      const answer = await get(`${publicOrigin}${path}`);
+      expect([path, answer.status, (json(answer) as { error: string }).error]).toEqual([path, 404, 'NOT_FOUND']);
+    }
+    expect((await get(`${origin}/api/v1/openapi.json`)).status).toBe(404);
+  });
+
+  it('are on the public port too with API_OPS_ON_PUBLIC_PORT=true', async () => {
+    const both = await startApiServer(buildApiDeps(config({ API_OPS_ON_PUBLIC_PORT: 'true' }), database.db, gateway, logger));
+    try {
+      const publicOrigin = new URL(both.url).origin;
+      expect((await get(`${publicOrigin}/livez`)).status).toBe(200);
+      expect((await get(`${publicOrigin}/metrics`)).body).toContain('# TYPE http_requests_total counter');
+      expect((await get(`${both.opsOrigin}/livez`)).status).toBe(200);
+    } finally {
+      await both.close();
+    }
+  });
+
+  it('the public server keeps idle connections and waits for headers as long as the settings say', async () => {
+    const tuned = await startApiServer(buildApiDeps(config({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000', HTTP_HEADERS_TIMEOUT_MS: '76000' }), database.db, gateway, logger));
+    try {
+      expect([tuned.server.keepAliveTimeout, tuned.server.headersTimeout, tuned.server.requestTimeout]).toEqual([75_000, 76_000, 76_000]);
+    } finally {
+      await tuned.close();
+    }
+    expect([api.server.keepAliveTimeout, api.server.headersTimeout]).toEqual([65_000, 66_000]);
+  });
+
+  it('/readyz stays 200 while PostgreSQL cannot be reached and names it down; a request that needs it answers 503 with Retry-After', async () => {
     const proxy = await startTcpProxy(database.url);
     const unreachable = createDatabase(proxy.url, 1);
     proxy.setDown(true);
-    const down = await startApiServer(buildApiDeps(config(), unreachable.db, gateway, logger));
+    const down = await startApiServer(buildApiDeps(config({ CREDENTIAL_CACHE_ENTRIES: '0' }), unreachable.db, gateway, logger));
     try {
-      const downOrigin = new URL(down.url).origin;
-      const ready = await get(`${downOrigin}/readyz`);
-      expect([ready.status, json(ready)]).toEqual([503, { status: 'not_ready', checks: { database: 'down', temporal: 'ok' } }]);
+      const downOrigin = down.opsOrigin;
+      const ready = await eventually(() => get(`${downOrigin}/readyz`), (answer) => answer.body.includes('"temporal":"ok"'));
+      expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', dependencies: { database: 'down', temporal: 'ok' } }]);
       expect((await get(`${downOrigin}/livez`)).status).toBe(200);
+      const read = await get(`${down.url}/guilds/123456789012345678/bank/members/223456789012345678`, { headers: { Authorization: `Bearer svc_${'A'.repeat(43)}` } });
+      expect([read.status, read.headers['retry-after'], (json(read) as { error: string }).error]).toEqual([503, '5', 'SERVICE_UNAVAILABLE']);
+      // The dependency is a metric to alert on instead.
+      const metrics = await get(`${downOrigin}/metrics`);
+      expect(metrics.body).toMatch(/^dependency_up\{dependency="database"\} 0$/m);
+      expect(metrics.body).toMatch(/^dependency_up\{dependency="temporal"\} 1$/m);
     } finally {
       await down.close();
       await unreachable.close();
@@ -120,22 +160,39 @@ describe('api shutdown', () => {
     return { answer, release, agent };
   }
 
-  it('stops accepting at once, lets the in-flight request finish with Connection: close, then closes', async () => {
-    const api = await startApiServer(buildApiDeps(config(), database.db, gateway, logger));
+  it('turns not-ready at once, serves through the propagation delay, then stops accepting, lets the in-flight request finish with Connection: close, and closes', async () => {
+    let waited: number | undefined;
+    let propagated!: () => void;
+    const wait = (ms: number) => {
+      waited = ms;
+      return new Promise<void>((resolve) => (propagated = resolve));
+    };
+    const api = await startApiServer(buildApiDeps(config({ SHUTDOWN_PROPAGATION_MS: '7000' }), database.db, gateway, logger), { wait });
     const origin = new URL(api.url).origin;
     const { answer, release, agent } = await heldRequest(origin);
     const closed = api.close();
-    await expect(get(`${origin}/livez`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect(waited).toBe(7000);
+    // During the delay: the probe says draining, and new connections are still accepted and answered, each closed after its answer.
+    const ready = await get(`${api.opsOrigin}/readyz`);
+    expect([ready.status, (json(ready) as { status: string }).status]).toEqual([503, 'draining']);
+    const served = await get(`${api.url}/openapi.json`);
+    expect([served.status, served.headers.connection]).toEqual([200, 'close']);
+    propagated();
+    await eventually(async () => api.server.listening, (listening) => !listening);
+    await expect(get(`${api.url}/openapi.json`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    // The operations port stays up through the drain, still saying draining.
+    expect((await get(`${api.opsOrigin}/readyz`)).status).toBe(503);
     await release();
     const res = await answer;
     expect(res.status).toBe(201);
     expect(res.headers.connection).toBe('close');
     await closed;
+    await expect(get(`${api.opsOrigin}/livez`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     agent.destroy();
   }, 90_000);
 
   it('cuts a request still running when the drain time is over', async () => {
-    const api = await startApiServer(buildApiDeps(config({ SHUTDOWN_DRAIN_MS: '100' }), database.db, gateway, logger));
+    const api = await startApiServer(buildApiDeps(config({ SHUTDOWN_DRAIN_MS: '100', SHUTDOWN_PROPAGATION_MS: '0' }), database.db, gateway, logger));
     const { answer, release } = await heldRequest(new URL(api.url).origin);
     try {
       await api.close();
@@ -155,8 +212,8 @@ describe('worker probes', () => {
     const worker = await startWorker(workerConfig, database.db, { client, taskQueue: workerConfig.temporal.taskQueue }, logger);
     let stopped = false;
     try {
-      const ready = await get(`${worker.opsOrigin}/readyz`);
-      expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', checks: { database: 'ok', temporal: 'ok', worker: 'ok' } }]);
+      const ready = await eventually(() => get(`${worker.opsOrigin}/readyz`), (answer) => answer.body.includes('"temporal":"ok"'));
+      expect([ready.status, json(ready)]).toEqual([200, { status: 'ready', checks: { worker: 'ok' }, dependencies: { database: 'ok', temporal: 'ok' } }]);
       expect((await get(`${worker.opsOrigin}/livez`)).status).toBe(200);
       expect((await get(`${worker.opsOrigin}/other`)).status).toBe(404);
       const metrics = await get(`${worker.opsOrigin}/metrics`);

@@ -19,10 +19,11 @@ let handle: DatabaseHandle;
 let api: RunningApi;
 let receiver: Server;
 beforeAll(async () => {
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', DATABASE_URL: database.url, RATE_LIMIT_FREE_PER_MINUTE: '6', RATE_LIMIT_PRO_PER_MINUTE: '6' });
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', API_OPS_PORT: '0', SHUTDOWN_PROPAGATION_MS: '0', DATABASE_URL: database.url, RATE_LIMIT_FREE_PER_MINUTE: '6', RATE_LIMIT_PRO_PER_MINUTE: '6' });
   // Through the entrypoint's own opening, which also points the pool and outbox gauges at this database.
-  handle = openDatabase(config);
-  api = await startApiServer(buildApiDeps(config, handle.db, gateway, createLogger('silent', 'metrics-test')));
+  const logger = createLogger('silent', 'metrics-test');
+  handle = openDatabase(config, logger, 'api');
+  api = await startApiServer(buildApiDeps(config, handle.db, gateway, logger));
   receiver = createServer((_req, res) => res.writeHead(204).end());
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 });
@@ -45,7 +46,7 @@ function valueOf(text: string, name: string, labels: Record<string, string> = {}
 }
 
 async function scrape(): Promise<string> {
-  const res = await fetch(`${new URL(api.url).origin}/metrics`);
+  const res = await fetch(`${api.opsOrigin}/metrics`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('text/plain');
   return res.text();
