@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { buildApiDeps, openDatabase } from '../../process/wiring.js';
 import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
-import { memoryLogger } from '../harness/memoryLogger.js';
+import { captureLogs } from '../harness/capturedLogs.js';
 import { startTcpProxy } from '../harness/tcpProxy.js';
 import { testGateway } from '../harness/temporal.js';
 
@@ -22,7 +22,7 @@ const config = (env: Record<string, string> = {}) => loadConfig({ NODE_ENV: 'tes
 
 describe('a process pool', () => {
   it('names its connections after the process and sets the timeouts on each', async () => {
-    const { logger } = memoryLogger();
+    const { logger } = captureLogs();
     const handle = openDatabase(config({ DATABASE_STATEMENT_TIMEOUT_MS: '12000', DATABASE_LOCK_TIMEOUT_MS: '3000', DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '45000' }), logger, 'worker');
     opened.push(handle);
     const { rows } = await sql<{ name: string; statement: string; lock: string; idle: string }>`
@@ -33,7 +33,7 @@ describe('a process pool', () => {
   });
 
   it('sends no timeout set to 0, leaving the server its own', async () => {
-    const { logger } = memoryLogger();
+    const { logger } = captureLogs();
     const handle = openDatabase(config({ DATABASE_STATEMENT_TIMEOUT_MS: '0', DATABASE_LOCK_TIMEOUT_MS: '0', DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0' }), logger, 'bot');
     opened.push(handle);
     const { rows } = await sql<{ name: string; statement: string; lock: string }>`
@@ -43,7 +43,7 @@ describe('a process pool', () => {
   });
 
   it('logs a connection the server ended while it sat idle in the pool, and carries on with a new one', async () => {
-    const { logger, lines } = memoryLogger();
+    const { logger, lines } = captureLogs();
     const handle = openDatabase(config(), logger, 'api');
     opened.push(handle);
     const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db);
@@ -66,7 +66,7 @@ describe('the connection budget at start', () => {
 
   it('warns, naming the sum and the server limit, when the planned processes would exceed max_connections', async () => {
     const { max, reserved } = await limits();
-    const { logger, lines } = memoryLogger();
+    const { logger, lines } = captureLogs();
     // Enough apis at 21 connections each (the pool and the credential cache's LISTEN) to pass the limit.
     const apis = Math.ceil((max - reserved) / 21) + 1;
     const handle = openDatabase(config({ DATABASE_BUDGET_INSTANCES: `api=${apis},worker=2,bot=1` }), logger, 'api');
@@ -83,7 +83,7 @@ describe('the connection budget at start', () => {
   });
 
   it('says nothing when the plan fits', async () => {
-    const { logger, lines } = memoryLogger();
+    const { logger, lines } = captureLogs();
     const handle = openDatabase(config({ DATABASE_BUDGET_INSTANCES: 'api=2,worker=2,bot=1', DATABASE_POOL_MAX: '5' }), logger, 'bot');
     opened.push(handle);
     expect(await handle.budgetChecked).toBe(true);
@@ -103,7 +103,7 @@ describe('DATABASE_DIRECT_URL', () => {
     pooler.setDown(true);
     const settings = config({ DATABASE_URL: pooler.url, DATABASE_DIRECT_URL: database.url });
     const gateway = testGateway();
-    const { credentials } = buildApiDeps(settings, database.db, gateway, memoryLogger().logger);
+    const { credentials } = buildApiDeps(settings, database.db, gateway, captureLogs().logger);
     try {
       await eventually(async () => credentials!.listening, (listening) => listening);
       const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = 'community-bot-api-listen'`.execute(database.db);

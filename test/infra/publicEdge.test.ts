@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { errorBoundary } from '../../api/middleware/errorBoundary.js';
 import { startGracefulServer } from '../../process/ops/gracefulServer.js';
 import { edgePropagator, incomingSpanAttributes, markOutboundHttp } from '../../process/tracing/publicEdge.js';
-import { memoryLogger } from '../harness/memoryLogger.js';
+import { captureLogs } from '../harness/capturedLogs.js';
 
 // What crosses the service's edge: no baggage out, no trace context in (unless configured), no flow webhook token in a
 // log line or a span.
@@ -75,7 +75,7 @@ describe('the public server', () => {
 
 describe('the error boundary', () => {
   it('logs a failed flow webhook call without its token', async () => {
-    const { logger, lines } = memoryLogger();
+    const { logger, lines } = captureLogs();
     const app = new Koa();
     app.use(errorBoundary(logger));
     app.use(() => {

@@ -6,7 +6,7 @@ import { buildApiDeps, openDatabase, startApiServer } from '../../../process/wir
 import { useTestDatabase } from '../../harness/database.js';
 import { addTestMember, bearer, createTestGuild, createTestKey } from '../../harness/fixtures.js';
 import { createHttpClient } from '../../harness/httpClient.js';
-import { memoryLogger } from '../../harness/memoryLogger.js';
+import { captureLogs } from '../../harness/capturedLogs.js';
 import { testGateway } from '../../harness/temporal.js';
 
 // A statement PostgreSQL gives up on (statement_timeout, lock_timeout) is the database too busy for the request now:
@@ -21,7 +21,7 @@ describe.each([
   ['lock_timeout', { DATABASE_STATEMENT_TIMEOUT_MS: '0', DATABASE_LOCK_TIMEOUT_MS: '300' }, '55P03'],
 ])('a write blocked on a row lock past %s', (_name, timeouts, sqlState) => {
   it(`is cancelled with SQLSTATE ${sqlState} and answered 503 SERVICE_UNAVAILABLE with Retry-After; the balance is unchanged`, async () => {
-    const { logger, lines } = memoryLogger();
+    const { logger, lines } = captureLogs();
     const config = loadConfig({ NODE_ENV: 'test', PORT: '0', API_OPS_PORT: '0', SHUTDOWN_PROPAGATION_MS: '0', DATABASE_URL: database.url, DATABASE_BUDGET_INSTANCES: 'api=1', ...timeouts });
     const handle = openDatabase(config, logger, 'api');
     const api = await startApiServer(buildApiDeps(config, handle.db, gateway, logger));
