@@ -1,10 +1,11 @@
-import { findApiKey } from '../db/keys/apiKeys.js';
+import { keyActor } from '../src/keys/keyActor.js';
 import { findGuild } from '../db/guild/guilds.js';
 import { findModAction, finishModAction, markModActionRunning, recordModActionTarget, type ModActionOutcome, type ModActionRecord } from '../db/moderation/actions.js';
 import { findCase, resolveCase } from '../db/moderation/cases.js';
 import { findModerationSettings } from '../db/moderation/settings.js';
 import { moderationRefusal } from '../src/moderation/refusalRules.js';
 import { auditReason } from '../src/moderation/auditReason.js';
+import { modLogEntry } from '../src/moderation/modLogEntry.js';
 import { moderationDirectMessage } from '../src/moderation/directMessage.js';
 import { readModerationSituation } from '../src/moderation/moderationSituation.js';
 import { recordActionCase, caseActionOf } from '../src/moderation/recordActionCase.js';
@@ -37,9 +38,8 @@ export function createModerationActivities(deps: ActivityDeps) {
       await requireFeature(db, action.guildId, 'moderation');
       let moderatorId: string | null = null;
       if (action.source === 'api') {
-        const key = action.apiKeyId === null ? undefined : await findApiKey(db, action.guildId, action.apiKeyId);
-        if (!key?.createdBy) throw refuse('MODERATOR_MISSING_PERMISSION', 'The API key has no creator to act for.');
-        moderatorId = key.createdBy;
+        moderatorId = (await keyActor(db, action.guildId, action.apiKeyId)).actsFor;
+        if (!moderatorId) throw refuse('MODERATOR_MISSING_PERMISSION', 'The API key has no creator to act for.');
       }
       const situation = await readModerationSituation(platform, {
         guildId: action.guildId,
@@ -69,7 +69,7 @@ export function createModerationActivities(deps: ActivityDeps) {
     /** The action itself on the platform; already in effect means done. */
     async applyModEffect(actionId: string, until: string | null): Promise<void> {
       const { guildId, userId, action, request, apiKeyId, source } = await loadAction(actionId);
-      const key = apiKeyId === null ? undefined : await findApiKey(db, guildId, apiKeyId);
+      const { key } = await keyActor(db, guildId, apiKeyId);
       const reason = auditReason(request.reason, { apiKeyName: key?.name, escalation: source === 'escalation' });
       if (action === 'timeout') await platform.timeout(guildId, userId, new Date(until!), reason);
       if (action === 'untimeout') await platform.timeout(guildId, userId, null, reason);
@@ -84,11 +84,9 @@ export function createModerationActivities(deps: ActivityDeps) {
 
     /** Posts the case to the server's mod log channel, once per case. */
     async postModLog(guildId: string, caseNumber: number): Promise<boolean> {
-      const settings = await findModerationSettings(db, guildId);
-      const found = await findCase(db, guildId, caseNumber);
-      if (!settings.logChannelId || !found) return false;
-      const line = `Case #${found.number} | ${found.action} | <@${found.userId}> | by <@${found.moderatorId}>${found.reason ? ` | ${found.reason}` : ''}`;
-      await platform.postMessage(guildId, settings.logChannelId, line, `mod-log/${guildId}/${caseNumber}`);
+      const entry = await modLogEntry(db, guildId, caseNumber);
+      if (!entry) return false;
+      await platform.postMessage(guildId, entry.channelId, entry.line, `mod-log/${guildId}/${caseNumber}`);
       return true;
     },
 

@@ -2,7 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { GuildsTable, ApiKeysTable, AuditLogTable, RateLimitCountersTable, IdempotencyRecordsTable, EventsTable } from './shared/tables.js';
 import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable, PlatformClosedChannelsTable, HandledInteractionsTable } from './platform/tables.js';
 import type { BankSettingsTable, BankAccountsTable, BankLedgerTable } from './bank/tables.js';
-import type { LevelSettingsTable, LevelRewardsTable, LevelMembersTable, LevelCountedMessagesTable, XpChangesTable, LevelRankSnapshotsTable, LevelRankSnapshotStateTable } from './levels/tables.js';
+import type { LevelSettingsTable, LevelRewardsTable, LevelMembersTable, LevelCountedMessagesTable, LevelUpEffectsTable, XpChangesTable, LevelRankSnapshotsTable, LevelRankSnapshotStateTable } from './levels/tables.js';
 import type { WebhookEndpointsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './webhooks/tables.js';
 import type { ModerationSettingsTable, ModerationEscalationsTable, RecordCountersTable, ModerationCasesTable, ModerationCaseEventsTable, ModerationActionsTable } from './moderation/tables.js';
 import type { AppealSettingsTable, AppealsTable, AppealMessagesTable } from './appeals/tables.js';
@@ -57,6 +57,7 @@ export interface Database {
   level_rewards: LevelRewardsTable;
   level_members: LevelMembersTable;
   level_counted_messages: LevelCountedMessagesTable;
+  level_up_effects: LevelUpEffectsTable;
   xp_changes: XpChangesTable;
   platform_role_changes: PlatformRoleChangesTable;
   level_rank_snapshots: LevelRankSnapshotsTable;

@@ -33,6 +33,18 @@ export interface LevelCountedMessagesTable {
   counted_at: Date;
 }
 
+export interface LevelUpEffectsTable {
+  event_id: string;
+  guild_id: string;
+  user_id: string;
+  previous_level: number;
+  level: number;
+  created_at: Date;
+  workflow_started_at: Date | null;
+  applied_at: Date | null;
+  refused: ColumnType<unknown, string | null, string | null>;
+}
+
 export interface XpChangesTable {
   change_id: string;
   guild_id: string;

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { addLevelReward, findLevelMember, saveLevelSettings } from '../../db/levels/members.js';
 import { findPlatformMember, upsertPlatformChannels } from '../../db/platform/local.js';
 import { listPlatformMessages } from '../../db/platform/messages.js';
+import { applyLevelUpEffects } from '../../src/levels/applyLevelUpEffects.js';
+import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { snowflake } from '../harness/fixtures.js';
 import { cliGuild } from './cli.js';
 import { useSimulateBed } from './simulateBed.js';
@@ -24,9 +26,7 @@ describe('simulate level-activity', () => {
       level: 0,
       messages: 3,
       voiceMinutes: 2,
-      rolesAdded: [],
-      rolesRemoved: [],
-      announced: false,
+      levelUpEffects: 'none',
       events: [],
       fanout: 'none',
     });
@@ -37,7 +37,7 @@ describe('simulate level-activity', () => {
     expect(await eventsOf(id, 'levels.levelUp')).toEqual([]);
   });
 
-  it('emits levels.levelUp with source activity on a new level, grants the reward roles and announces it', async () => {
+  it('emits levels.levelUp with source activity on a new level, its reward roles and announcement recorded for the worker', async () => {
     const { id } = await cliGuild(admin, { features: 'all' });
     const [user, announce, rewardRole] = [snowflake(), snowflake(), snowflake()];
     await upsertPlatformChannels(database.db, id, [{ channelId: announce, name: 'level-ups', type: 'text', position: 0 }]);
@@ -60,19 +60,22 @@ describe('simulate level-activity', () => {
       level: 2,
       messages: 22,
       voiceMinutes: 0,
-      rolesAdded: [rewardRole],
-      rolesRemoved: [],
-      announced: true,
+      levelUpEffects: 'relay',
       events: [{ id: events[0]!.id, type: 'levels.levelUp', createdAt: NOW.toISOString(), data }],
       fanout: 'relay',
     });
+    // Recorded with the XP, keyed by the event, for workflow level-up/<guild>/<event> (test/bot/levelUpEffects.test.ts).
+    const pending = await database.db.selectFrom('level_up_effects').select(['event_id', 'user_id', 'previous_level', 'level', 'applied_at']).where('guild_id', '=', id).execute();
+    expect(pending).toEqual([{ event_id: events[0]!.id, user_id: user, previous_level: 0, level: 2, applied_at: null }]);
+    // What the worker's activity does with them, on the local platform: the reward role and the announcement, once.
+    for (let n = 0; n < 2; n += 1) expect(await applyLevelUpEffects(database.db, createLocalPlatform(database.db), events[0]!.id, NOW)).toEqual({ refused: [] });
     expect((await findPlatformMember(database.db, id, user))!.role_ids).toEqual([rewardRole]);
     expect((await listPlatformMessages(database.db, id, announce)).map((m) => m.content)).toEqual([`GG <@${user}>, level 2!`]);
 
     const text = await admin('simulate', 'level-activity', '--guild', id, '--user', user, '--voice-minutes', '4');
     expect(text.stdout.split('\n')).toEqual([
       `Member ${user} earned 40 XP: 480 XP, level 3 (was 2); 22 messages, 4 voice minutes in all.`,
-      'Level-up announced in the level-up channel.',
+      "Reward roles and announcement: left to the worker's start relay (Temporal not reachable from here; they apply within seconds once a worker runs).",
       expect.stringMatching(/^Event levels\.levelUp evt_\S+: fan-out left/),
     ]);
   });
