@@ -32,7 +32,7 @@ export function refusalAnswer(err: unknown): string {
       case 'INSUFFICIENT_FUNDS':
         return `You cannot afford it: your balance is ${String(err.extra.balance)}.`;
       case 'REQUIREMENT_NOT_MET':
-        return err.message.replace(/^The member does not meet/, 'You do not meet');
+        return err.message.replace(/^The member does not meet/, 'You do not meet').replace(', the member is level', ', you are level');
       case 'PURCHASE_LIMIT_REACHED':
         return `You already have ${String(err.extra.perUserLimit)} of this item, the most one member may have.`;
       case 'MEMBER_NOT_FOUND':
