@@ -40,8 +40,17 @@ import * as gatewaySessions from './2026-11-28-040-gateway-sessions.js';
 import * as platformGuildLeft from './2026-11-28-050-platform-guild-left.js';
 import * as levelUpEffects from './2026-11-29-050-level-up-effects.js';
 
+/**
+ * A migration file's exports. Each runs in a transaction of its own (with its record in kysely_migration) unless it
+ * exports `transaction = false`: then each statement commits by itself, which `CREATE INDEX CONCURRENTLY` needs, and
+ * `up` must be safe to run again (a failure or a lock timeout leaves what it did so far, and it is retried).
+ */
+export interface SchemaMigration extends Migration {
+  readonly transaction?: boolean;
+}
+
 /** Every migration in order; the name is the file name, so the order is the sort order. */
-export const migrations: Record<string, Migration> = {
+export const migrations: Record<string, SchemaMigration> = {
   '2026-11-22-001-foundation': foundation,
   '2026-11-22-002-bank-idempotency-events': bankIdempotencyEvents,
   '2026-11-22-003-levels': levels,
