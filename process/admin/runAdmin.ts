@@ -7,6 +7,7 @@ import type { OutboxEvent } from '../../src/events/eventTypes.js';
 import { startFanouts } from '../../src/events/outbox.js';
 import { parseFlags } from './args.js';
 import type { AdminCommand, CommandGroup, FanoutStart } from './command.js';
+import { applicationGroup } from './applicationCommands.js';
 import { toAdminError, usageError } from './errors.js';
 import { consoleGroup } from './consoleCommands.js';
 import { guildGroup } from './guildCommands.js';
@@ -19,7 +20,7 @@ import { flowGroup } from './flowCommands.js';
 import { shopGroup } from './shopCommands.js';
 import { webhookGroup } from './webhookCommands.js';
 
-const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, flowGroup, shopGroup, consoleGroup, simulateGroup];
+const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, applicationGroup, flowGroup, shopGroup, consoleGroup, simulateGroup];
 
 export interface AdminDeps {
   db: Kysely<Database>;

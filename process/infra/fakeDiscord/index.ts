@@ -7,3 +7,4 @@ export * from './guildEvents.js';
 export * from './oauth.js';
 export { DEFAULT_RESUME_WINDOW_MS } from './gatewaySessions.js';
 export { BOT_INVITE_PERMISSIONS, botGuildPermissions } from './permissions.js';
+export { buttonPressPayload, type FakeButtonPress } from './componentPress.js';
