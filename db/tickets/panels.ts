@@ -43,11 +43,6 @@ export async function findTicketPanel(db: Kysely<Database>, guildId: string, pan
   return row && toPanel(row);
 }
 
-export async function listTicketPanels(db: Kysely<Database>, guildId: string): Promise<TicketPanel[]> {
-  const rows = await db.selectFrom('ticket_panels').selectAll().where('guild_id', '=', guildId).orderBy('panel_id').execute();
-  return rows.map(toPanel);
-}
-
 /** Writes the panel as it is now: its settings and the message that shows them. */
 export async function saveTicketPanel(db: Kysely<Database>, p: TicketPanel): Promise<void> {
   const values = {

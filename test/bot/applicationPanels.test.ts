@@ -9,7 +9,7 @@ import { cli } from '../admin/cli.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createTestGuild, snowflake } from '../harness/fixtures.js';
 import { startBotBedOnServer, type BotBed } from './botHarness.js';
-import { serverWithBot, type FakeServer } from './fakeServer.js';
+import { serverWithBot } from './fakeServer.js';
 
 // The application panel the service posts: one apply button per form, in rows of five, posted once and edited in
 // place; a button pressed on the posted message opens that form's dialog.
@@ -17,10 +17,9 @@ import { serverWithBot, type FakeServer } from './fakeServer.js';
 const NOW = new Date('2026-11-29T12:00:00Z');
 const database = useTestDatabase();
 let bed: BotBed;
-let s: FakeServer;
 
 beforeAll(async () => {
-  ({ bed, server: s } = await startBotBedOnServer(database, NOW, ['applications']));
+  ({ bed } = await startBotBedOnServer(database, NOW, ['applications']));
 });
 afterAll(() => bed?.close());
 
