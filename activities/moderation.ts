@@ -5,8 +5,9 @@ import { findCase, resolveCase } from '../db/moderation/cases.js';
 import { findModerationSettings } from '../db/moderation/settings.js';
 import { moderationRefusal } from '../src/moderation/refusalRules.js';
 import { auditReason } from '../src/moderation/auditReason.js';
+import { appealOpenButtonId } from '../src/appeals/appealForm.js';
 import { modLogEntry } from '../src/moderation/modLogEntry.js';
-import { moderationDirectMessage } from '../src/moderation/directMessage.js';
+import { APPEAL_BUTTON_LABEL, moderationDirectMessage, offersAppeal } from '../src/moderation/directMessage.js';
 import { readModerationSituation } from '../src/moderation/moderationSituation.js';
 import { recordActionCase, caseActionOf } from '../src/moderation/recordActionCase.js';
 import type { ActivityDeps } from './deps.js';
@@ -56,14 +57,20 @@ export function createModerationActivities(deps: ActivityDeps) {
       return { action: action.action, durationSeconds: action.request.durationSeconds };
     },
 
-    /** DMs the member per the server's settings; returns the case's dmStatus. Sent once per action. */
+    /**
+     * DMs the member per the server's settings; returns the case's dmStatus. Sent once per action. A ban's DM carries
+     * the Appeal button when the server takes appeals: the bot's own message is the only place Discord shows it.
+     */
     async notifyModTarget(actionId: string, until: string | null): Promise<'sent' | 'failed' | 'off'> {
       const action = await loadAction(actionId);
       const settings = await findModerationSettings(db, action.guildId);
       if (!settings.dmMembers) return 'off';
       const guild = await findGuild(db, action.guildId);
-      const content = moderationDirectMessage(caseActionOf(action), guild?.name ?? 'the server', action.request.reason, until ? new Date(until) : null);
-      return platform.sendDirectMessage(action.guildId, action.userId, content, `mod-dm/${actionId}`);
+      const caseAction = caseActionOf(action);
+      const appeal = offersAppeal(caseAction, guild?.features.includes('appeals') ?? false);
+      const content = moderationDirectMessage(caseAction, guild?.name ?? 'the server', action.request.reason, until ? new Date(until) : null, appeal);
+      const buttons = appeal ? [{ id: appealOpenButtonId(action.guildId), label: APPEAL_BUTTON_LABEL }] : undefined;
+      return platform.sendDirectMessage(action.guildId, action.userId, content, `mod-dm/${actionId}`, { buttons });
     },
 
     /** The action itself on the platform; already in effect means done. */

@@ -6,8 +6,8 @@ import type { LevelSettingsTable, LevelRewardsTable, LevelMembersTable, LevelCou
 import type { WebhookEndpointsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './webhooks/tables.js';
 import type { ModerationSettingsTable, ModerationEscalationsTable, RecordCountersTable, ModerationCasesTable, ModerationCaseEventsTable, ModerationActionsTable } from './moderation/tables.js';
 import type { AppealSettingsTable, AppealsTable, AppealMessagesTable } from './appeals/tables.js';
-import type { ApplicationFormsTable, ApplicationSubmissionsTable, ApplicationVotesTable } from './applications/tables.js';
-import type { TicketSettingsTable, TicketsTable, TicketMessagesTable } from './tickets/tables.js';
+import type { ApplicationFormsTable, ApplicationPanelsTable, ApplicationSubmissionsTable, ApplicationVotesTable } from './applications/tables.js';
+import type { TicketSettingsTable, TicketsTable, TicketMessagesTable, TicketPanelsTable } from './tickets/tables.js';
 import type { FlowsTable, FlowRunsTable, FlowRunQuotasTable, FlowEffectsTable, FlowEventCursorsTable } from './flows/tables.js';
 import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSeasonMembersTable, InviteMilestonesTable, InviteMilestoneGrantsTable, InviteMilestoneChecksTable, InviteRankSnapshotsTable, InviteRankSnapshotStateTable, InviteScoreCountsTable, InviteSeasonScoreCountsTable, InviteRankDirtyTable, InviteSnapshotsTable } from './invites/tables.js';
 import type { GiveawaySettingsTable, GiveawaysTable, GiveawayEntriesTable, GiveawayDrawsTable, GiveawayActionsTable } from './giveaways/tables.js';
@@ -86,6 +86,8 @@ export interface Database {
   ticket_settings: TicketSettingsTable;
   tickets: TicketsTable;
   ticket_messages: TicketMessagesTable;
+  ticket_panels: TicketPanelsTable;
+  application_panels: ApplicationPanelsTable;
   invite_members: InviteMembersTable;
   invite_seasons: InviteSeasonsTable;
   invite_joins: InviteJoinsTable;

@@ -8,6 +8,7 @@ import type { OutboxEvent } from '../../src/events/eventTypes.js';
 import { startFanouts } from '../../src/events/outbox.js';
 import { parseFlags } from './args.js';
 import type { AdminCommand, CommandGroup, FanoutStart } from './command.js';
+import { applicationGroup } from './applicationCommands.js';
 import { toAdminError, usageError } from './errors.js';
 import { consoleGroup } from './consoleCommands.js';
 import { discordGroup } from './discordCommands.js';
@@ -21,7 +22,7 @@ import { flowGroup } from './flowCommands.js';
 import { shopGroup } from './shopCommands.js';
 import { webhookGroup } from './webhookCommands.js';
 
-const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, flowGroup, shopGroup, consoleGroup, discordGroup, simulateGroup];
+const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, applicationGroup, flowGroup, shopGroup, consoleGroup, discordGroup, simulateGroup];
 
 export interface AdminDeps {
   db: Kysely<Database>;

@@ -57,7 +57,10 @@ export interface PlatformButton {
 }
 
 export interface MessageOptions {
-  /** Buttons under the message; on an edit, [] takes them away and undefined leaves them as they are. */
+  /**
+   * Buttons under the message, in rows of five (at most 25: src/core/buttonLimits.ts); on an edit, [] takes them away
+   * and undefined leaves them as they are. Discord shows buttons only on messages the bot itself posts.
+   */
   buttons?: PlatformButton[];
 }
 
@@ -103,8 +106,9 @@ export interface Platform {
    */
   postMessage(guildId: string, channelId: string, content: string, idempotencyKey: string, options?: MessageOptions): Promise<string>;
   /**
-   * Replaces the content of a message the bot posted. Editing is idempotent by nature (the same content
-   * twice is one edit); false when the message is gone, so the caller can record the effect as failed.
+   * Replaces the content (and, when given, the buttons) of a message the bot posted. Editing is idempotent by nature
+   * (the same content twice is one edit); false when the message or its channel is gone, so the caller can post anew
+   * or record the effect as failed.
    */
   editMessage(guildId: string, channelId: string, messageId: string, content: string, options?: MessageOptions): Promise<boolean>;
   /** Gives or takes a role; doing what is already done is a no-op. Returns whether the member changed. */
@@ -119,8 +123,8 @@ export interface Platform {
   kick(guildId: string, userId: string, reason: string | null): Promise<boolean>;
   /** Times the member out until `until`; null lifts the timeout. */
   timeout(guildId: string, userId: string, until: Date | null, reason: string | null): Promise<boolean>;
-  /** A DM from the bot, sent once per idempotency key; 'failed' when the user does not accept it. */
-  sendDirectMessage(guildId: string, userId: string, content: string, idempotencyKey: string): Promise<DirectMessageStatus>;
+  /** A DM from the bot (with buttons, when given), sent once per idempotency key; 'failed' when the user does not accept it. */
+  sendDirectMessage(guildId: string, userId: string, content: string, idempotencyKey: string, options?: MessageOptions): Promise<DirectMessageStatus>;
   /** The server's invites with their use counts (on Discord the bot needs Manage Server). */
   listInvites(guildId: string): Promise<PlatformInvite[]>;
   /** An invite link to the channel, created once per idempotency key. */

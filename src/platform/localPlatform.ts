@@ -20,7 +20,23 @@ import {
 } from '../../db/platform/moderation.js';
 import { changeMemberRole } from '../../db/platform/roles.js';
 import type { Database } from '../../db/schema.js';
-import { CHANNEL_TYPES, PlatformUnavailableError, type Platform, type PlatformChannelType } from '../core/platform.js';
+import { buttonProblem } from '../core/buttonLimits.js';
+import {
+  CHANNEL_TYPES,
+  PlatformRefusedError,
+  PlatformUnavailableError,
+  type MessageOptions,
+  type Platform,
+  type PlatformButton,
+  type PlatformChannelType,
+} from '../core/platform.js';
+
+/** The buttons to record, refused as Discord would refuse them, so both adapters accept the same messages. */
+function checkedButtons(options: MessageOptions | undefined): PlatformButton[] | undefined {
+  const problem = options?.buttons && buttonProblem(options.buttons);
+  if (problem) throw new PlatformRefusedError('INVALID_REQUEST', problem);
+  return options?.buttons;
+}
 
 const toChannelType = (type: string): PlatformChannelType =>
   (CHANNEL_TYPES as readonly string[]).includes(type) ? (type as PlatformChannelType) : 'other';
@@ -91,14 +107,14 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
         timedOutUntil: row.timed_out_until,
       };
     },
-    async postMessage(guildId, channelId, content, idempotencyKey) {
-      const id = await postPlatformMessage(db, { guildId, channelId, content, idempotencyKey });
+    async postMessage(guildId, channelId, content, idempotencyKey, options) {
+      const id = await postPlatformMessage(db, { guildId, channelId, content, idempotencyKey, buttons: checkedButtons(options) });
       if (id === undefined) throw new PlatformUnavailableError();
       return id;
     },
-    async editMessage(guildId, channelId, messageId, content) {
+    async editMessage(guildId, channelId, messageId, content, options) {
       await requireReachable(guildId);
-      return editPlatformMessage(db, { guildId, channelId, messageId, content });
+      return editPlatformMessage(db, { guildId, channelId, messageId, content, buttons: checkedButtons(options) });
     },
     async changeRole(guildId, userId, roleId, action, reason) {
       await requireReachable(guildId);
@@ -125,9 +141,9 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
       await requireReachable(guildId);
       return setPlatformTimeout(db, { guildId, userId, until, reason });
     },
-    async sendDirectMessage(guildId, userId, content, idempotencyKey) {
+    async sendDirectMessage(guildId, userId, content, idempotencyKey, options) {
       await requireReachable(guildId);
-      return sendPlatformDirectMessage(db, { guildId, userId, content, idempotencyKey });
+      return sendPlatformDirectMessage(db, { guildId, userId, content, idempotencyKey, buttons: checkedButtons(options) });
     },
     async listInvites(guildId) {
       const guild = await requireReachable(guildId);

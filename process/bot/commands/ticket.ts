@@ -11,8 +11,8 @@ const MAX_SUBJECT = 200;
 const MAX_QUOTE = 1_000;
 
 /**
- * A ticket opened by the invoker (tickets.opened with the source), as a panel's button opens one, then its channel
- * once the ticket is committed; a platform that refuses or is down leaves the ticket open without one.
+ * A ticket opened by the invoker, as a panel's button opens one, then its channel once the ticket is committed
+ * (tickets.opened is recorded with the channel); a platform that refuses or is down leaves the ticket open without one.
  */
 async function openFor(use: CommandUse, ticket: { source: TicketSource; subject: string | null; answers: TicketAnswer[] }): Promise<string | null> {
   const { deps, guildId, userId } = use;
@@ -20,10 +20,10 @@ async function openFor(use: CommandUse, ticket: { source: TicketSource; subject:
   const at = deps.clock.now();
   const opened = await deps.db.transaction().execute(async (trx) => {
     if (!(await claimInteraction(trx, use.interactionId, guildId, at))) return null;
-    return openTicket(trx, { guildId, userId, panel: null, isThread: false, channelId: null, at, actor: { type: 'system' }, ...ticket });
+    return openTicket(trx, { guildId, userId, panel: null, isThread: false, channelId: null, channelPending: true, at, actor: { type: 'system' }, ...ticket });
   });
   if (!opened) return null;
-  const channelId = await giveTicketChannel(deps.db, deps.platform, { guildId, ticketNo: opened.ticketNo, openerId: userId });
+  const channelId = await giveTicketChannel(deps.db, deps.platform, { guildId, ticketNo: opened.ticketNo, openerId: userId, panelId: null, at });
   return channelId
     ? `Ticket #${opened.ticketNo} is open in <#${channelId}>. Staff will be with you shortly.`
     : `Ticket #${opened.ticketNo} is open, but its channel could not be created just now; the staff see the ticket and will reach you.`;

@@ -1,5 +1,6 @@
 import { ChannelType, type APIChannel, type APIGuildMember, type APIMessage } from 'discord-api-types/v10';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { componentRefusal } from './componentRules.js';
 import { discordError, type FakeAnswer } from './faults.js';
 import { botGuildPermissions } from './permissions.js';
 import type { FakeDiscordState, FakeGuild, FakeInvite } from './state.js';
@@ -59,6 +60,8 @@ function postMessage(state: FakeDiscordState, req: FakeRequest): FakeAnswer {
     const recipient = [...state.dmChannels.entries()].find(([, id]) => id === channelId)![0];
     if (state.closedDms.has(recipient)) return discordError(403, 50007, 'Cannot send messages to this user');
   }
+  const refused = componentRefusal(req.body);
+  if (refused) return refused;
   const nonce = req.body?.nonce as string | undefined;
   // enforce_nonce: a second post with the same nonce in the channel answers the first message.
   if (nonce !== undefined && req.body?.enforce_nonce === true) {
@@ -73,6 +76,7 @@ function postMessage(state: FakeDiscordState, req: FakeRequest): FakeAnswer {
     timestamp: new Date().toISOString(),
     edited_timestamp: null,
     nonce,
+    components: (req.body?.components as APIMessage['components']) ?? [],
   } as APIMessage;
   state.messages.set(message.id, message);
   return json(message);
@@ -214,7 +218,11 @@ export const DISCORD_ROUTES: FakeRoute[] = [
     handler: (state, req) => {
       const message = state.messages.get(req.params.message!);
       if (!message || message.channel_id !== req.params.channel) return unknown.message();
+      // Only the bot's own messages are edited, so only they ever carry its buttons (Discord shows components only there).
       if (message.author.id !== state.bot.id) return discordError(403, 50005, 'Cannot edit a message authored by another user');
+      const refused = componentRefusal(req.body);
+      if (refused) return refused;
+      if (req.body && 'components' in req.body) message.components = req.body.components as APIMessage['components'];
       message.content = String(req.body?.content ?? message.content);
       message.edited_timestamp = new Date().toISOString();
       return json(message);
