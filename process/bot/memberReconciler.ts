@@ -93,13 +93,13 @@ export function memberReconciler(o: MemberReconcilerOptions): MemberReconciler {
       const batch = [...pending.values()].slice(0, LOOKUP_BATCH);
       const using = await featured(batch);
       if (!using) continue;
-      for (const r of batch) {
+      // Servers needing none are done with at once, before the others wait their turn.
+      for (const r of batch.filter((x) => !using.has(x.guildId) && pending.get(x.guildId) === x)) {
+        pending.delete(r.guildId);
+        o.skip(r);
+      }
+      for (const r of batch.filter((x) => using.has(x.guildId))) {
         if (pending.get(r.guildId) !== r) continue;
-        if (!using.has(r.guildId)) {
-          pending.delete(r.guildId);
-          o.skip(r);
-          continue;
-        }
         await slot();
         await budget(r.guildId);
         // Asked again meanwhile: the newer request is in `pending`, taken in a later batch.

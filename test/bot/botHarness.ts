@@ -35,9 +35,12 @@ export async function startBotBed(
   botOptions: BotOptions = {},
   depOverrides: Partial<BotDeps> = {},
   env: Record<string, string> = {},
+  /** What the fake Discord holds before the bot connects (servers listed in READY, then sent as GUILD_CREATE). */
+  seed: (fake: FakeDiscord) => Promise<void> | void = () => undefined,
 ): Promise<BotBed> {
   const fake = await startFakeDiscord();
   const gateway = attachFakeGateway(fake, gatewayOptions);
+  await seed(fake);
   // A new fake is a Discord that never saw the sessions an earlier bot of this test file saved.
   await clearGatewaySessions(database.db);
   await clearIdentifySlots(database.db);
