@@ -21,7 +21,7 @@ export interface ReconcileRequest {
 export interface ReconcilePacing {
   /** Servers reconciled at the same time (default 2). */
   concurrency?: number;
-  /** The share of Discord's 50 requests/s the member lists may take (default 5: a tenth). */
+  /** The share of Discord's 50 requests/s the member lists may take (default 10: a fifth). */
   requestsPerSecond?: number;
 }
 
@@ -56,7 +56,7 @@ export interface MemberReconciler {
 export function memberReconciler(o: MemberReconcilerOptions): MemberReconciler {
   const wait = o.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
   const concurrency = o.concurrency ?? 2;
-  const perSecond = o.requestsPerSecond ?? 5;
+  const perSecond = o.requestsPerSecond ?? 10;
   const pending = new Map<string, ReconcileRequest>();
   const memberCounts = new Map<string, number>();
   let inFlight = 0;
