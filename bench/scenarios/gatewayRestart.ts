@@ -44,34 +44,36 @@ export async function runGatewayRestart(o: { guilds: number; rate: number; secon
       const startBotProcess = async (): Promise<ChildProcess> => {
         const connected = once(gateway.events, 'ready').then(() => undefined);
         const resumed = once(gateway.events, 'resume').then(() => undefined);
-        const child = spawn('node_modules/.bin/tsx', ['process/entrypoints/bot.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+        // Node itself, not the tsx wrapper: a SIGKILL must end the bot, not a parent that leaves it running.
+        const child = spawn(process.execPath, ['--import', 'tsx', 'process/entrypoints/bot.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
         await Promise.race([connected, resumed]);
         return child;
       };
       let child = await startBotProcess();
       const total = o.rate * o.seconds;
       const started = performance.now();
+      const at = (fraction: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, started + fraction * o.seconds * 1000 - performance.now())));
+      const restart = async (signal: NodeJS.Signals) => {
+        const exited = once(child, 'exit');
+        child.kill(signal);
+        await exited;
+        child = await startBotProcess();
+      };
+      // The operator, beside the sender: a deploy (SIGTERM: the process drains, saves and exits; the next resumes),
+      // then a crash (SIGKILL: no drain, no last save) once the restarted process runs.
+      const operator = (async () => {
+        await at(1 / 3);
+        await restart('SIGTERM');
+        await at(2 / 3);
+        await restart('SIGKILL');
+      })();
       let sent = 0;
-      const restarts = [Math.floor(total / 3), Math.floor((2 * total) / 3)];
       while (sent < total) {
         const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * o.rate));
-        while (sent < due) {
-          send(gateway, guildIds[randomInt(guildIds.length)]!, users[randomInt(MEMBERS)]!);
-          sent += 1;
-          if (sent === restarts[0]) {
-            // Deploy: SIGTERM, the process drains and exits; the next resumes.
-            const exited = once(child, 'exit');
-            child.kill('SIGTERM');
-            void exited.then(async () => (child = await startBotProcess()));
-          } else if (sent === restarts[1]) {
-            // Crash: no drain, no last save.
-            const exited = once(child, 'exit');
-            child.kill('SIGKILL');
-            void exited.then(async () => (child = await startBotProcess()));
-          }
-        }
+        for (; sent < due; sent += 1) send(gateway, guildIds[randomInt(guildIds.length)]!, users[randomInt(MEMBERS)]!);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
+      await operator;
       const sentAt = performance.now();
       const counted = async () => Number((await db.selectFrom('level_counted_messages').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
       const deadline = sentAt + 120_000;
