@@ -20,6 +20,8 @@ import { runGiveawaysDraw } from './scenarios/giveawaysDraw.js';
 import { runGiveawaysEnd } from './scenarios/giveawaysEnd.js';
 import { runDiscordEffects } from './scenarios/discordEffects.js';
 import { runGatewayIngest } from './scenarios/gatewayIngest.js';
+import { runGatewayReady } from './scenarios/gatewayReady.js';
+import { runGatewayRestart } from './scenarios/gatewayRestart.js';
 import type { ScenarioContext } from './scenarios/context.js';
 import { createBenchKey, seedBenchGuild } from './seed.js';
 import type { ServerThreadData } from './serverThread.js';
@@ -51,6 +53,10 @@ const STANDALONE = {
   'discord-effects': runDiscordEffects,
   // One bot process fed MESSAGE_CREATE by the fake gateway, with a PostgreSQL of its own.
   'gateway-ingest': runGatewayIngest,
+  // One new session of many servers: time to READY, to servers handled and to members reconciled, REST spent.
+  'gateway-ready': () => runGatewayReady({ guilds: Number(values['ready-guilds']), members: Number(values['ready-members']) }),
+  // `npm run bot` fed messages while it is stopped (SIGTERM) and killed (SIGKILL): each counted once.
+  'gateway-restart': () => runGatewayRestart({ guilds: Number(values['restart-guilds']), rate: Number(values['restart-rate']), seconds: Number(values['restart-seconds']) }),
 } as const;
 type ScenarioName = keyof typeof SCENARIOS | keyof typeof STANDALONE;
 type ScenarioResult = Awaited<ReturnType<(typeof SCENARIOS)[keyof typeof SCENARIOS] | (typeof STANDALONE)[keyof typeof STANDALONE]>>;
@@ -77,6 +83,13 @@ const { values } = parseArgs({
     'credential-cache': { type: 'string', default: '10000' },
     /** How the api checks responses (RESPONSE_CHECK): `parse` (the schema, every response) or `shape` (production's default). */
     'response-check': { type: 'string', default: 'shape' },
+    /** `gateway-ready`: servers in the session and members in each (the issue's size: 2,500 of 1,000). */
+    'ready-guilds': { type: 'string', default: '2500' },
+    'ready-members': { type: 'string', default: '1000' },
+    /** `gateway-restart`: servers written in, messages/s, and how long (the issue's size: 100 servers at 500/s). */
+    'restart-guilds': { type: 'string', default: '100' },
+    'restart-rate': { type: 'string', default: '500' },
+    'restart-seconds': { type: 'string', default: '30' },
   },
 });
 if (values.target !== 'dev' && values.target !== 'prod') {
@@ -256,6 +269,25 @@ function printTable(results: ScenarioResult[]) {
         String(top?.dispatchToCommitMs.p99 ?? '-'),
         String(r.messagesSent - r.messagesCounted),
         `msg/s kept up with, XP applied (goal >= 2000); ${r.messagesCounted}/${r.messagesSent} counted, XP ${r.xpApplied}/${r.xpExpected}`,
+      ]);
+    } else if (r.scenario === 'gateway-ready') {
+      const q = r.requests;
+      rows.push([
+        'gateway-ready',
+        '-',
+        '-',
+        '-',
+        String(r.rateLimited),
+        `${r.guilds} servers x ${r.membersPerGuild}: READY ${r.readyMs} ms, servers ${r.guildsHandledMs} ms, reconciled ${r.reconciledMs} ms; REST ${q.memberPages} member pages, ${q.invites} invites, ${q.other} other; ${r.connections} connection(s), ${r.resumes} resumes, ${r.invalidRequests} invalid`,
+      ]);
+    } else if (r.scenario === 'gateway-restart') {
+      rows.push([
+        'gateway-restart',
+        String(r.achievedRatePerSecond),
+        '-',
+        '-',
+        String(r.lost),
+        `${r.counted}/${r.sent} counted over ${r.guilds} servers, XP ${r.xpApplied}/${r.xpExpected}, SIGTERM then SIGKILL; caught up ${r.catchUpMs} ms after the last; ${r.identifies} identify, ${r.resumes} resumes, ${r.invalidRequests} invalid`,
       ]);
     } else if (r.scenario === 'shop-buy') {
       rows.push(['shop-buy', String(r.throughput.requestsPerSecond), String(r.throughput.latencyMs.p50), String(r.throughput.latencyMs.p99), String(r.throughput.non2xx), `${r.throughput.sold} sold; scarce: ${r.scarce.sold}/${r.scarce.stock} sold, ledger mismatches ${r.ledgerMismatches}`]);

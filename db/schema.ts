@@ -14,7 +14,7 @@ import type { GiveawaySettingsTable, GiveawaysTable, GiveawayEntriesTable, Givea
 import type { ConsoleSessionsTable, ConsoleSignInsTable } from './console/tables.js';
 import type { ConsoleFormSubmissionsTable, ConsoleFlashesTable } from './console/formTables.js';
 import type { ShopStoresTable, ShopCategoriesTable, ShopItemsTable, ShopPurchasesTable } from './shop/tables.js';
-import type { BotGatewaySessionsTable } from './bot/tables.js';
+import type { BotGatewaySessionsTable, BotIdentifySlotsTable } from './bot/tables.js';
 
 // Row types of every table, one file per area; the Database interface below is what Kysely sees.
 export type * from './shared/tables.js';
@@ -116,6 +116,7 @@ export interface Database {
   shop_items: ShopItemsTable;
   shop_purchases: ShopPurchasesTable;
   bot_gateway_sessions: BotGatewaySessionsTable;
+  bot_identify_slots: BotIdentifySlotsTable;
 }
 
 export type GuildRow = Selectable<GuildsTable>;

@@ -32,6 +32,7 @@ export function createBotDeps(
     replies: createInteractionReplies({ apiUrl: p.apiUrl, token: p.token, latch }),
     answerWithinMs: ANSWER_WITHIN_MS,
     latch,
+    botUser: { id: null },
     ...overrides,
   };
 }

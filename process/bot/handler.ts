@@ -24,6 +24,8 @@ export interface BotDeps {
   answerWithinMs: number;
   /** The process's stop on Discord requests after a ban-like 429, shared by every Discord client of the bot. */
   latch: BanLatch;
+  /** The bot's own user: its id from READY (startBot sets it), null until a READY came (a process that resumed). */
+  botUser: { id: string | null };
 }
 
 /**

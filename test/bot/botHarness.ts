@@ -10,6 +10,7 @@ import { attachFakeGateway, guildCreatePayload, startFakeDiscord, type FakeDisco
 import { changeGuild } from '../../src/guild/guildManagement.js';
 import type { GuildRecord } from '../../db/guild/guilds.js';
 import { clearGatewaySessions } from '../../db/bot/gatewaySessions.js';
+import { clearIdentifySlots } from '../../db/bot/identifySlots.js';
 import type { TestDatabase } from '../harness/database.js';
 import { seedFakeServer, type FakeServer } from './fakeServer.js';
 
@@ -34,11 +35,15 @@ export async function startBotBed(
   botOptions: BotOptions = {},
   depOverrides: Partial<BotDeps> = {},
   env: Record<string, string> = {},
+  /** What the fake Discord holds before the bot connects (servers listed in READY, then sent as GUILD_CREATE). */
+  seed: (fake: FakeDiscord) => Promise<void> | void = () => undefined,
 ): Promise<BotBed> {
   const fake = await startFakeDiscord();
   const gateway = attachFakeGateway(fake, gatewayOptions);
+  await seed(fake);
   // A new fake is a Discord that never saw the sessions an earlier bot of this test file saved.
   await clearGatewaySessions(database.db);
+  await clearIdentifySlots(database.db);
   const ready = once(gateway.events, 'ready');
   const bed = await botBedOn(database, fake, gateway, now, botOptions, depOverrides, env).catch(async (err: unknown) => {
     await fake.close();

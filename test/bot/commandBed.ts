@@ -40,7 +40,7 @@ export async function startCommandBed(database: TestDatabase, now: Date, feature
   await syncCommands(createApplicationCommands({ token: bed.fake.token, apiUrl: bed.fake.apiUrl }), [...COMMAND_DEFINITIONS]);
   const guild = bed.fake.state.guilds.get(server.id)!;
   const use = async (u: Omit<CommandUse, 'guildId'>) => {
-    const payload = commandInteraction(bed.fake.state, { channelId: server.channels.general, ...u, guildId: server.id });
+    const payload = commandInteraction(bed.fake.state, { channelId: server.channels.general, at: bed.clock.now(), ...u, guildId: server.id });
     await bed.dispatch('INTERACTION_CREATE', payload);
     return payload;
   };
@@ -55,7 +55,7 @@ export async function startCommandBed(database: TestDatabase, now: Date, feature
     use,
     answer: async (u) => answerText(bed.answersTo((await use(u)).token)),
     async suggestions(u) {
-      const payload = autocompleteInteraction(bed.fake.state, { channelId: server.channels.general, ...u, guildId: server.id });
+      const payload = autocompleteInteraction(bed.fake.state, { channelId: server.channels.general, at: bed.clock.now(), ...u, guildId: server.id });
       await bed.dispatch('INTERACTION_CREATE', payload);
       const [answer] = bed.answersTo(payload.token);
       expect((answer?.body as { type: number }).type).toBe(8);

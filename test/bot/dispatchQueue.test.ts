@@ -116,6 +116,37 @@ describe('the dispatch queue', () => {
     expect(b.queue.size).toBe(0);
   });
 
+  it("counts unbounded items (the bot's own paced work) toward its size but not toward the bound", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const b = bed(() => held, { maxQueued: 4, concurrency: 1 });
+    for (let n = 0; n < 10; n += 1) b.queue.push({ ...item(`r${n}`, 'RECONCILE'), unbounded: true });
+    for (let n = 0; n < 3; n += 1) b.queue.push(item('a'));
+    expect(b.pressure).toEqual([]);
+    expect(b.queue.size).toBe(13);
+    b.queue.push(item('a'));
+    expect(b.pressure).toEqual([true]);
+    release();
+    await b.queue.drained();
+  });
+
+  it('handles urgent lanes in slots of their own, while every server slot is held', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const b = bed(async ([i]) => (i!.t === 'BUSY' ? held : undefined), { concurrency: 1, urgentConcurrency: 1 });
+    for (let n = 0; n < 5; n += 1) b.queue.push(item(`server${n}`, 'BUSY'));
+    const [i1, i2] = [
+      { ...item('interaction:1', 'INTERACTION_CREATE'), urgent: true },
+      { ...item('interaction:2', 'INTERACTION_CREATE'), urgent: true },
+    ];
+    b.queue.push(i1);
+    b.queue.push(i2);
+    await until(() => b.log.length === 2);
+    expect(b.log).toEqual([`interaction:1:${i1.s}:handled`, `interaction:2:${i2.s}:handled`]);
+    release();
+    await b.queue.drained();
+  });
+
   it('stops: a retry waiting on an outage gives up, and nothing more is handled', async () => {
     const b = bed(async () => {
       throw outage();

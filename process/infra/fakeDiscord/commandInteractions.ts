@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType as O, ApplicationCommandType as T, InteractionType, PermissionFlagsBits as P } from 'discord-api-types/v10';
 import { registeredCommands, type FakeCommand } from './commandRoutes.js';
 import { botGuildPermissions } from './permissions.js';
-import type { FakeDiscordState, FakeGuild } from './state.js';
+import { interactionSnowflake, type FakeDiscordState, type FakeGuild } from './state.js';
 
 // INTERACTION_CREATE of an application command as Discord's client makes it: only for a command registered in that
 // server (or globally, where its contexts allow a server), only for a member who may see it (default_member_permissions,
@@ -28,12 +28,11 @@ export interface CommandUse {
    * whatever default_member_permissions says, so the bot must check the invoker's permissions itself.
    */
   permissionsOverridden?: boolean;
+  /** When the member used it (the interaction id's time); the fake's clock by default. */
+  at?: Date;
 }
 
 const ALL = (1n << 64n) - 1n;
-let sequence = 0n;
-/** A snowflake of now: its timestamp is when the interaction was created, as Discord's ids carry it. */
-const nowSnowflake = () => String(((BigInt(Date.now()) - 1420070400000n) << 22n) | (sequence++ & 0xfffn));
 
 /** What a member holds in the server: everything for the owner and Administrator, else the everyone role and theirs. */
 export function memberPermissions(guild: FakeGuild, userId: string): bigint {
@@ -117,7 +116,7 @@ function interaction(state: FakeDiscordState, use: CommandUse, type: Interaction
   if (!use.permissionsOverridden && (permissions & needed) !== needed) {
     throw new Error(`Discord hides "${command.name}" from ${use.userId}: they lack its default_member_permissions.`);
   }
-  const id = nowSnowflake();
+  const id = interactionSnowflake((use.at ?? new Date(state.now())).getTime());
   return {
     id,
     application_id: state.bot.id,

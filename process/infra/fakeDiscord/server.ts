@@ -27,6 +27,8 @@ export interface FakeDiscordOptions {
   /** The token the fake accepts (`Authorization: Bot <token>`); anything else answers 401. */
   token?: string;
   rateLimits?: FakeRateLimits;
+  /** The fake's clock (default Date.now): interaction tokens expire by it, and the gateway's windows default to it. */
+  now?: () => number;
   /** 0 (the default) picks a free loopback port. */
   port?: number;
   host?: string;
@@ -59,7 +61,7 @@ const DEFAULT_BOT = { id: '1000000000000000001', username: 'Community Bot' };
 /** A real HTTP server that answers like Discord's REST API v10, on a loopback port. */
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
   const token = options.token ?? FAKE_DISCORD_TOKEN;
-  const state = createFakeState(options.bot ?? DEFAULT_BOT, options.guilds ?? []);
+  const state = createFakeState(options.bot ?? DEFAULT_BOT, options.guilds ?? [], options.now);
   const routes: Array<FakeRoute & { regex: RegExp; names: string[] }> = [];
   const faults: Array<Fault & { left: number }> = [];
   const requests: RecordedRequest[] = [];
