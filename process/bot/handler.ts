@@ -1,3 +1,4 @@
+import type { REST } from '@discordjs/rest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
@@ -24,6 +25,8 @@ export interface BotDeps {
   answerWithinMs: number;
   /** The process's stop on Discord requests after a ban-like 429, shared by every Discord client of the bot. */
   latch: BanLatch;
+  /** The process's one REST client, on `latch`: the gateway's reads and everything above go through it. */
+  rest: REST;
 }
 
 /**

@@ -7,6 +7,7 @@ import { PlatformRefusedError, PlatformUnavailableError } from '../../src/core/p
 import { createBanLatch, type BlockReason } from '../../src/platform/discord/banLatch.js';
 import { createDiscordPlatform, type DiscordPlatformOptions } from '../../src/platform/discord/discordPlatform.js';
 import { discordMemberList } from '../../src/platform/discord/discordMemberList.js';
+import { createDiscordRest } from '../../src/platform/discord/discordRest.js';
 import {
   BOT_INVITE_PERMISSIONS,
   addFakeInvite,
@@ -76,7 +77,7 @@ describe('the ban latch', () => {
     t.clock.advance(3_599_000);
     await expect(t.platform.getMember(t.guildId, t.alice)).rejects.toThrow(PlatformUnavailableError);
     await expect(t.platform.changeRole(t.guildId, t.alice, t.role, 'add', null)).rejects.toThrow(PlatformUnavailableError);
-    const members = discordMemberList({ token: fake.token, apiUrl: fake.apiUrl, latch: t.latch });
+    const members = discordMemberList({ rest: createDiscordRest({ token: fake.token, apiUrl: fake.apiUrl, latch: t.latch }) });
     await expect(members(t.guildId)).rejects.toThrow(PlatformUnavailableError);
     expect(t.requests()).toEqual([`GET /guilds/${t.guildId}/roles 429`]);
     expect(t.blocks).toEqual(['cloudflare']);
