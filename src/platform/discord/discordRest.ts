@@ -1,6 +1,6 @@
-import type { REST } from '@discordjs/rest';
+import { DefaultRestOptions, REST, type RESTOptions } from '@discordjs/rest';
 import type { PlatformMetrics } from '../../core/metrics.js';
-import { latchedRest, type BanLatch } from './banLatch.js';
+import type { BanLatch } from './banLatch.js';
 import { countRequests } from './discordMetrics.js';
 
 export interface DiscordRestOptions {
@@ -28,4 +28,28 @@ export function createDiscordRest(options: DiscordRestOptions): REST {
   ).setToken(options.token);
   if (options.metrics) countRequests(rest, options.metrics);
   return rest;
+}
+
+/**
+ * A REST client whose every HTTP request passes the latch: none leaves while it is set (the library's own waits
+ * and retries included), and every answer is read by it. A rate limit met while the latch is set fails the call
+ * (RateLimitError) instead of being waited out.
+ */
+function latchedRest(options: Partial<RESTOptions>, latch: BanLatch): REST {
+  const own = options.rejectOnRateLimit;
+  return new REST({
+    ...options,
+    // The library would sit out a ban's retry-after (hours) before trying again: once the latch is set, the call fails.
+    async rejectOnRateLimit(limit) {
+      if (latch.remainingMs() > 0) return true;
+      if (typeof own === 'function') return own(limit);
+      return Array.isArray(own) && own.some((route) => limit.route.startsWith(route.toLowerCase()));
+    },
+    async makeRequest(url, init) {
+      latch.check();
+      const res = await DefaultRestOptions.makeRequest(url, init);
+      latch.observe(res.status, res.headers);
+      return res;
+    },
+  });
 }
