@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.js';
 import type { Config } from '../../src/core/config.js';
 import type { Logger } from '../../src/core/logger.js';
 import { scrape, type PlatformMetrics } from '../../src/core/metrics.js';
+import type { BanLatch } from '../../src/platform/discord/banLatch.js';
 import { startGracefulServer } from '../ops/gracefulServer.js';
 import { opsEndpoints } from '../ops/opsEndpoints.js';
 import { databaseCheck } from '../ops/probes.js';
@@ -25,9 +26,9 @@ export async function startDiscordEgress(
   config: Config,
   db: Kysely<Database>,
   logger: Logger,
-  options: { upstreamUrl?: string; port?: number; metrics?: PlatformMetrics } = {},
+  options: { upstreamUrl?: string; port?: number; metrics?: PlatformMetrics; latch?: BanLatch } = {},
 ): Promise<RunningEgress> {
-  const latch = processDiscordLatch(logger);
+  const latch = options.latch ?? processDiscordLatch(logger);
   const ops = opsEndpoints({ dependencies: { database: databaseCheck(db) }, metrics: scrape, details: async () => ({ discord: latch.state() }) });
   const handler = discordEgressHandler({ upstreamUrl: options.upstreamUrl ?? config.egress.upstreamUrl, latch, logger, metrics: options.metrics });
   // In-flight requests may be waiting on a bucket (up to 10 s) and then on Discord (up to 15 s).

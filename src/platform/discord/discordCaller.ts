@@ -52,18 +52,19 @@ export function createDiscordCaller(options: DiscordPlatformOptions) {
   // Read often (each guarded call) and changed rarely: a few seconds old is fine.
   const permissionReads = createTtlCache<bigint | null | undefined>(clock, 5_000);
   const { botPermissions } = options;
-  const guard = createRefusalGuard({
-    clock,
-    memoryMs: options.refusalMemoryMs,
-    botPermissions: botPermissions && ((guildId) => permissionReads.get(guildId, () => botPermissions(guildId))),
-  });
+  const guardedPermissions = botPermissions && ((guildId: string) => permissionReads.get(guildId, () => botPermissions(guildId)));
+  const guard = createRefusalGuard({ clock, memoryMs: options.refusalMemoryMs, botPermissions: guardedPermissions });
   rest.on('rateLimited', (info) => logger.debug({ route: info.route, global: info.global, retryAfterMs: info.retryAfter }, 'discord rate limit'));
 
   let unauthorized = false;
 
-  async function call<T>(what: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', route: RouteLike, data: RequestData = {}): Promise<T> {
+  /** `guildId`: the server of a request whose path does not name one (a channel's), so its refusals are that server's. */
+  async function call<T>(what: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', route: RouteLike, data: RequestData = {}, guildId?: string): Promise<T> {
     if (unauthorized) throw new PlatformConfigurationError(UNAUTHORIZED_MESSAGE);
     const path = String(route);
+    const server = guildId ?? /^\/guilds\/(\d+)/.exec(path)?.[1];
+    // Unknown while the database is out: the refusals stay as they are.
+    if (server && guardedPermissions) guard.permissionsSeen(server, await guardedPermissions(server).catch(() => undefined));
     // Refused here, before any request: a stop after a ban-like 429, or a refusal Discord gave this very request lately.
     try {
       latch.check();
@@ -83,7 +84,7 @@ export function createDiscordCaller(options: DiscordPlatformOptions) {
         logger.fatal({ what }, UNAUTHORIZED_MESSAGE);
       }
       const typed = Object.assign(failure, { discordCode: discordCode(err) });
-      guard.after(method, path, typed);
+      guard.after(method, path, typed, server);
       throw typed;
     }
   }
