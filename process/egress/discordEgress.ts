@@ -5,6 +5,7 @@ import type { Logger } from '../../src/core/logger.js';
 import type { PlatformMetrics } from '../../src/core/metrics.js';
 import { BLOCKED_HEADER, DiscordBlockedError, EGRESS_HEADER, type BanLatch } from '../../src/platform/discord/banLatch.js';
 import { countRequests } from '../../src/platform/discord/discordMetrics.js';
+import { GLOBAL_REQUESTS_PER_SECOND, createGlobalPace } from '../../src/platform/discord/globalPace.js';
 
 export interface DiscordEgressOptions {
   /** Where the egress sends: Discord's API root without the version (DISCORD_UPSTREAM_URL), a fake in tests. */
@@ -27,6 +28,17 @@ function blockedAnswer(err: DiscordBlockedError): ResponseLike {
   return synthetic(429, { message: err.message, retry_after: Number(seconds), global: true }, { 'Retry-After': seconds, 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global', [BLOCKED_HEADER]: err.reason });
 }
 
+/** The synthetic answer when the latch is set now, undefined when requests may go. */
+function blockedNow(latch: BanLatch): ResponseLike | undefined {
+  try {
+    latch.check();
+    return undefined;
+  } catch (err) {
+    if (err instanceof DiscordBlockedError) return blockedAnswer(err);
+    throw err;
+  }
+}
+
 // Node's Response and the library's ResponseLike differ only in the web stream types of `body`.
 const synthetic = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } }) as unknown as ResponseLike;
@@ -36,6 +48,7 @@ const synthetic = (status: number, body: unknown, headers: Record<string, string
  * route buckets and the 50/s global limit for every api, worker and bot process (their DISCORD_API_URL points here).
  * It needs no token: each request carries its caller's Authorization, passed on as is. Around the package:
  * - every upstream answer is read by the latch, and while it is set nothing is sent (blockedAnswer);
+ * - the global limit is kept over any second (globalPace.ts), not the library's fixed windows;
  * - a network failure upstream is answered 502 (the package would otherwise end the answer as an empty 200);
  * - every answer carries EGRESS_HEADER, and a 429 given while the latch is set carries BLOCKED_HEADER and the stop's
  *   whole Retry-After, so a caller's own latch closes at once (before the fleet's notification reaches it).
@@ -43,6 +56,7 @@ const synthetic = (status: number, body: unknown, headers: Record<string, string
 export function discordEgressHandler(options: DiscordEgressOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { latch, logger } = options;
   const maxWait = options.maxRateLimitWaitMs ?? 10_000;
+  const pace = createGlobalPace(GLOBAL_REQUESTS_PER_SECOND);
   const rest = new REST({
     api: options.upstreamUrl,
     version: '10',
@@ -51,12 +65,12 @@ export function discordEgressHandler(options: DiscordEgressOptions): (req: Incom
     timeout: 15_000,
     rejectOnRateLimit: (limit) => latch.remainingMs() > 0 || limit.timeToReset > maxWait || limit.retryAfter > maxWait,
     async makeRequest(url, init) {
-      try {
-        latch.check();
-      } catch (err) {
-        if (err instanceof DiscordBlockedError) return blockedAnswer(err);
-        throw err;
-      }
+      const before = blockedNow(latch);
+      if (before) return before;
+      await pace(url);
+      // The stop may have been set while this request waited for its turn.
+      const after = blockedNow(latch);
+      if (after) return after;
       try {
         const res = await DefaultRestOptions.makeRequest(url, init);
         latch.observe(res.status, res.headers);

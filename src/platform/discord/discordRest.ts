@@ -1,6 +1,7 @@
 import { DefaultRestOptions, REST, type RESTOptions } from '@discordjs/rest';
 import type { PlatformMetrics } from '../../core/metrics.js';
 import type { BanLatch } from './banLatch.js';
+import { GLOBAL_REQUESTS_PER_SECOND, createGlobalPace } from './globalPace.js';
 import { countRequests } from './discordMetrics.js';
 
 export interface DiscordRestOptions {
@@ -32,11 +33,12 @@ export function createDiscordRest(options: DiscordRestOptions): REST {
 
 /**
  * A REST client whose every HTTP request passes the latch: none leaves while it is set (the library's own waits
- * and retries included), and every answer is read by it. A rate limit met while the latch is set fails the call
- * (RateLimitError) instead of being waited out.
+ * and retries included), none goes past the global pace (globalPace.ts), and every answer is read by it. A rate
+ * limit met while the latch is set fails the call (RateLimitError) instead of being waited out.
  */
 function latchedRest(options: Partial<RESTOptions>, latch: BanLatch): REST {
   const own = options.rejectOnRateLimit;
+  const pace = createGlobalPace(GLOBAL_REQUESTS_PER_SECOND);
   return new REST({
     ...options,
     // The library would sit out a ban's retry-after (hours) before trying again: once the latch is set, the call fails.
@@ -46,6 +48,8 @@ function latchedRest(options: Partial<RESTOptions>, latch: BanLatch): REST {
       return Array.isArray(own) && own.some((route) => limit.route.startsWith(route.toLowerCase()));
     },
     async makeRequest(url, init) {
+      latch.check();
+      await pace(url);
       latch.check();
       const res = await DefaultRestOptions.makeRequest(url, init);
       latch.observe(res.status, res.headers);
