@@ -11,7 +11,7 @@ export const discordEnv = {
   /** Discord's API root without the version; requests go to `${DISCORD_API_URL}/v10/...` (a local fake in tests). */
   DISCORD_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://discord.com/api' }).default('https://discord.com/api'),
   /** The Discord egress's port (`npm run discord-proxy`): Discord's REST API under /api, and /livez, /readyz, /metrics. */
-  DISCORD_EGRESS_PORT: z.coerce.number().int().min(0).max(65535).default(3003),
+  DISCORD_EGRESS_PORT: z.coerce.number().int().min(0).max(65535).default(3004),
   /** Where the egress sends (Discord's API root without the version); the other processes' DISCORD_API_URL points at the egress. */
   DISCORD_UPSTREAM_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://discord.com/api' }).default('https://discord.com/api'),
   /** The bot's own HTTP port: /livez, /readyz (its shards' state), /metrics (on HOST). */
