@@ -50,7 +50,7 @@ const SCENARIOS = {
 // stack's fixed PostgreSQL port and its 100,000-member seed are not theirs to wait for).
 const STANDALONE = {
   // The Discord adapter against the fake Discord with Discord's limits.
-  'discord-effects': runDiscordEffects,
+  'discord-effects': () => runDiscordEffects(Number(values['discord-changes'])),
   // One bot process fed MESSAGE_CREATE by the fake gateway, with a PostgreSQL of its own.
   'gateway-ingest': runGatewayIngest,
   // One new session of many servers: time to READY, to servers handled and to members reconciled, REST spent.
@@ -75,6 +75,8 @@ const { values } = parseArgs({
     giveaways: { type: 'string', default: '1000' },
     /** `read` rounds, each a bare and a full load in alternating order; the median ratio is reported. */
     'read-rounds': { type: 'string', default: '5' },
+    /** Role changes sent by `discord-effects` from its two worker processes through the egress. */
+    'discord-changes': { type: 'string', default: '1000' },
     /** XP changes per second posted by `xp-latency`. */
     rate: { type: 'string', default: '10' },
     /** Rows of the levels and invites leaderboards (the goal is stated at 10,000,000). */
@@ -257,7 +259,7 @@ function printTable(results: ScenarioResult[]) {
     } else if (r.scenario === 'draw') {
       rows.push(['draw', '-', String(r.drawActivityMs), '-', '-', `${r.entrants} entrants, ${r.entries} tickets, ${r.winners} winners, ${r.checkedEntrants} checked; draw activity ms (retry ${r.retryMs} ms)`]);
     } else if (r.scenario === 'discord-effects') {
-      rows.push(['discord-effects', String(r.changesPerSecond), '-', '-', String(r.rateLimited), `${r.changes} role changes in ${r.seconds} s (limits allow ${r.fastestSeconds} s), ${r.rateLimitedShare}% 429, ${r.lost} lost, ${r.doubled} doubled`]);
+      rows.push(['discord-effects', String(r.changesPerSecond), '-', '-', String(r.rateLimited), `${r.changes} role changes from ${r.workers} worker processes through the egress in ${r.seconds} s (limits allow ${r.fastestSeconds} s), ${r.rateLimitedShare}% 429, ${r.lost} lost, ${r.doubled} doubled`]);
     } else if (r.scenario === 'gateway-ingest') {
       const l = r.latencyAt200.dispatchToCommitMs;
       rows.push(['gateway-ingest at 200/s', String(r.latencyAt200.ratePerSecond), String(l.p50), String(l.p99), String(r.latencyAt200.sent - r.latencyAt200.committed), 'MESSAGE_CREATE to XP committed (goal p99 < 100 ms)']);

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { GuildsTable, ApiKeysTable, AuditLogTable, RateLimitCountersTable, IdempotencyRecordsTable, EventsTable } from './shared/tables.js';
-import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable, PlatformClosedChannelsTable, HandledInteractionsTable } from './platform/tables.js';
+import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable, PlatformClosedChannelsTable, HandledInteractionsTable, PlatformBlocksTable } from './platform/tables.js';
 import type { BankSettingsTable, BankAccountsTable, BankLedgerTable } from './bank/tables.js';
 import type { LevelSettingsTable, LevelRewardsTable, LevelMembersTable, LevelCountedMessagesTable, LevelUpEffectsTable, XpChangesTable, LevelRankSnapshotsTable, LevelRankSnapshotStateTable } from './levels/tables.js';
 import type { WebhookEndpointsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './webhooks/tables.js';
@@ -44,6 +44,7 @@ export interface Database {
   audit_log: AuditLogTable;
   rate_limit_counters: RateLimitCountersTable;
   platform_guilds: PlatformGuildsTable;
+  platform_blocks: PlatformBlocksTable;
   platform_roles: PlatformRolesTable;
   platform_channels: PlatformChannelsTable;
   platform_members: PlatformMembersTable;

@@ -40,6 +40,7 @@ import * as gatewaySessions from './2026-11-28-040-gateway-sessions.js';
 import * as platformGuildLeft from './2026-11-28-050-platform-guild-left.js';
 import * as panels from './2026-11-29-010-panels.js';
 import * as platformButtons from './2026-11-29-010-platform-buttons.js';
+import * as platformBlocks from './2026-11-29-030-platform-blocks.js';
 import * as identifySlots from './2026-11-29-040-identify-slots.js';
 import * as levelUpEffects from './2026-11-29-050-level-up-effects.js';
 
@@ -95,6 +96,7 @@ export const migrations: Record<string, SchemaMigration> = {
   '2026-11-28-050-platform-guild-left': platformGuildLeft,
   '2026-11-29-010-panels': panels,
   '2026-11-29-010-platform-buttons': platformButtons,
+  '2026-11-29-030-platform-blocks': platformBlocks,
   '2026-11-29-040-identify-slots': identifySlots,
   '2026-11-29-050-level-up-effects': levelUpEffects,
 };

@@ -5,7 +5,8 @@ import type { Config } from '../../src/core/config.js';
 import type { Logger } from '../../src/core/logger.js';
 import { discordMemberList } from '../../src/platform/discord/discordMemberList.js';
 import { createInteractionReplies } from '../../src/platform/discord/interactionReplies.js';
-import { createPlatform, processDiscordLatch, type PlatformOptions } from '../platform.js';
+import { createDiscordRest } from '../../src/platform/discord/discordRest.js';
+import { createPlatform, processDiscordLatch, processDiscordRest, type PlatformOptions } from '../platform.js';
 import { discordPlatformOf } from './startBot.js';
 import type { BotDeps } from './handler.js';
 
@@ -22,17 +23,21 @@ export function createBotDeps(
   overrides: Partial<BotDeps> = {},
 ): BotDeps {
   const p = discordPlatformOf(config);
-  const latch = overrides.latch ?? platformOptions.latch ?? processDiscordLatch(logger);
+  const given = overrides.latch ?? platformOptions.latch;
+  const latch = given ?? processDiscordLatch(logger);
+  // One client for everything the bot sends: the gateway's reads, the adapter, member lists and interaction answers.
+  const rest = overrides.rest ?? (given ? createDiscordRest({ ...p, latch, metrics: platformOptions.metrics }) : processDiscordRest(p, logger, platformOptions.metrics));
   return {
     db,
     clock,
     logger,
-    platform: createPlatform(config, db, logger, { ...platformOptions, latch }),
-    memberList: discordMemberList({ ...p, latch }),
-    replies: createInteractionReplies({ apiUrl: p.apiUrl, token: p.token, latch }),
+    platform: createPlatform(config, db, logger, { ...platformOptions, latch, rest }),
+    memberList: discordMemberList({ rest }),
+    replies: createInteractionReplies({ rest }),
     answerWithinMs: ANSWER_WITHIN_MS,
     latch,
     botUser: { id: null },
+    rest,
     ...overrides,
   };
 }

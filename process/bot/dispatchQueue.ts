@@ -1,4 +1,5 @@
 import { isDependencyUnavailable } from '../../src/core/dependencyErrors.js';
+import { PlatformUnavailableError } from '../../src/core/platform.js';
 import type { SessionProgress } from './gatewayPositions.js';
 
 /** One gateway dispatch waiting for its handling. */
@@ -169,8 +170,10 @@ export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
           o.onFailure(run[0]!, err);
           return ['failed'];
         }
-        o.onRetry(run, err, delay);
-        await pause(delay);
+        // A stop the platform named (the fleet's ban latch, a long rate limit) is waited out, not retried into.
+        const wait = Math.max(delay, platformWaitMs(err));
+        o.onRetry(run, err, wait);
+        await pause(wait);
         if (closed) throw err;
         delay = Math.min(delay * 2, backoff.maxMs);
       }
@@ -204,4 +207,9 @@ export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
       await Promise.all([...running]);
     },
   };
+}
+
+/** How long the platform asked to be left alone (PlatformUnavailableError's Retry-After), 0 when it did not say. */
+function platformWaitMs(err: unknown): number {
+  return err instanceof PlatformUnavailableError && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0;
 }

@@ -1,3 +1,4 @@
+import type { REST } from '@discordjs/rest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
@@ -26,6 +27,8 @@ export interface BotDeps {
   latch: BanLatch;
   /** The bot's own user: its id from READY (startBot sets it), null until a READY came (a process that resumed). */
   botUser: { id: string | null };
+  /** The process's one REST client, on `latch`: the gateway's reads and everything above go through it. */
+  rest: REST;
 }
 
 /**

@@ -4,7 +4,6 @@ import { CloseCodes, CompressionMethod, WebSocketManager, WebSocketShardEvents, 
 import { GatewayDispatchEvents, GatewayIntentBits } from 'discord-api-types/v10';
 import { listGatewaySessions, saveGatewaySession } from '../../db/bot/gatewaySessions.js';
 import type { Config } from '../../src/core/config.js';
-import { latchedRest } from '../../src/platform/discord/banLatch.js';
 import { dispatchFailures, dispatchLatency, dispatchQueueDepth, dispatchRetries, gatewayEvents, gatewayPaused, gatewaySessionsLost } from './botMetrics.js';
 import { dispatchLane } from './dispatchLane.js';
 import { DISPATCH_TABLE } from './dispatchTable.js';
@@ -94,7 +93,8 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
   const p = discordPlatformOf(config);
   const handlers = options.handlers ?? DISPATCH_TABLE;
   const events = new EventEmitter();
-  const rest = latchedRest({ api: p.apiUrl, version: '10', retries: 0, timeout: 15_000 }, deps.latch).setToken(p.token);
+  // The process's one REST client (botDeps.ts), shared with the handlers: one set of buckets and one latch.
+  const { rest } = deps;
   const flow = gatewayFlowControl();
   let ended = false;
   let stopping = false;

@@ -6,6 +6,7 @@ import { discordPlatformOf, startBot } from '../bot/startBot.js';
 import { createBotDeps } from '../bot/botDeps.js';
 import { processDiscordLatch } from '../platform.js';
 import { openDatabase } from '../wiring.js';
+import { shareProcessLatch } from '../latchSharing.js';
 import { loadConfigOrExit } from './bootConfig.js';
 import { runUntilSignal } from './shutdown.js';
 
@@ -20,6 +21,8 @@ const logger = createLogger(config.logLevel, 'bot');
 runUntilSignal(async (defer) => {
   const database = openDatabase(config, logger, 'bot');
   defer(database.close);
+  // A ban-like 429 met by any process stops this one's Discord requests too, and one met here stops the fleet's.
+  defer(shareProcessLatch(config, database.db, systemClock, logger, 'bot').close);
   const bot = await startBot(config, createBotDeps(config, database.db, systemClock, logger, { metrics: platformMetrics }));
   defer(bot.stop);
   const probes = await startBotProbes(config, database.db, bot, processDiscordLatch(logger));

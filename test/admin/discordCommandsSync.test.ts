@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/core/clock.js';
 import { createApplicationCommands } from '../../src/platform/discord/applicationCommands.js';
+import { fakeDiscordRest } from '../harness/fakeDiscordRest.js';
 import { COMMAND_DEFINITIONS } from '../../process/bot/commands/commandTable.js';
 import { addGuild, registeredCommands, startFakeDiscord, type FakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 import { useTestDatabase } from '../harness/database.js';
@@ -19,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const admin = () => cli(() => database.db, clock, { applicationCommands: createApplicationCommands({ token: fake.token, apiUrl: fake.apiUrl }) });
+const admin = () => cli(() => database.db, clock, { applicationCommands: createApplicationCommands(fakeDiscordRest(fake)) });
 const writes = () => fake.requests.filter((r) => r.method === 'PUT' && r.path.includes('/commands'));
 const MODERATE_MEMBERS = String(1n << 40n);
 
@@ -59,7 +60,7 @@ describe('discord commands sync (global)', () => {
 
   it('names what changed on Discord since (an edited description, a command the code no longer has) and writes once', async () => {
     const old = COMMAND_DEFINITIONS.map((d) => (d.name === 'rank' ? { ...d, description: 'An older description' } : d));
-    await createApplicationCommands({ token: fake.token, apiUrl: fake.apiUrl }).overwrite(fake.state.bot.id, undefined, [...old, { name: 'daily', description: 'Old command' }]);
+    await createApplicationCommands(fakeDiscordRest(fake)).overwrite(fake.state.bot.id, undefined, [...old, { name: 'daily', description: 'Old command' }]);
     const before = writes().length;
     const res = await admin()('discord', 'commands', 'sync');
     expect(res.stdout.split('\n')[0]).toBe(`Synced global commands of application ${fake.state.bot.id} (0 added, 1 changed, 1 removed, 10 unchanged)`);

@@ -70,10 +70,9 @@ async function botBedOn(
   const clock = fixedClock(now);
   const config = loadConfig({ PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, BOT_PORT: '0', ...env });
   const logger = createLogger('silent', 'bot-test');
-  const deps = createBotDeps(config, database.db, clock, logger, {}, {
-    memberList: discordMemberList({ token: fake.token, apiUrl: fake.apiUrl, pageSize: 2 }),
-    ...depOverrides,
-  });
+  const built = createBotDeps(config, database.db, clock, logger, {}, depOverrides);
+  // Pages of 2, on the bot's own client: reconciliation is tested across pages.
+  const deps = { ...built, memberList: depOverrides.memberList ?? discordMemberList({ rest: built.rest, pageSize: 2 }) };
   const bot = await startBot(config, deps, botOptions);
   return {
     fake,

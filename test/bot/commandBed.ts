@@ -4,6 +4,7 @@ import { COMMAND_DEFINITIONS } from '../../process/bot/commands/commandTable.js'
 import { addMember, autocompleteInteraction, commandInteraction, type CommandUse, type FakeInteractionAnswer } from '../../process/infra/fakeDiscord/index.js';
 import { changeGuild } from '../../src/guild/guildManagement.js';
 import { createApplicationCommands } from '../../src/platform/discord/applicationCommands.js';
+import { fakeDiscordRest } from '../harness/fakeDiscordRest.js';
 import { syncCommands } from '../../src/platform/discord/commandSync.js';
 import type { TestDatabase } from '../harness/database.js';
 import { snowflake } from '../harness/fixtures.js';
@@ -37,7 +38,7 @@ export function answerText(answers: FakeInteractionAnswer[]): string {
 
 export async function startCommandBed(database: TestDatabase, now: Date, features: GuildRecord['features']): Promise<CommandBed> {
   const { bed, server } = await startBotBedOnServer(database, now, features);
-  await syncCommands(createApplicationCommands({ token: bed.fake.token, apiUrl: bed.fake.apiUrl }), [...COMMAND_DEFINITIONS]);
+  await syncCommands(createApplicationCommands(fakeDiscordRest(bed.fake)), [...COMMAND_DEFINITIONS]);
   const guild = bed.fake.state.guilds.get(server.id)!;
   const use = async (u: Omit<CommandUse, 'guildId'>) => {
     const payload = commandInteraction(bed.fake.state, { channelId: server.channels.general, at: bed.clock.now(), ...u, guildId: server.id });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PlatformUnavailableError } from '../../src/core/platform.js';
 import { dispatchLane } from '../../process/bot/dispatchLane.js';
 import { createDispatchQueue, type DispatchQueueOptions, type QueuedDispatch } from '../../process/bot/dispatchQueue.js';
 
@@ -62,6 +63,21 @@ describe('the dispatch queue', () => {
     await b.queue.drained();
     expect(applied).toEqual([b1.s, a1.s, a2.s]);
     expect(b.log).toEqual([`b:${b1.s}:handled`, `a:${a1.s}:handled`, `a:${a2.s}:handled`]);
+  });
+
+  it("waits out a stop the platform named (the fleet's ban latch: Retry-After) instead of its backoff", async () => {
+    let stopped = true;
+    const b = bed(async () => {
+      if (stopped) throw new PlatformUnavailableError('Discord requests are stopped (cloudflare 429)', 3600);
+    });
+    const a1 = item('a');
+    b.queue.push(a1);
+    await until(() => b.waitingRetries() === 1);
+    stopped = false;
+    b.retryNow();
+    await b.queue.drained();
+    expect(b.retries).toEqual([{ s: [a1.s], delayMs: 3_600_000 }]);
+    expect(b.log).toEqual([`a:${a1.s}:handled`]);
   });
 
   it('reports a failure that is not an outage once and passes over it, without retrying', async () => {

@@ -7,6 +7,7 @@ import { addGuild, addMember, type FakeDiscord } from '../../process/infra/fakeD
 import { useTestDatabase } from '../harness/database.js';
 import { eventually } from '../harness/eventually.js';
 import { createTestGuild, snowflake } from '../harness/fixtures.js';
+import { fakeDiscordRest } from '../harness/fakeDiscordRest.js';
 import { startBotBed, type BotBed } from './botHarness.js';
 import { serverWithBot } from './fakeServer.js';
 
@@ -80,7 +81,7 @@ beforeAll(async () => {
     { memberList },
     {},
     (fake) => {
-      inner = discordMemberList({ token: fake.token, apiUrl: fake.apiUrl });
+      inner = discordMemberList({ rest: fakeDiscordRest(fake) });
       return seedServers(fake);
     },
   );

@@ -5,7 +5,7 @@ import { COMMAND_ROUTES } from './commandRoutes.js';
 import { matches, type FakeAnswer, type Fault } from './faults.js';
 import { MEMBER_LIST_ROUTES } from './memberList.js';
 import { ROUTE_PERMISSIONS } from './permissions.js';
-import { createRateLimiter, type FakeRateLimits } from './rateLimits.js';
+import { DISCORD_RATE_LIMITS, createRateLimiter, type FakeRateLimits } from './rateLimits.js';
 import { INTERACTION_ROUTES, TOKENLESS_PATHS } from './interactionRoutes.js';
 import { DISCORD_ROUTES, type FakeHandler, type FakeRoute } from './routes.js';
 import { createFakeState, type FakeDiscordState, type FakeGuildSeed } from './state.js';
@@ -26,6 +26,7 @@ export interface FakeDiscordOptions {
   bot?: { id: string; username: string };
   /** The token the fake accepts (`Authorization: Bot <token>`); anything else answers 401. */
   token?: string;
+  /** Discord's route buckets and global limit (DISCORD_RATE_LIMITS) unless given; `{}` turns them off. */
   rateLimits?: FakeRateLimits;
   /** The fake's clock (default Date.now): interaction tokens expire by it, and the gateway's windows default to it. */
   now?: () => number;
@@ -65,7 +66,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const routes: Array<FakeRoute & { regex: RegExp; names: string[] }> = [];
   const faults: Array<Fault & { left: number }> = [];
   const requests: RecordedRequest[] = [];
-  const limiter = createRateLimiter(options.rateLimits ?? {});
+  const limiter = createRateLimiter(options.rateLimits ?? DISCORD_RATE_LIMITS);
   let invalid = 0;
 
   function route(method: string, pattern: string, handler: FakeHandler) {
@@ -92,7 +93,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const found = routes.filter((r) => r.method === method).map((r) => ({ r, m: r.regex.exec(path) })).find((x) => x.m);
     if (!found) return { status: 404, body: { message: '404: Not Found', code: 0 } };
     const params = Object.fromEntries(found.r.names.map((n, i) => [n, found.m![i + 1]!]));
-    const limit = limiter.check(`${method} ${found.r.pattern} ${params.guild ?? params.channel ?? ''}`);
+    const limit = limiter.check(`${method} ${found.r.pattern}`, params.guild ?? params.channel ?? params.token ?? '');
     if (limit.refusal) return limit.refusal;
     const denied = ROUTE_PERMISSIONS[`${method} ${found.r.pattern}`]?.(state, params);
     if (denied) return { ...denied, headers: { ...limit.headers, ...denied.headers } };
