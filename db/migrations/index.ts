@@ -38,6 +38,7 @@ import * as consoleForms from './2026-11-28-020-console-forms.js';
 import * as apiKeyRolls from './2026-11-28-030-api-key-rolls.js';
 import * as gatewaySessions from './2026-11-28-040-gateway-sessions.js';
 import * as platformGuildLeft from './2026-11-28-050-platform-guild-left.js';
+import * as modActionModerator from './2026-11-29-005-mod-action-moderator.js';
 import * as levelUpEffects from './2026-11-29-050-level-up-effects.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
@@ -81,5 +82,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-030-api-key-rolls': apiKeyRolls,
   '2026-11-28-040-gateway-sessions': gatewaySessions,
   '2026-11-28-050-platform-guild-left': platformGuildLeft,
+  '2026-11-29-005-mod-action-moderator': modActionModerator,
   '2026-11-29-050-level-up-effects': levelUpEffects,
 };

@@ -20,7 +20,9 @@ const logger = createLogger(config.logLevel, 'bot');
 runUntilSignal(async (defer) => {
   const database = openDatabase(config, logger, 'bot');
   defer(database.close);
-  const bot = await startBot(config, createBotDeps(config, database.db, systemClock, logger, { metrics: platformMetrics }));
+  const deps = createBotDeps(config, database.db, systemClock, logger, { metrics: platformMetrics });
+  if (deps.temporal) defer(() => deps.temporal!.client.connection.close());
+  const bot = await startBot(config, deps);
   defer(bot.stop);
   const probes = await startBotProbes(config, database.db, bot, processDiscordLatch(logger));
   defer(probes.close);
