@@ -62,7 +62,7 @@ export const warnCommand: BotCommand = {
   feature: 'moderation',
   requires: requires('warn', P.ModerateMembers),
   claimsItself: true,
-  run(use) {
+  async run(use) {
     const body = validated(WarnRequest, { reason: use.options.string('reason') }, reasonWords);
     return act(use, 'warn', use.options.user('member')!.userId, body);
   },
@@ -82,7 +82,7 @@ export const timeoutCommand: BotCommand = {
   feature: 'moderation',
   requires: requires('timeout', P.ModerateMembers),
   claimsItself: true,
-  run(use) {
+  async run(use) {
     const durationSeconds = parseDuration(use.options.string('duration') ?? '', '10m, 1h30m or 2d');
     const body = validated(TimeoutRequest, { durationSeconds, reason: use.options.string('reason') }, (path) =>
       path === 'durationSeconds' ? 'A timeout lasts 1 minute to 28 days.' : reasonWords(path),
@@ -98,7 +98,7 @@ function reasonOnly(action: 'untimeout' | 'kick' | 'unban', permission: bigint, 
     feature: 'moderation',
     requires: requires(action, permission),
     claimsItself: true,
-    run(use) {
+    async run(use) {
       const body = validated(ModReasonRequest, { reason: use.options.string('reason') }, reasonWords);
       return act(use, action, use.options.user(target.name)!.userId, body);
     },
@@ -134,7 +134,7 @@ export const banCommand: BotCommand = {
   feature: 'moderation',
   requires: requires('ban', P.BanMembers),
   claimsItself: true,
-  run(use) {
+  async run(use) {
     const body = validated(BanRequest, { reason: use.options.string('reason'), deleteMessageSeconds: use.options.integer('delete_messages') ?? 0 }, reasonWords);
     return act(use, 'ban', use.options.user('member')!.userId, body);
   },
