@@ -14,7 +14,7 @@ const GIVEAWAY = { type: O.String, name: 'giveaway', description: 'The giveaway 
 
 const startWords = (path: string) =>
   path === 'durationSeconds'
-    ? `A giveaway lasts ${durationWords(MIN_DURATION_SECONDS)} to ${durationWords(MAX_DURATION_SECONDS)}.`
+    ? `A giveaway lasts ${durationWords(MIN_DURATION_SECONDS)} to ${MAX_DURATION_SECONDS / 86_400} days.`
     : path === 'prize' || path === 'description'
       ? `The ${path} must be ordinary text (the prize 1 to 200 characters, the description up to 1,000).`
       : 'That giveaway is not valid.';
