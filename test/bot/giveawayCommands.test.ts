@@ -85,10 +85,13 @@ describe('/giveaway', () => {
     expect(await giveaways()).toEqual(before);
   });
 
-  it("Discord's client offers only text and announcement channels for the giveaway's channel", () => {
+  it("Discord's client offers only text and announcement channels for the giveaway's channel, and a prize of at most 200 characters", () => {
     expect(() =>
       commandInteraction(t.bed.fake.state, { guildId: t.server.id, userId: host, name: 'giveaway', subcommand: 'start', options: { channel: t.server.channels.category, prize: 'x', duration: '1d' } }),
     ).toThrow(/only channels of types 0, 5/);
+    expect(() =>
+      commandInteraction(t.bed.fake.state, { guildId: t.server.id, userId: host, name: 'giveaway', subcommand: 'start', options: { channel: t.server.channels.general, prize: 'x'.repeat(201), duration: '1d' } }),
+    ).toThrow(/takes 1 to 200 characters for "prize"/);
   });
 
   it('with Giveaways off answers so and starts nothing', async () => {
