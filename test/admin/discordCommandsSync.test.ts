@@ -58,9 +58,10 @@ describe('discord commands sync (global)', () => {
       { type: 6, name: 'member', description: 'The member to warn', required: true },
       { type: 3, name: 'reason', description: 'Shown in the case, the mod log and the member’s DM', required: true, min_length: 1, max_length: 500 },
     ]);
-    expect(byName('timeout').options!.map((o) => [o.name, o.type, o.required ?? false])).toEqual([['member', 6, true], ['duration', 3, true], ['reason', 3, true]]);
-    expect(byName('ban').options![2]).toMatchObject({ type: 4, name: 'delete_messages', choices: expect.arrayContaining([{ name: 'Previous 7 days', value: 604_800 }]) });
-    expect(byName('unban').options![0]).toMatchObject({ type: 6, name: 'user', required: true });
+    const optionsOf = (name: string) => (byName(name) as { options?: Array<Record<string, unknown>> }).options!;
+    expect(optionsOf('timeout').map((o) => [o.name, o.type, o.required ?? false])).toEqual([['member', 6, true], ['duration', 3, true], ['reason', 3, true]]);
+    expect(optionsOf('ban')[2]).toMatchObject({ type: 4, name: 'delete_messages', choices: expect.arrayContaining([{ name: 'Previous 7 days', value: 604_800 }]) });
+    expect(optionsOf('unban')[0]).toMatchObject({ type: 6, name: 'user', required: true });
     const giveaway = byName('giveaway').options as Array<{ type: number; name: string; options?: Array<Record<string, unknown>> }>;
     expect(giveaway.map((o) => [o.type, o.name])).toEqual([[1, 'start'], [1, 'end'], [1, 'reroll']]);
     expect(giveaway[0]!.options![0]).toMatchObject({ type: 7, name: 'channel', required: true, channel_types: [0, 5] });
