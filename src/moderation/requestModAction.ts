@@ -27,15 +27,15 @@ const newActionId = () => `mda_${randomBytes(12).toString('base64url')}`;
  * (modActionOperation).
  */
 export async function requestModAction(trx: Kysely<Database>, asked: ModActionAsked): Promise<ModActionRecord> {
-  const byKey = 'apiKeyId' in asked.by;
+  const { by } = asked;
   const record: ModActionRecord = {
     actionId: newActionId(),
     guildId: asked.guildId,
     userId: asked.userId,
     action: asked.action,
-    apiKeyId: 'apiKeyId' in asked.by ? asked.by.apiKeyId : null,
-    moderatorId: 'moderatorId' in asked.by ? asked.by.moderatorId : null,
-    source: byKey ? 'api' : 'command',
+    apiKeyId: 'apiKeyId' in by ? by.apiKeyId : null,
+    moderatorId: 'moderatorId' in by ? by.moderatorId : null,
+    source: 'apiKeyId' in by ? 'api' : 'command',
     request: {
       reason: asked.request.reason ?? null,
       evidence: asked.request.evidence ?? [],
