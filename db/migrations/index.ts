@@ -38,6 +38,7 @@ import * as consoleForms from './2026-11-28-020-console-forms.js';
 import * as apiKeyRolls from './2026-11-28-030-api-key-rolls.js';
 import * as gatewaySessions from './2026-11-28-040-gateway-sessions.js';
 import * as platformGuildLeft from './2026-11-28-050-platform-guild-left.js';
+import * as modActionModerator from './2026-11-29-005-mod-action-moderator.js';
 import * as panels from './2026-11-29-010-panels.js';
 import * as platformButtons from './2026-11-29-010-platform-buttons.js';
 import * as platformBlocks from './2026-11-29-030-platform-blocks.js';
@@ -94,6 +95,7 @@ export const migrations: Record<string, SchemaMigration> = {
   '2026-11-28-030-api-key-rolls': apiKeyRolls,
   '2026-11-28-040-gateway-sessions': gatewaySessions,
   '2026-11-28-050-platform-guild-left': platformGuildLeft,
+  '2026-11-29-005-mod-action-moderator': modActionModerator,
   '2026-11-29-010-panels': panels,
   '2026-11-29-010-platform-buttons': platformButtons,
   '2026-11-29-030-platform-blocks': platformBlocks,

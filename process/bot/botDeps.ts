@@ -1,8 +1,11 @@
+import { Client, Connection } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Config } from '../../src/core/config.js';
 import type { Logger } from '../../src/core/logger.js';
+import { temporalConnectionOptions } from '../../src/core/temporal/connection.js';
+import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import { discordMemberList } from '../../src/platform/discord/discordMemberList.js';
 import { createInteractionReplies } from '../../src/platform/discord/interactionReplies.js';
 import { createDiscordRest } from '../../src/platform/discord/discordRest.js';
@@ -12,6 +15,19 @@ import type { BotDeps } from './handler.js';
 
 /** Half of Discord's 3 s: the rest is left for the callback's own trip and a busy dispatch queue. */
 export const ANSWER_WITHIN_MS = 1_500;
+
+/** How long a moderation command waits for its action's outcome (its answer was deferred meanwhile). */
+export const MOD_ACTION_WAIT_MS = 10_000;
+
+/**
+ * The bot's Temporal client, connected on first use (Connection.lazy): a Temporal that is down fails those calls,
+ * which the commands answer in words, and never the bot's start. None without TEMPORAL_ADDRESS.
+ */
+export function botTemporalGateway(config: Config): TemporalGateway | undefined {
+  if (!config.temporal.address) return undefined;
+  const connection = Connection.lazy(temporalConnectionOptions(config.temporal));
+  return { client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue };
+}
 
 /** What the bot's handlers use, built from the config (PLATFORM=discord) once per bot process. */
 export function createBotDeps(
@@ -38,6 +54,8 @@ export function createBotDeps(
     latch,
     botUser: { id: null },
     rest,
+    temporal: 'temporal' in overrides ? overrides.temporal : botTemporalGateway(config),
+    modActionWaitMs: MOD_ACTION_WAIT_MS,
     ...overrides,
   };
 }

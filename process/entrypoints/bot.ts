@@ -23,7 +23,9 @@ runUntilSignal(async (defer) => {
   defer(database.close);
   // A ban-like 429 met by any process stops this one's Discord requests too, and one met here stops the fleet's.
   defer(shareProcessLatch(config, database.db, systemClock, logger, 'bot').close);
-  const bot = await startBot(config, createBotDeps(config, database.db, systemClock, logger, { metrics: platformMetrics }));
+  const deps = createBotDeps(config, database.db, systemClock, logger, { metrics: platformMetrics });
+  if (deps.temporal) defer(() => deps.temporal!.client.connection.close());
+  const bot = await startBot(config, deps);
   defer(bot.stop);
   const probes = await startBotProbes(config, database.db, bot, processDiscordLatch(logger));
   defer(probes.close);

@@ -106,8 +106,13 @@ export function handledSeq(bot: RunningBot, seq: number): Promise<void> {
 }
 
 /** A bot bed whose fake Discord holds a server the bot has synced (GUILD_CREATE handled), on Pro with `features` on. */
-export async function startBotBedOnServer(database: TestDatabase, now: Date, features: GuildRecord['features']): Promise<{ bed: BotBed; server: FakeServer }> {
-  const bed = await startBotBed(database, now);
+export async function startBotBedOnServer(
+  database: TestDatabase,
+  now: Date,
+  features: GuildRecord['features'],
+  depOverrides: Partial<BotDeps> = {},
+): Promise<{ bed: BotBed; server: FakeServer }> {
+  const bed = await startBotBed(database, now, {}, {}, depOverrides);
   const server = seedFakeServer(bed.fake);
   await bed.dispatch('GUILD_CREATE', guildCreatePayload(bed.fake.state, server.id));
   await changeGuild(database.db, server.id, { plan: 'pro', features }, { type: 'system' });

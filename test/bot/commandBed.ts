@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { GuildRecord } from '../../db/guild/guilds.js';
+import type { BotDeps } from '../../process/bot/handler.js';
 import { COMMAND_DEFINITIONS } from '../../process/bot/commands/commandTable.js';
 import { addMember, autocompleteInteraction, commandInteraction, type CommandUse, type FakeInteractionAnswer } from '../../process/infra/fakeDiscord/index.js';
 import { changeGuild } from '../../src/guild/guildManagement.js';
@@ -36,8 +37,9 @@ export function answerText(answers: FakeInteractionAnswer[]): string {
   return (last!.kind === 'edit' ? body.content : body.data?.content) ?? '';
 }
 
-export async function startCommandBed(database: TestDatabase, now: Date, features: GuildRecord['features']): Promise<CommandBed> {
-  const { bed, server } = await startBotBedOnServer(database, now, features);
+/** `depOverrides`: the bot's dependencies a test sets (a Temporal client on the test worker's task queue). */
+export async function startCommandBed(database: TestDatabase, now: Date, features: GuildRecord['features'], depOverrides: Partial<BotDeps> = {}): Promise<CommandBed> {
+  const { bed, server } = await startBotBedOnServer(database, now, features, depOverrides);
   await syncCommands(createApplicationCommands(fakeDiscordRest(bed.fake)), [...COMMAND_DEFINITIONS]);
   const guild = bed.fake.state.guilds.get(server.id)!;
   const use = async (u: Omit<CommandUse, 'guildId'>) => {
