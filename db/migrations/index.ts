@@ -39,6 +39,8 @@ import * as apiKeyRolls from './2026-11-28-030-api-key-rolls.js';
 import * as gatewaySessions from './2026-11-28-040-gateway-sessions.js';
 import * as platformGuildLeft from './2026-11-28-050-platform-guild-left.js';
 import * as levelUpEffects from './2026-11-29-050-level-up-effects.js';
+import * as retentionIndexes from './2026-11-29-070-retention-indexes.js';
+import * as flowRunIdsBigint from './2026-11-29-071-flow-run-ids-bigint.js';
 
 /**
  * A migration file's exports. Each runs in a transaction of its own (with its record in kysely_migration) unless it
@@ -91,4 +93,6 @@ export const migrations: Record<string, SchemaMigration> = {
   '2026-11-28-040-gateway-sessions': gatewaySessions,
   '2026-11-28-050-platform-guild-left': platformGuildLeft,
   '2026-11-29-050-level-up-effects': levelUpEffects,
+  '2026-11-29-070-retention-indexes': retentionIndexes,
+  '2026-11-29-071-flow-run-ids-bigint': flowRunIdsBigint,
 };
