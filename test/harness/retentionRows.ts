@@ -51,10 +51,10 @@ let tickets = 0;
 /** A ticket closed at `closedAt` (open when null) with a saved transcript of `messages` messages. */
 export async function insertTicket(db: Kysely<Database>, guildId: string, closedAt: Date | null, messages = 2) {
   const ticketNo = ++tickets;
-  await sql`insert into tickets (guild_id, ticket_no, status, user_id, is_thread, opened_at, closed_at, transcript_generated_at, transcript_total)
-    values (${guildId}, ${ticketNo}, ${closedAt ? 'closed' : 'open'}, '100000000000000001', false, ${new Date(0)}, ${closedAt}, ${closedAt}, ${messages})`.execute(db);
+  await sql`insert into tickets (guild_id, ticket_no, status, user_id, is_thread, opened_at, closed_at, transcript_generated_at, transcript_total, transcript_message_content, transcript_users)
+    values (${guildId}, ${ticketNo}, ${closedAt ? 'closed' : 'open'}, '100000000000000001', false, ${new Date(0)}, ${closedAt}, ${closedAt}, ${messages}, ${closedAt ? true : null}, ${closedAt ? '{}' : null})`.execute(db);
   for (let i = 1; i <= messages; i++) {
-    await sql`insert into ticket_messages (guild_id, ticket_no, message_id, content, created_at) values (${guildId}, ${ticketNo}, ${i}, 'hello', ${new Date(0)})`.execute(db);
+    await sql`insert into ticket_messages (guild_id, ticket_no, message_id, content, created_at) values (${guildId}, ${ticketNo}, ${String(100000000000000000n + BigInt(i))}, 'hello', ${new Date(0)})`.execute(db);
   }
   return ticketNo;
 }
