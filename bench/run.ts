@@ -22,6 +22,7 @@ import { runDiscordEffects } from './scenarios/discordEffects.js';
 import { runGatewayIngest } from './scenarios/gatewayIngest.js';
 import { runGatewayReady } from './scenarios/gatewayReady.js';
 import { runGatewayRestart } from './scenarios/gatewayRestart.js';
+import { runPurge } from './scenarios/purge.js';
 import type { ScenarioContext } from './scenarios/context.js';
 import { createBenchKey, seedBenchGuild } from './seed.js';
 import type { ServerThreadData } from './serverThread.js';
@@ -34,6 +35,7 @@ const SCENARIOS = {
   'xp-latency': runXpLatency,
   leaderboard: runLeaderboard,
   'invites-leaderboard': runInvitesLeaderboard,
+  purge: runPurge,
   'webhook-latency': runWebhookLatency,
   'webhook-slow-receiver': runWebhookSlowReceiver,
   'flow-run': runFlowRun,
@@ -79,7 +81,7 @@ const { values } = parseArgs({
     'discord-changes': { type: 'string', default: '1000' },
     /** XP changes per second posted by `xp-latency`. */
     rate: { type: 'string', default: '10' },
-    /** Rows of the levels and invites leaderboards (the goal is stated at 10,000,000). */
+    /** Rows of the levels and invites leaderboards, and expired rows of `purge` (the goals are stated at 10,000,000). */
     rows: { type: 'string', default: '1000000' },
     /** Usable keys the api keeps in memory (CREDENTIAL_CACHE_ENTRIES); 0 looks every request's key up, as before issue 28. */
     'credential-cache': { type: 'string', default: '10000' },
@@ -291,6 +293,11 @@ function printTable(results: ScenarioResult[]) {
         String(r.lost),
         `${r.counted}/${r.sent} counted over ${r.guilds} servers, XP ${r.xpApplied}/${r.xpExpected}, SIGTERM then SIGKILL; caught up ${r.catchUpMs} ms after the last; ${r.identifies} identify, ${r.resumes} resumes, ${r.invalidRequests} invalid`,
       ]);
+    } else if (r.scenario === 'purge') {
+      rows.push(['purge reads before', String(r.before.requestsPerSecond), String(r.before.latencyMs.p50), String(r.before.latencyMs.p99), String(r.before.non2xx), `${r.expiredRows.toLocaleString('en-US')} expired rows`]);
+      const p = r.purge;
+      rows.push(['purge reads during', String(r.during.requestsPerSecond), String(r.during.latencyMs.p50), String(r.during.latencyMs.p99), String(r.during.non2xx),
+        `p99 ${r.p99ChangePercent >= 0 ? '+' : ''}${r.p99ChangePercent}% (goal < 20 at 10,000,000); purged ${p.rows.toLocaleString('en-US')} rows in ${p.seconds} s, ${p.batches} batches`]);
     } else if (r.scenario === 'shop-buy') {
       rows.push(['shop-buy', String(r.throughput.requestsPerSecond), String(r.throughput.latencyMs.p50), String(r.throughput.latencyMs.p99), String(r.throughput.non2xx), `${r.throughput.sold} sold; scarce: ${r.scarce.sold}/${r.scarce.stock} sold, ledger mismatches ${r.ledgerMismatches}`]);
     } else {

@@ -44,6 +44,8 @@ import * as platformButtons from './2026-11-29-010-platform-buttons.js';
 import * as platformBlocks from './2026-11-29-030-platform-blocks.js';
 import * as identifySlots from './2026-11-29-040-identify-slots.js';
 import * as levelUpEffects from './2026-11-29-050-level-up-effects.js';
+import * as retentionIndexes from './2026-11-29-070-retention-indexes.js';
+import * as flowRunIdsBigint from './2026-11-29-071-flow-run-ids-bigint.js';
 
 /**
  * A migration file's exports. Each runs in a transaction of its own (with its record in kysely_migration) unless it
@@ -101,4 +103,6 @@ export const migrations: Record<string, SchemaMigration> = {
   '2026-11-29-030-platform-blocks': platformBlocks,
   '2026-11-29-040-identify-slots': identifySlots,
   '2026-11-29-050-level-up-effects': levelUpEffects,
+  '2026-11-29-070-retention-indexes': retentionIndexes,
+  '2026-11-29-071-flow-run-ids-bigint': flowRunIdsBigint,
 };
