@@ -1,4 +1,5 @@
-import { dropRankSnapshot, listLargeLevelGuilds, listSnapshotGuilds, refreshRankSnapshot } from '../db/levels/ranks.js';
+import { LEVEL_RANKS, refreshRankSnapshot } from '../db/levels/ranks.js';
+import { refreshLargeBoards } from '../db/shared/rankBoards.js';
 import { finishXpChange, markXpChangeProcessing, type XpChangeResult } from '../db/levels/xpChanges.js';
 import { applyPendingXpChange } from '../src/levels/applyPendingXpChange.js';
 import { runXpChange } from '../src/levels/runXpChange.js';
@@ -77,12 +78,7 @@ export function createLevelsActivities(deps: ActivityDeps) {
     },
 
     /** Recomputes the rank snapshot of every large server and drops those of servers that shrank. */
-    async refreshLevelRankSnapshots(): Promise<{ refreshed: number; dropped: number }> {
-      const large = new Set(await listLargeLevelGuilds(db, RANK_SNAPSHOT_THRESHOLD));
-      for (const guildId of large) await refreshRankSnapshot(db, guildId, clock.now());
-      const shrunk = (await listSnapshotGuilds(db)).filter((id) => !large.has(id));
-      for (const guildId of shrunk) await dropRankSnapshot(db, guildId);
-      return { refreshed: large.size, dropped: shrunk.length };
-    },
+    refreshLevelRankSnapshots: (): Promise<{ refreshed: number; dropped: number }> =>
+      refreshLargeBoards(db, LEVEL_RANKS, RANK_SNAPSHOT_THRESHOLD, (guildId) => refreshRankSnapshot(db, guildId, clock.now())),
   };
 }
