@@ -1,6 +1,8 @@
+import { Context } from '@temporalio/activity';
 import { findBankSettings } from '../db/bank/accounts.js';
 import { findEvent } from '../db/shared/events.js';
 import { postBankLogLine } from '../src/bank/bankLogMessage.js';
+import { postBatchBankLog } from '../src/bank/batchBankLog.js';
 import type { ActivityDeps } from './deps.js';
 import { refuse } from './refusal.js';
 
@@ -16,6 +18,15 @@ export function createBankActivities({ db, platform }: ActivityDeps) {
       if (!settings.logChannelId) return 'no-log-channel';
       await postBankLogLine(platform, settings, settings.logChannelId, event);
       return 'posted';
+    },
+
+    /**
+     * The bank log lines of an event batch (workflow webhookBatch): postBatchBankLog, each posted line heartbeated
+     * (its event id), so a later try resumes after the last line the server heard of.
+     */
+    async postBankLogs(batchId: number): Promise<number> {
+      const context = Context.current();
+      return postBatchBankLog(db, platform, batchId, { lastPosted: context.info.heartbeatDetails, posted: (eventId) => context.heartbeat(eventId) });
     },
   };
 }

@@ -1,4 +1,3 @@
-import { findDraw } from '../db/giveaways/draws.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
 import { recordGiveawayPosted } from '../src/giveaways/activateGiveaway.js';
 import { runDraw } from '../src/giveaways/drawGiveaway.js';
@@ -51,12 +50,9 @@ export function createGiveawaysActivities(deps: ActivityDeps) {
       return { status: g.status, draws: await countDraws(db, guildId, giveawayId) };
     },
 
-    /** A reroll's draw `drawNumber`, among entrants who never won, replacing winners (NOT_A_WINNER, TOO_MANY_WINNERS). */
+    /** A reroll's draw `drawNumber`, among entrants who never won, replacing winners (GIVEAWAY_NOT_ENDED, NOT_A_WINNER, TOO_MANY_WINNERS). */
     async rerollGiveaway(guildId: string, giveawayId: number, drawNumber: number, r: RerollRequest): Promise<DrawOutcome> {
-      const g = await load(guildId, giveawayId);
-      if (!(await findDraw(db, guildId, giveawayId, drawNumber)) && g.status !== 'ended') {
-        throw refuse('GIVEAWAY_NOT_ENDED', `Giveaway ${giveawayId} is ${g.status}.`);
-      }
+      await load(guildId, giveawayId); // GIVEAWAY_NOT_FOUND; the draw refuses the rest
       const reroll = { count: r.count, replaceUserIds: r.replaceUserIds };
       try {
         return (await runDraw(db, platform, { guildId, giveawayId, drawNumber, reroll, actor: r.actor, at: clock.now() })).outcome;

@@ -1,6 +1,7 @@
 import { findInviteCounts } from '../db/invites/members.js';
 import { listGrantedMilestoneRoles, listInviteMilestones, recordMilestoneGrant } from '../db/invites/milestones.js';
-import { dropInviteRankSnapshot, listInviteSnapshotGuilds, listLargeInviteGuilds, refreshInviteRankSnapshot } from '../db/invites/ranks.js';
+import { INVITE_RANKS, refreshInviteRankSnapshot } from '../db/invites/ranks.js';
+import { refreshLargeBoards } from '../db/shared/rankBoards.js';
 import type { DueMilestone } from '../src/invites/ids.js';
 import { INVITE_RANK_SNAPSHOT_THRESHOLD } from '../src/invites/leaderboard.js';
 import { dueMilestones } from '../src/invites/milestoneRules.js';
@@ -31,12 +32,7 @@ export function createInvitesActivities({ db, platform, clock }: ActivityDeps) {
     },
 
     /** Snapshots the all-time ranks of servers with many inviters; drops the snapshots of servers that shrank. */
-    async refreshInviteRankSnapshots(): Promise<{ refreshed: number; dropped: number }> {
-      const large = new Set(await listLargeInviteGuilds(db, INVITE_RANK_SNAPSHOT_THRESHOLD));
-      for (const guildId of large) await refreshInviteRankSnapshot(db, guildId, clock.now());
-      const shrunk = (await listInviteSnapshotGuilds(db)).filter((id) => !large.has(id));
-      for (const guildId of shrunk) await dropInviteRankSnapshot(db, guildId);
-      return { refreshed: large.size, dropped: shrunk.length };
-    },
+    refreshInviteRankSnapshots: (): Promise<{ refreshed: number; dropped: number }> =>
+      refreshLargeBoards(db, INVITE_RANKS, INVITE_RANK_SNAPSHOT_THRESHOLD, (guildId) => refreshInviteRankSnapshot(db, guildId, clock.now())),
   };
 }

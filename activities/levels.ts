@@ -1,6 +1,8 @@
-import { dropRankSnapshot, listLargeLevelGuilds, listSnapshotGuilds, refreshRankSnapshot } from '../db/levels/ranks.js';
-import { findXpChange, finishXpChange, markXpChangeProcessing, type XpChangeResult } from '../db/levels/xpChanges.js';
+import { LEVEL_RANKS, refreshRankSnapshot } from '../db/levels/ranks.js';
+import { refreshLargeBoards } from '../db/shared/rankBoards.js';
+import { finishXpChange, markXpChangeProcessing, type XpChangeResult } from '../db/levels/xpChanges.js';
 import { applyPendingXpChange } from '../src/levels/applyPendingXpChange.js';
+import { runXpChange } from '../src/levels/runXpChange.js';
 import { announceLevelUp, applyLevelMoveEffects, syncRewardRoles } from '../src/levels/levelUpEffects.js';
 import { applyLevelUpEffects } from '../src/levels/applyLevelUpEffects.js';
 import type { LevelEffectRefusal } from '../db/levels/levelUpEffects.js';
@@ -43,25 +45,12 @@ export function createLevelsActivities(deps: ActivityDeps) {
       return applied.result;
     },
 
-    /**
-     * The whole change in one step (workflow patch `xp-change-one-step`): checked like beginXpChange, applied like
-     * applyXpChange and, when its level did not move (nothing left to do), recorded done in the same transaction.
-     * `finished` false leaves it processing for its reward roles and announcement. A retry after the commit finds
-     * it applied and skips the checks: a target who left since then does not undo an applied change.
-     */
+    /** The whole change in one step (workflow patch `xp-change-one-step`): runXpChange, checked like beginXpChange. */
     async runXpChange(changeId: string, guildId: string, userId: string): Promise<{ result: XpChangeResult; finished: boolean }> {
-      const change = await findXpChange(db, changeId);
-      if (!change) throw notFound(changeId);
-      if (!change.result) await checkXpTarget(guildId, userId);
-      const applied = await db.transaction().execute(async (trx) => {
-        const applied = await applyPendingXpChange(trx, changeId, clock.now());
-        const finished = applied !== undefined && applied.result.level === applied.result.previousLevel;
-        if (finished) await finishXpChange(trx, changeId, { status: 'done', result: applied.result }, clock.now());
-        return applied && { ...applied, finished };
-      });
-      if (!applied) throw notFound(changeId);
-      await startFanoutsOrLeaveToRelay(deps, applied.events);
-      return { result: applied.result, finished: applied.finished };
+      const run = await runXpChange(db, changeId, clock.now(), () => checkXpTarget(guildId, userId));
+      if (!run) throw notFound(changeId);
+      await startFanoutsOrLeaveToRelay(deps, run.events);
+      return { result: run.result, finished: run.finished };
     },
 
     /**
@@ -89,12 +78,7 @@ export function createLevelsActivities(deps: ActivityDeps) {
     },
 
     /** Recomputes the rank snapshot of every large server and drops those of servers that shrank. */
-    async refreshLevelRankSnapshots(): Promise<{ refreshed: number; dropped: number }> {
-      const large = new Set(await listLargeLevelGuilds(db, RANK_SNAPSHOT_THRESHOLD));
-      for (const guildId of large) await refreshRankSnapshot(db, guildId, clock.now());
-      const shrunk = (await listSnapshotGuilds(db)).filter((id) => !large.has(id));
-      for (const guildId of shrunk) await dropRankSnapshot(db, guildId);
-      return { refreshed: large.size, dropped: shrunk.length };
-    },
+    refreshLevelRankSnapshots: (): Promise<{ refreshed: number; dropped: number }> =>
+      refreshLargeBoards(db, LEVEL_RANKS, RANK_SNAPSHOT_THRESHOLD, (guildId) => refreshRankSnapshot(db, guildId, clock.now())),
   };
 }

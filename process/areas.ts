@@ -36,7 +36,6 @@ import { moderationActionWorkflow } from '../src/moderation/ids.js';
 import { modActionOperation } from '../src/moderation/modActionOperation.js';
 import { relayDeliveryRetries } from '../src/webhooks/deliveryRelay.js';
 import { webhookDeliveryWorkflow } from '../src/webhooks/ids.js';
-import { createEventsActivities } from '../activities/events.js';
 import { shopRoutes } from '../api/routes/shop.js';
 import { createShopActivities } from '../activities/shop.js';
 import { purchaseEffectsWorkflow, purchaseRefundWorkflow } from '../src/shop/ids.js';
@@ -133,7 +132,6 @@ export const AREAS: AreaModule[] = [
   // eventFanout runs only for events whose fan-out started before batches (issue 16); new ones go in batches.
   {
     name: 'events',
-    activities: createEventsActivities,
     relays: [relayUnstartedBatches],
     workflows: [webhookBatchWorkflow, eventFanoutWorkflow],
   },

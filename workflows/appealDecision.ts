@@ -2,7 +2,7 @@ import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { AppealsActivities } from '../activities/appeals.js';
 import type { AppealDecisionInput, FailedAppealAction } from '../src/appeals/ids.js';
 import { BOUNDED_PLATFORM_EFFECT, DATABASE_STEP } from './activityProfiles.js';
-import { activityFailureType } from './refusalCode.js';
+import { effectFailure } from './effectFailures.js';
 
 const steps = proxyLocalActivities<AppealsActivities>(DATABASE_STEP);
 // The decision already stands: a step that keeps failing shows in the appeal's failedAction.
@@ -18,25 +18,14 @@ export async function appealDecision({ guildId, number, decision }: AppealDecisi
   return { failedAction };
 }
 
+/** The effects in order; the first that fails for good ends the decision's effects (no invite without the unban). */
 async function applyDecision(guildId: string, number: number, decision: AppealDecisionInput['decision']): Promise<FailedAppealAction | null> {
   let inviteUrl: string | null = null;
   if (decision === 'approved') {
-    try {
-      await effects.unbanAppellant(guildId, number);
-    } catch (err) {
-      return { type: 'unban', error: activityFailureType(err) };
-    }
-    try {
-      inviteUrl = await effects.createAppealInvite(guildId, number);
-    } catch (err) {
-      return { type: 'invite', error: activityFailureType(err) };
-    }
+    const unban = await effectFailure('unban', () => effects.unbanAppellant(guildId, number));
+    if (unban) return unban;
+    const invite = await effectFailure('invite', async () => (inviteUrl = await effects.createAppealInvite(guildId, number)));
+    if (invite) return invite;
   }
-  try {
-    const dm = await effects.notifyAppellant(guildId, number, inviteUrl);
-    return dm === 'failed' ? { type: 'dm', error: 'DM_FAILED' } : null;
-  } catch (err) {
-    return { type: 'dm', error: activityFailureType(err) };
-  }
+  return effectFailure('dm', () => effects.notifyAppellant(guildId, number, inviteUrl));
 }
-

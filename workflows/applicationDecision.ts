@@ -2,7 +2,7 @@ import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/work
 import type { ApplicationsActivities } from '../activities/applications.js';
 import type { ApplicationDecisionInput, FailedSubmissionAction } from '../src/applications/ids.js';
 import { BOUNDED_PLATFORM_EFFECT, DATABASE_STEP } from './activityProfiles.js';
-import { activityFailureType } from './refusalCode.js';
+import { failureCollector } from './effectFailures.js';
 
 const steps = proxyLocalActivities<ApplicationsActivities>(DATABASE_STEP);
 // The decision already stands: an effect that keeps failing is recorded in failedActions, the others still run.
@@ -16,15 +16,7 @@ const REVIEW_MESSAGE_EDIT_PATCH = 'review-message-edit';
  * whatever the others did.
  */
 export async function applicationDecision({ guildId, number }: ApplicationDecisionInput): Promise<{ failedActions: FailedSubmissionAction[] }> {
-  const failedActions: FailedSubmissionAction[] = [];
-  const attempt = async (type: FailedSubmissionAction['type'], effect: () => Promise<unknown>) => {
-    try {
-      const outcome = await effect();
-      if (type === 'dm' && outcome === 'failed') failedActions.push({ type, error: 'DM_FAILED' });
-    } catch (err) {
-      failedActions.push({ type, error: activityFailureType(err) });
-    }
-  };
+  const { failed: failedActions, attempt } = failureCollector<FailedSubmissionAction['type']>();
   await attempt('roles', () => effects.applyApplicationRoles(guildId, number));
   await attempt('dm', () => effects.notifyApplicant(guildId, number));
   await attempt('announce', () => effects.announceApplication(guildId, number));

@@ -2,7 +2,7 @@ import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { TicketsActivities } from '../activities/tickets.js';
 import type { FailedTicketCloseAction, TicketCloseInput } from '../src/tickets/ids.js';
 import { BOUNDED_PLATFORM_EFFECT, DATABASE_STEP } from './activityProfiles.js';
-import { activityFailureType } from './refusalCode.js';
+import { failureCollector } from './effectFailures.js';
 
 const steps = proxyLocalActivities<TicketsActivities>(DATABASE_STEP);
 // The close already stands (transcript and event included): an effect that keeps failing is recorded, the others still run.
@@ -13,15 +13,7 @@ const effects = proxyActivities<TicketsActivities>(BOUNDED_PLATFORM_EFFECT);
  * ticket channel deleted or its thread archived. Each effect runs whatever the others did.
  */
 export async function ticketClose({ guildId, ticketNo }: TicketCloseInput): Promise<{ failedActions: FailedTicketCloseAction[] }> {
-  const failedActions: FailedTicketCloseAction[] = [];
-  const attempt = async (type: FailedTicketCloseAction['type'], effect: () => Promise<unknown>) => {
-    try {
-      const outcome = await effect();
-      if (type === 'dm' && outcome === 'failed') failedActions.push({ type, error: 'DM_FAILED' });
-    } catch (err) {
-      failedActions.push({ type, error: activityFailureType(err) });
-    }
-  };
+  const { failed: failedActions, attempt } = failureCollector<FailedTicketCloseAction['type']>();
   await attempt('log', () => effects.postTicketCloseLog(guildId, ticketNo));
   await attempt('dm', () => effects.notifyTicketOpener(guildId, ticketNo));
   await attempt('channel', () => effects.closeTicketChannel(guildId, ticketNo));

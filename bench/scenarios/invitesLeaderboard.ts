@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { dropInviteRankSnapshot, refreshInviteRankSnapshot } from '../../db/invites/ranks.js';
+import { INVITE_RANKS, refreshInviteRankSnapshot } from '../../db/invites/ranks.js';
+import { dropSnapshot } from '../../db/shared/rankBoards.js';
 import type { Database } from '../../db/schema.js';
 import type { LoadResult } from '../load.js';
 import { BENCH_GUILD_ID, FIRST_MEMBER_ID } from '../seed.js';
@@ -57,7 +58,7 @@ export async function runInvitesLeaderboard(ctx: ScenarioContext): Promise<Leade
   const load = readLoad(ctx);
   const pages: Record<string, LoadResult> = {};
 
-  await dropInviteRankSnapshot(ctx.db, BENCH_GUILD_ID);
+  await dropSnapshot(ctx.db, INVITE_RANKS, BENCH_GUILD_ID);
   // A crash leaves the unlogged snapshot empty, not full of the dead rows a drop leaves behind.
   await sql`VACUUM invite_rank_snapshots`.execute(ctx.db);
   // Not measured: the first seconds of load after seeding run on a cold JIT, pool and plan cache, whatever the

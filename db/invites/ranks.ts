@@ -1,6 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import { boardRowsAfter, chunkOutcome, recountInChunks, RECOUNT_PACE, type BoardKey, type BoardSource, type Recount } from '../shared/rankRecount.js';
+import { findSnapshotState, snapshotRows, type RankBoard, type SnapshotState } from '../shared/rankBoards.js';
+import { boardRowsAfter, chunkOutcome, recountInChunks, RECOUNT_PACE, type BoardKey, type Recount } from '../shared/rankRecount.js';
+
+/** The all-time invites board: inviters by invites, snapshotted for large servers. */
+export const INVITE_RANKS: RankBoard<'invite_rank_snapshots'> = {
+  source: { table: 'invite_members', score: 'invites', columns: ['verified', 'bonus'] },
+  snapshot: { rows: 'invite_rank_snapshots', state: 'invite_rank_snapshot_state' },
+};
 
 export interface SnapshotBoardRow {
   rank: number;
@@ -10,10 +17,8 @@ export interface SnapshotBoardRow {
   bonus: number;
 }
 
-export async function findInviteRankSnapshot(db: Kysely<Database>, guildId: string): Promise<{ total: number; refreshedAt: Date } | undefined> {
-  const row = await db.selectFrom('invite_rank_snapshot_state').selectAll().where('guild_id', '=', guildId).executeTakeFirst();
-  return row && { total: row.total, refreshedAt: row.refreshed_at };
-}
+export const findInviteRankSnapshot = (db: Kysely<Database>, guildId: string): Promise<SnapshotState | undefined> =>
+  findSnapshotState(db, INVITE_RANKS, guildId);
 
 /**
  * Recomputes a guild's snapshot when its counts changed since the last one (the trigger of migration
@@ -26,15 +31,12 @@ export async function refreshInviteRankSnapshot(db: Kysely<Database>, guildId: s
   const current = marked.numDeletedRows === 0n ? await findInviteRankSnapshot(db, guildId) : undefined;
   if (current) return { total: current.total, written: 0 };
   try {
-    const snapshot = { rows: 'invite_rank_snapshots', state: 'invite_rank_snapshot_state', guildId, at } as const;
-    return await recountInChunks(db, snapshot, pace, (trx, offset, after, limit) => recountChunk(trx, guildId, offset, after, limit));
+    return await recountInChunks(db, { ...INVITE_RANKS.snapshot, guildId, at }, pace, (trx, offset, after, limit) => recountChunk(trx, guildId, offset, after, limit));
   } catch (err) {
     await db.insertInto('invite_rank_dirty').values({ guild_id: guildId }).onConflict((oc) => oc.doNothing()).execute();
     throw err;
   }
 }
-
-const INVITE_BOARD: BoardSource = { table: 'invite_members', score: 'invites', columns: ['verified', 'bonus'] };
 
 /**
  * Writes one chunk of the board, skipping positions that already hold the same row. Ranks come from the per-count
@@ -44,7 +46,7 @@ async function recountChunk(trx: Kysely<Database>, guildId: string, offset: numb
   const { rows } = await sql<{ n: string; written: string; score: string | null; user_id: string | null }>`
     with chunk as (
       select user_id, score as invites, verified, bonus, ${offset} + row_number() over (order by score desc, user_id) as position
-      from (${boardRowsAfter(INVITE_BOARD, guildId, after, limit)}) c
+      from (${boardRowsAfter(INVITE_RANKS.source, guildId, after, limit)}) c
     ),
     ranks as (
       select invites, 1 + coalesce(sum(members) over (order by invites desc rows between unbounded preceding and 1 preceding), 0) as rank
@@ -68,34 +70,7 @@ async function recountChunk(trx: Kysely<Database>, guildId: string, offset: numb
   return chunkOutcome(rows[0]!, limit);
 }
 
-export async function dropInviteRankSnapshot(db: Kysely<Database>, guildId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('invite_rank_snapshots').where('guild_id', '=', guildId).execute();
-    await trx.deleteFrom('invite_rank_snapshot_state').where('guild_id', '=', guildId).execute();
-  });
-}
-
 export async function inviteSnapshotPage(db: Kysely<Database>, guildId: string, offset: number, limit: number): Promise<SnapshotBoardRow[]> {
-  const rows = await db
-    .selectFrom('invite_rank_snapshots')
-    .select(['rank', 'user_id', 'invites', 'verified', 'bonus'])
-    .where('guild_id', '=', guildId)
-    .where('position', '>', offset)
-    .orderBy('position')
-    .limit(limit)
-    .execute();
+  const rows = await snapshotRows(db, INVITE_RANKS, guildId, offset, limit);
   return rows.map((r) => ({ rank: r.rank, userId: r.user_id, invites: r.invites, verified: r.verified, bonus: r.bonus }));
-}
-
-/** Guilds whose ranked inviters reach `threshold`, so their ranks are worth a snapshot. */
-export async function listLargeInviteGuilds(db: Kysely<Database>, threshold: number): Promise<string[]> {
-  const rows = await sql<{ guild_id: string }>`
-    SELECT g.id AS guild_id FROM guilds g
-    WHERE (SELECT count(*) FROM (SELECT 1 FROM invite_members m WHERE m.guild_id = g.id AND m.invites > 0 LIMIT ${threshold}) s) >= ${threshold}`.execute(db);
-  return rows.rows.map((r) => r.guild_id);
-}
-
-export async function listInviteSnapshotGuilds(db: Kysely<Database>): Promise<string[]> {
-  const rows = await db.selectFrom('invite_rank_snapshot_state').select('guild_id').execute();
-  return rows.map((r) => r.guild_id);
 }

@@ -71,20 +71,11 @@ export interface FailedTicketCloseAction {
   error: string;
 }
 
-export interface NewTicket {
-  guildId: string;
-  ticketNo: number;
-  userId: string;
-  panelId: number | null;
-  panelTitle: string | null;
-  subject: string | null;
-  source: TicketSource | null;
-  isThread: boolean;
-  channelId: string | null;
-  answers: TicketAnswer[];
-  members: TicketMember[];
-  openedAt: Date;
-}
+/** What opening a ticket stores; the rest of the record starts empty (open, unclaimed, no messages). */
+export type NewTicket = Pick<
+  TicketRecord,
+  'guildId' | 'ticketNo' | 'userId' | 'panelId' | 'panelTitle' | 'subject' | 'source' | 'isThread' | 'channelId' | 'answers' | 'members' | 'openedAt'
+>;
 
 /** The next ticket number of a server; the settings row stays locked until the caller's transaction ends. */
 export async function nextTicketNo(trx: Db, guildId: string): Promise<number> {

@@ -54,12 +54,13 @@ export interface DrawRequest {
  * One draw, stored once per (giveaway, draw number): a retry finds the stored draw and returns its winners.
  * The first draw closes entries first (so none slips in while members are checked), then ends the giveaway
  * with `giveaways.ended` in the transaction that stores the draw. A reroll draws among entrants who never won
- * and replaces winners: the list never grows past the giveaway's `winners` (RerollRefusal TOO_MANY_WINNERS).
+ * and replaces winners of an ended giveaway only (RerollRefusal GIVEAWAY_NOT_ENDED): the list never grows past
+ * the giveaway's `winners` (RerollRefusal TOO_MANY_WINNERS).
  */
 export async function runDraw(db: Kysely<Database>, platform: Platform, d: DrawRequest): Promise<{ outcome: DrawOutcome; events: OutboxEvent[] }> {
   const stored = await findDraw(db, d.guildId, d.giveawayId, d.drawNumber);
   if (stored) return { outcome: outcomeOf(stored), events: [] };
-  const g = d.reroll ? await lockedRead(db, d) : await closeEntries(db, d.guildId, d.giveawayId, d.at);
+  const g = d.reroll ? await rerollable(db, d) : await closeEntries(db, d.guildId, d.giveawayId, d.at);
   if (g.status === 'cancelled') return { outcome: { status: 'cancelled', drawNumber: d.drawNumber, winnerIds: [] }, events: [] };
   const reroll = d.reroll && rerollPlanOf(g, d.reroll);
   const previous = d.reroll ? await listDraws(db, d.guildId, d.giveawayId) : [];
@@ -129,8 +130,11 @@ function rerollPlanOf(g: GiveawayRecord, ask: RerollAsk): RerollPlan {
   return planned.plan;
 }
 
-async function lockedRead(db: Kysely<Database>, d: DrawRequest): Promise<GiveawayRecord> {
-  return db.transaction().execute(async (trx) => (await lockGiveaway(trx, d.guildId, d.giveawayId, 'update'))!);
+/** The giveaway a reroll draws from, which must have ended (a stored reroll draw was returned before this). */
+async function rerollable(db: Kysely<Database>, d: DrawRequest): Promise<GiveawayRecord> {
+  const g = await db.transaction().execute(async (trx) => (await lockGiveaway(trx, d.guildId, d.giveawayId, 'update'))!);
+  if (g.status !== 'ended') throw new RerollRefusal('GIVEAWAY_NOT_ENDED', `Giveaway ${d.giveawayId} is ${g.status}.`);
+  return g;
 }
 
 /** Closes entries of an active giveaway (the draw is next); returns the giveaway as it then stands. */

@@ -17,5 +17,5 @@ export class GiveawayRefusal extends Refusal<
   | 'BALANCE_LIMIT'
 > {}
 
-/** Why a reroll's draw refuses the request: the API answers the same code as a 422. */
-export class RerollRefusal extends Refusal<RerollRefusalCode> {}
+/** Why a reroll's draw refuses the request: the API answers the same code (422, or 409 GIVEAWAY_NOT_ENDED). */
+export class RerollRefusal extends Refusal<RerollRefusalCode | 'GIVEAWAY_NOT_ENDED'> {}

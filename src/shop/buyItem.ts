@@ -2,19 +2,19 @@ import type { Kysely } from 'kysely';
 import { findBalance, findBankSettings } from '../../db/bank/accounts.js';
 import { findLevelMember } from '../../db/levels/members.js';
 import type { Database } from '../../db/schema.js';
-import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
-import { findItem, takeStock } from '../../db/shop/items.js';
-import { countUnrefunded, insertPurchase, lockMemberPurchases, type PurchaseRecord } from '../../db/shop/purchases.js';
+import type { AuditActor } from '../../db/shared/audit.js';
+import { findItem } from '../../db/shop/items.js';
+import { countUnrefunded, lockMemberPurchases, type PurchaseRecord } from '../../db/shop/purchases.js';
 import { findStore } from '../../db/shop/stores.js';
 import { bankDisabled } from '../core/errors.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
-import { recordEvent } from '../events/outbox.js';
 import { levelFromXp } from '../levels/curve.js';
 import type { ShopBuyResult } from './contract.js';
 import { moveBalance } from '../bank/moveBalance.js';
-import { checkBuyable, purchaseExpiry } from './purchaseRules.js';
+import { checkBuyable } from './purchaseRules.js';
+import { recordPurchase } from './recordPurchase.js';
 import { outOfStock, shopItemNotFound } from './shopErrors.js';
-import { purchaseEventData, toPurchaseBody } from './shopViews.js';
+import { toPurchaseBody } from './shopViews.js';
 import type { z } from '../core/zod.js';
 
 export interface BuyInput {
@@ -40,8 +40,8 @@ export interface ShopWrite<T> {
 
 /**
  * Buys one unit for a member in the caller's transaction: the item on sale and the requirements checked, the
- * stock taken by a conditional update, the price debited (ledger row and `bank.transaction`), the purchase
- * written with its `shop.purchase` event and audit row. Role effects follow in the purchase's workflow.
+ * price debited (ledger row and `bank.transaction`), then recordPurchase: the purchase with its `shop.purchase`
+ * event and audit row, and the stock taken by a conditional update. Role effects follow in the purchase's workflow.
  */
 export async function buyItem(trx: Kysely<Database>, input: BuyInput): Promise<ShopWrite<z.infer<typeof ShopBuyResult>>> {
   const { guildId, userId, at } = input;
@@ -81,29 +81,19 @@ export async function buyItem(trx: Kysely<Database>, input: BuyInput): Promise<S
     charge = { transactionId: null, previousBalance: balance, balance };
   }
 
-  const purchase = await insertPurchase(trx, {
+  const { purchase, event } = await recordPurchase(trx, {
     guildId,
     userId,
-    item: { id: item.id, name: item.name, emoji: item.emoji, type: item.type },
-    store: { id: store?.id ?? null, name: store?.name ?? null },
+    item,
+    store,
     source: 'buy',
     pricePaid: item.price,
-    roleId: item.roleId,
-    expiresAt: purchaseExpiry(item, at),
     transactionId: charge.transactionId,
-    createdAt: at,
-  });
-  events.push(await recordEvent(trx, { type: 'shop.purchase', guildId, createdAt: at, data: purchaseEventData(purchase) }));
-  await writeAudit(trx, {
-    guildId,
     actor: input.actor,
-    action: 'shop.buy',
-    target: { type: 'member', id: userId },
     requestId: input.requestId,
-    data: { purchaseId: purchase.id, itemId: item.id, price: item.price, transactionId: charge.transactionId, reason: input.reason },
+    auditData: { price: item.price, transactionId: charge.transactionId, reason: input.reason },
+    at,
   });
-  // Last, so the item's row lock (every buyer of a limited item queues on it) is held only until the commit. An
-  // unlimited item is not locked at all: buys of it never wait on each other.
-  if (item.stock !== null && !(await takeStock(trx, item.id))) throw outOfStock();
+  events.push(event);
   return { result: { purchase: toPurchaseBody(purchase), ...charge }, purchase, events };
 }

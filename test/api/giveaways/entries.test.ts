@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { saveBankSettings } from '../../../db/bank/accounts.js';
 import { findDraw } from '../../../db/giveaways/draws.js';
 import { runDraw } from '../../../src/giveaways/drawGiveaway.js';
+import { RerollRefusal } from '../../../src/giveaways/giveawayRefusal.js';
 import { createLocalPlatform } from '../../../src/platform/localPlatform.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { giveawayRequests, userIdAged } from './giveawayBed.js';
@@ -160,5 +161,17 @@ describe('entering and leaving (bot-side use cases)', () => {
     expect(retried.outcome).toEqual(first.outcome);
     expect(retried.events).toEqual([]);
     expect((await findDraw(db(), g.id, id, 1))!.drawnAt).toEqual(NOW);
+  });
+
+  it('a reroll of a giveaway not ended is refused by the draw (GIVEAWAY_NOT_ENDED, its status), nothing changed', async () => {
+    const { g, id } = await activeGiveaway();
+    await enter(g, id, await g.addMember());
+    const platform = createLocalPlatform(db());
+    const reroll = { guildId: g.id, giveawayId: id, drawNumber: 2, reroll: {}, actor: null, at: NOW };
+    await refused(g.id, async () => {
+      const err = await runDraw(db(), platform, reroll).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RerollRefusal);
+      expect(err).toMatchObject({ code: 'GIVEAWAY_NOT_ENDED', message: `Giveaway ${id} is active.` });
+    });
   });
 });

@@ -1,0 +1,33 @@
+import type { IdempotencyClaim } from '../db/shared/idempotency.js';
+import { claimOrReplay } from '../src/requests/idempotency.js';
+import type { AppContext, AppDeps } from './context.js';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency.js';
+import type { RouteDefinition } from './route.js';
+import { respondSettled, sendJsonText } from './responses.js';
+
+/**
+ * The Idempotency-Key step of a request: without a key (or on a route that takes none) nothing; with a new key its
+ * claim, which the write stores its response under; with a key already answered the stored answer, sent here (and
+ * `settle`d again when the route settles), so the request is done (`replayed`).
+ */
+export async function claimIdempotencyKey(
+  ctx: AppContext,
+  route: RouteDefinition,
+  body: unknown,
+  apiKeyId: number,
+  deps: AppDeps,
+  settle: ((stored: unknown) => Promise<{ status: number; body: unknown }>) | undefined,
+): Promise<{ replayed: true } | { replayed: false; claim: IdempotencyClaim | undefined }> {
+  // From the raw header lines: ctx.get() answers '' for a missing header and for an empty one alike.
+  const key = route.idempotent ? readIdempotencyKey(ctx.req.headersDistinct[IDEMPOTENCY_HEADER.toLowerCase()]) : undefined;
+  if (key === undefined) return { replayed: false, claim: undefined };
+  const outcome = await claimOrReplay(deps, { apiKeyId, key, fingerprint: requestFingerprint(ctx.method, ctx.path, body) });
+  if (outcome.kind !== 'replay') return { replayed: false, claim: outcome.claim };
+  if (settle) respondSettled(ctx, route, await settle(JSON.parse(outcome.body)), deps);
+  else {
+    ctx.status = outcome.status;
+    sendJsonText(ctx, outcome.body);
+  }
+  ctx.set('Idempotent-Replayed', 'true');
+  return { replayed: true };
+}
