@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { refreshRankSnapshot } from '../../../db/levels/ranks.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
-import { bearer, createTestGuild, createTestKey, snowflake, type TestGuild } from '../../harness/fixtures.js';
+import { bearer, createTestGuild, createTestKey, type TestGuild } from '../../harness/fixtures.js';
 
 // Large servers read level ranks from a snapshot recounted in chunks (db/shared/rankRecount.ts). The recount must
 // give the ranks of one sort (ties by user id, across chunk edges), write only what moved, and leave readers on the
@@ -48,7 +48,8 @@ const pageOf = async (guild: TestGuild, key: string, cursor: number, limit: numb
 describe('level rank snapshot recount', () => {
   it('gives the ranks of one sort, ties by user id across chunk edges, rewriting only moved rows', async () => {
     const { guild } = await setup();
-    const users = Array.from({ length: 14 }, () => snowflake());
+    // Fixed ids, so the ties (broken by user id) and the rows that move are the same on every run.
+    const users = Array.from({ length: 14 }, (_, i) => `2000000000000000${i + 10}`);
     for (const [i, user] of users.entries()) await setXp(guild, user, 100 * (1 + (i % 4)));
     expect(await refreshRankSnapshot(db(), guild.id, new Date(), BY_THREES)).toEqual({ total: 14, written: 14 });
     expect(await snapshotOf(guild)).toEqual(await boardOf(guild));
