@@ -20,7 +20,9 @@ import {
 } from '../../db/platform/moderation.js';
 import { changeMemberRole } from '../../db/platform/roles.js';
 import type { Database } from '../../db/schema.js';
+import { fitMessage } from '../core/messageLimits.js';
 import { CHANNEL_TYPES, PlatformUnavailableError, type Platform, type PlatformChannelType } from '../core/platform.js';
+import { readableMessage } from './readableMessage.js';
 
 const toChannelType = (type: string): PlatformChannelType =>
   (CHANNEL_TYPES as readonly string[]).includes(type) ? (type as PlatformChannelType) : 'other';
@@ -91,14 +93,15 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
         timedOutUntil: row.timed_out_until,
       };
     },
-    async postMessage(guildId, channelId, content, idempotencyKey) {
-      const id = await postPlatformMessage(db, { guildId, channelId, content, idempotencyKey });
+    async postMessage(guildId, channelId, content, idempotencyKey, options) {
+      const id = await postPlatformMessage(db, { guildId, channelId, content: readableMessage(fitMessage(content, options)), idempotencyKey });
       if (id === undefined) throw new PlatformUnavailableError();
       return id;
     },
-    async editMessage(guildId, channelId, messageId, content) {
+    async editMessage(guildId, channelId, messageId, content, options) {
+      // One text per message here: an edit replaces all of it, embeds included.
       await requireReachable(guildId);
-      return editPlatformMessage(db, { guildId, channelId, messageId, content });
+      return editPlatformMessage(db, { guildId, channelId, messageId, content: readableMessage(fitMessage(content, options)) });
     },
     async changeRole(guildId, userId, roleId, action, reason) {
       await requireReachable(guildId);
@@ -125,9 +128,9 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
       await requireReachable(guildId);
       return setPlatformTimeout(db, { guildId, userId, until, reason });
     },
-    async sendDirectMessage(guildId, userId, content, idempotencyKey) {
+    async sendDirectMessage(guildId, userId, content, idempotencyKey, options) {
       await requireReachable(guildId);
-      return sendPlatformDirectMessage(db, { guildId, userId, content, idempotencyKey });
+      return sendPlatformDirectMessage(db, { guildId, userId, content: readableMessage(fitMessage(content, options)), idempotencyKey });
     },
     async listInvites(guildId) {
       const guild = await requireReachable(guildId);

@@ -1,7 +1,8 @@
 import { ChannelType, type APIChannel, type APIGuildMember, type APIMessage } from 'discord-api-types/v10';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { discordError, type FakeAnswer } from './faults.js';
-import { botGuildPermissions } from './permissions.js';
+import { messageBodyRefusal, pingsOf } from './messageLimits.js';
+import { botGuildPermissions, channelPermissions } from './permissions.js';
 import type { FakeDiscordState, FakeGuild, FakeInvite } from './state.js';
 
 export interface FakeRequest {
@@ -59,6 +60,8 @@ function postMessage(state: FakeDiscordState, req: FakeRequest): FakeAnswer {
     const recipient = [...state.dmChannels.entries()].find(([, id]) => id === channelId)![0];
     if (state.closedDms.has(recipient)) return discordError(403, 50007, 'Cannot send messages to this user');
   }
+  const refused = messageBodyRefusal(req.body);
+  if (refused) return refused;
   const nonce = req.body?.nonce as string | undefined;
   // enforce_nonce: a second post with the same nonce in the channel answers the first message.
   if (nonce !== undefined && req.body?.enforce_nonce === true) {
@@ -73,9 +76,37 @@ function postMessage(state: FakeDiscordState, req: FakeRequest): FakeAnswer {
     timestamp: new Date().toISOString(),
     edited_timestamp: null,
     nonce,
+    ...messageParts(state, found, req.body, { content: '', embeds: [], components: [] }),
   } as APIMessage;
   state.messages.set(message.id, message);
   return json(message);
+}
+
+/**
+ * What a post or an edit sets beside the content: embeds (dropped, as Discord does, where the bot lacks Embed Links),
+ * components, and who the content pings. An edit keeps the embeds and components it does not send.
+ */
+function messageParts(
+  state: FakeDiscordState,
+  where: { guild?: FakeGuild; channel: APIChannel },
+  body: Record<string, unknown> | null,
+  before: { content: string; embeds: unknown[]; components?: unknown[] },
+) {
+  const { guild, channel } = where;
+  const held = guild ? channelPermissions(state, guild, channel) : PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.MentionEveryone;
+  const embeds = Array.isArray(body?.embeds) ? body.embeds : before.embeds;
+  const content = String(body?.content ?? before.content);
+  const pings = pingsOf(content, body?.allowed_mentions as never, {
+    mentionable: (roleId) => guild?.roles.get(roleId)?.mentionable === true,
+    botMayMentionEveryone: (held & PermissionFlagsBits.MentionEveryone) !== 0n,
+  });
+  return {
+    embeds: (held & PermissionFlagsBits.EmbedLinks) !== 0n ? embeds : [],
+    components: Array.isArray(body?.components) ? body.components : (before.components ?? []),
+    mentions: pings.userIds.map((id) => state.users.get(id) ?? { id }),
+    mention_roles: pings.roleIds,
+    mention_everyone: pings.everyone,
+  };
 }
 
 /** A guild channel as Discord creates it, with the permission overwrites it was given (kept as sent). */
@@ -215,7 +246,10 @@ export const DISCORD_ROUTES: FakeRoute[] = [
       const message = state.messages.get(req.params.message!);
       if (!message || message.channel_id !== req.params.channel) return unknown.message();
       if (message.author.id !== state.bot.id) return discordError(403, 50005, 'Cannot edit a message authored by another user');
+      const refused = messageBodyRefusal(req.body, message);
+      if (refused) return refused;
       message.content = String(req.body?.content ?? message.content);
+      Object.assign(message, messageParts(state, findChannel(state, message.channel_id)!, req.body, message));
       message.edited_timestamp = new Date().toISOString();
       return json(message);
     },

@@ -13,9 +13,11 @@ import {
   type APIUser,
 } from 'discord-api-types/v10';
 import { BOT_PERMISSION } from '../../core/botPermissions.js';
+import { fitMessage } from '../../core/messageLimits.js';
 import { PlatformRefusedError, type MessageOptions, type Platform, type PlatformMember } from '../../core/platform.js';
 import { createDiscordCaller, type DiscordPlatformOptions } from './discordCaller.js';
 import { DISCORD } from './discordErrors.js';
+import { discordMessageBody } from './discordMessage.js';
 import { toChannel, toGuild, toInvite, toMember, toRole } from './discordShapes.js';
 import { isTicketChannelOf, ticketChannelBody } from './ticketChannelShape.js';
 import { createTtlCache } from './ttlCache.js';
@@ -68,7 +70,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
 
   async function postWithNonce(channelId: string, content: string, idempotencyKey: string, options: MessageOptions = {}): Promise<APIMessage> {
     return call<APIMessage>('posting a message', 'post', Routes.channelMessages(channelId), {
-      body: { content, nonce: nonceOf(idempotencyKey), enforce_nonce: true, allowed_mentions: { parse: ['users'] }, ...componentsOf(options) },
+      body: { ...discordMessageBody(fitMessage(content, options)), nonce: nonceOf(idempotencyKey), enforce_nonce: true, ...componentsOf(options) },
     });
   }
 
@@ -115,7 +117,9 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
     },
     async editMessage(_guildId, channelId, messageId, content, options = {}) {
       const edited = await unless([DISCORD.UnknownMessage, DISCORD.UnknownChannel], undefined, () =>
-        call<APIMessage>('editing a message', 'patch', Routes.channelMessage(channelId, messageId), { body: { content, ...componentsOf(options) } }),
+        call<APIMessage>('editing a message', 'patch', Routes.channelMessage(channelId, messageId), {
+          body: { ...discordMessageBody(fitMessage(content, options)), ...componentsOf(options) },
+        }),
       );
       return edited !== undefined;
     },
@@ -171,11 +175,11 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
         }).then(() => true),
       );
     },
-    async sendDirectMessage(_guildId, userId, content, idempotencyKey) {
+    async sendDirectMessage(_guildId, userId, content, idempotencyKey, options) {
       // 50007: the user's privacy settings (or a block) refuse DMs from the bot; 10013: no such user.
       return unless([DISCORD.CannotSendMessagesToThisUser, DISCORD.UnknownUser], 'failed' as const, async () => {
         const channel = await call<APIChannel>('opening a DM', 'post', Routes.userChannels(), { body: { recipient_id: userId } });
-        await postWithNonce(channel.id, content, idempotencyKey);
+        await postWithNonce(channel.id, content, idempotencyKey, options);
         return 'sent' as const;
       });
     },

@@ -1,6 +1,7 @@
 import { InteractionResponseType, MessageFlags, Routes } from 'discord-api-types/v10';
 import { systemClock } from '../../core/clock.js';
 import { createLogger } from '../../core/logger.js';
+import { clip, MESSAGE_LIMITS } from '../../core/messageLimits.js';
 import { createBanLatch, latchedRest, type BanLatch } from './banLatch.js';
 import { translateDiscordError } from './discordErrors.js';
 
@@ -48,11 +49,12 @@ export function createInteractionReplies(options: { apiUrl: string; token: strin
   const callback = (i: InteractionRef, body: unknown) =>
     send('answering an interaction', () => rest.post(Routes.interactionCallback(i.id, i.token), { body, auth: false }));
   return {
-    reply: (i, content) => callback(i, { type: InteractionResponseType.ChannelMessageWithSource, data: { content, flags: EPHEMERAL, allowed_mentions: { parse: [] } } }),
+    reply: (i, content) =>
+      callback(i, { type: InteractionResponseType.ChannelMessageWithSource, data: { content: clip(content, MESSAGE_LIMITS.content), flags: EPHEMERAL, allowed_mentions: { parse: [] } } }),
     defer: (i) => callback(i, { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: EPHEMERAL } }),
     editOriginal: (i, content) =>
       send('editing an interaction answer', () =>
-        rest.patch(Routes.webhookMessage(i.applicationId, i.token, '@original'), { body: { content, allowed_mentions: { parse: [] } }, auth: false }),
+        rest.patch(Routes.webhookMessage(i.applicationId, i.token, '@original'), { body: { content: clip(content, MESSAGE_LIMITS.content), allowed_mentions: { parse: [] } }, auth: false }),
       ),
     showForm: (i, form) =>
       callback(i, {
