@@ -38,6 +38,7 @@ import * as consoleForms from './2026-11-28-020-console-forms.js';
 import * as apiKeyRolls from './2026-11-28-030-api-key-rolls.js';
 import * as gatewaySessions from './2026-11-28-040-gateway-sessions.js';
 import * as platformGuildLeft from './2026-11-28-050-platform-guild-left.js';
+import * as levelAnnounceTarget from './2026-11-29-020-level-announce-target.js';
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-030-api-key-rolls': apiKeyRolls,
   '2026-11-28-040-gateway-sessions': gatewaySessions,
   '2026-11-28-050-platform-guild-left': platformGuildLeft,
+  '2026-11-29-020-level-announce-target': levelAnnounceTarget,
 };

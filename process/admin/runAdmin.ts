@@ -12,6 +12,7 @@ import { consoleGroup } from './consoleCommands.js';
 import { guildGroup } from './guildCommands.js';
 import { commandHelp, generalHelp, groupHelp } from './help.js';
 import { keyGroup } from './keyCommands.js';
+import { levelGroup } from './levelCommands.js';
 import { memberGroup } from './memberCommands.js';
 import { simulateGroup } from './simulateCommands.js';
 import { ticketGroup } from './ticketCommands.js';
@@ -19,7 +20,7 @@ import { flowGroup } from './flowCommands.js';
 import { shopGroup } from './shopCommands.js';
 import { webhookGroup } from './webhookCommands.js';
 
-const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, flowGroup, shopGroup, consoleGroup, simulateGroup];
+const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, levelGroup, flowGroup, shopGroup, consoleGroup, simulateGroup];
 
 export interface AdminDeps {
   db: Kysely<Database>;

@@ -10,6 +10,8 @@ export interface CountedMessage {
   messageId: string;
   /** When the message was written (the platform's time, so a message handled late counts as when it was sent). */
   at: Date;
+  /** Where it was written: a level it reaches may be announced there (level settings `current`). */
+  channelId?: string;
 }
 
 export interface LevelUp {
@@ -18,6 +20,8 @@ export interface LevelUp {
   level: number;
   /** The `levels.levelUp` event's id (the effects' idempotency key derives from it). */
   eventId: string;
+  /** The channel of the message that reached the level. */
+  channelId: string | null;
 }
 
 /**
@@ -50,6 +54,10 @@ export async function countMessages(
     earning.map((m) => ({ guildId, userId: m.userId, messages: 1, voiceMinutes: 0, at: m.at, actor: { type: 'system' as const }, startsCooldown: true })),
     locked,
   );
-  const reached = results.filter((r) => r.level > r.previousLevel);
-  return { earned: earning.length, levelUps: reached.map((r, i) => ({ userId: r.userId, previousLevel: r.previousLevel, level: r.level, eventId: events[i]!.id })) };
+  // results follow earning one for one; events are the level-ups among them, in order.
+  const reached = results.map((r, i) => ({ r, channelId: earning[i]!.channelId ?? null })).filter(({ r }) => r.level > r.previousLevel);
+  return {
+    earned: earning.length,
+    levelUps: reached.map(({ r, channelId }, i) => ({ userId: r.userId, previousLevel: r.previousLevel, level: r.level, eventId: events[i]!.id, channelId })),
+  };
 }

@@ -67,12 +67,12 @@ describe('simulate level-activity', () => {
       fanout: 'relay',
     });
     expect((await findPlatformMember(database.db, id, user))!.role_ids).toEqual([rewardRole]);
-    expect((await listPlatformMessages(database.db, id, announce)).map((m) => m.content)).toEqual([`GG <@${user}>, level 2!`]);
+    expect((await listPlatformMessages(database.db, id, announce)).map((m) => m.content)).toEqual([`<@${user}>\n**Level 2**\nGG <@${user}>, level 2!`]);
 
     const text = await admin('simulate', 'level-activity', '--guild', id, '--user', user, '--voice-minutes', '4');
     expect(text.stdout.split('\n')).toEqual([
       `Member ${user} earned 40 XP: 480 XP, level 3 (was 2); 22 messages, 4 voice minutes in all.`,
-      'Level-up announced in the level-up channel.',
+      'Level-up announced.',
       expect.stringMatching(/^Event levels\.levelUp evt_\S+: fan-out left/),
     ]);
   });

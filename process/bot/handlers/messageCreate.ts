@@ -37,12 +37,13 @@ async function messageCreateBatch(data: unknown[], { db, platform, clock, logger
     }
     if (!guild.features.includes('levels')) return [];
     const { messageCooldownSeconds } = await findLevelSettings(trx, guildId);
-    const counted = messages.filter(byMember).map((d) => ({ userId: d.author.id, messageId: d.id, at: new Date(d.timestamp) }));
+    const counted = messages.filter(byMember).map((d) => ({ userId: d.author.id, messageId: d.id, at: new Date(d.timestamp), channelId: d.channel_id }));
     return (await countMessages(trx, guildId, counted, messageCooldownSeconds, clock.now())).levelUps;
   });
   for (const up of levelUps) {
     // The XP stands without its effects: a platform out now leaves the reward roles to the member's next level.
-    await applyLevelEffects(db, platform, { guildId, userId: up.userId, previousLevel: up.previousLevel, level: up.level, idempotencyKey: `level-up/${up.eventId}` }).catch(
+    const effect = { guildId, userId: up.userId, previousLevel: up.previousLevel, level: up.level, idempotencyKey: `level-up/${up.eventId}`, channelId: up.channelId };
+    await applyLevelEffects(db, platform, effect).catch(
       (err: unknown) => logger.warn({ err, guildId, userId: up.userId, level: up.level }, 'level-up reward roles and announcement not applied'),
     );
   }
