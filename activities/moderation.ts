@@ -6,6 +6,7 @@ import { findModerationSettings } from '../db/moderation/settings.js';
 import { moderationRefusal } from '../src/moderation/refusalRules.js';
 import { auditReason } from '../src/moderation/auditReason.js';
 import { moderationDirectMessage } from '../src/moderation/directMessage.js';
+import { modLogMessage } from '../src/moderation/modLogMessage.js';
 import { readModerationSituation } from '../src/moderation/moderationSituation.js';
 import { recordActionCase, caseActionOf } from '../src/moderation/recordActionCase.js';
 import type { ActivityDeps } from './deps.js';
@@ -87,8 +88,8 @@ export function createModerationActivities(deps: ActivityDeps) {
       const settings = await findModerationSettings(db, guildId);
       const found = await findCase(db, guildId, caseNumber);
       if (!settings.logChannelId || !found) return false;
-      const line = `Case #${found.number} | ${found.action} | <@${found.userId}> | by <@${found.moderatorId}>${found.reason ? ` | ${found.reason}` : ''}`;
-      await platform.postMessage(guildId, settings.logChannelId, line, `mod-log/${guildId}/${caseNumber}`);
+      const message = modLogMessage(found);
+      await platform.postMessage(guildId, settings.logChannelId, message.content, `mod-log/${guildId}/${caseNumber}`, message);
       return true;
     },
 

@@ -131,9 +131,9 @@ describe('appeals on Discord', () => {
     expect(fake.state.guilds.get(g.id)!.bans.has(userId)).toBe(false);
     const invites = [...fake.state.invites.values()].filter((i) => i.guildId === g.id);
     expect(invites).toEqual([expect.objectContaining({ channelId: g.channels.general, maxUses: 1 })]);
-    const dm = messagesIn(fake.state.dmChannels.get(userId));
+    const dm = [...fake.state.messages.values()].filter((m) => m.channel_id === fake.state.dmChannels.get(userId));
     expect(dm).toHaveLength(1);
-    expect(dm[0]).toContain(`https://discord.gg/${invites[0]!.code}`);
+    expect(dm[0]!.embeds[0]).toMatchObject({ title: 'Ban appeal approved', description: expect.stringContaining(`https://discord.gg/${invites[0]!.code}`) });
   });
 
   it('approve with the DM refused (50007): unbanned and invited, the DM recorded as failed', async () => {
