@@ -1,6 +1,7 @@
 import { findAppeal, finishAppealDecision, type FailedAppealAction } from '../db/appeals/appeals.js';
 import { findAppealSettings } from '../db/appeals/settings.js';
 import { findGuild } from '../db/guild/guilds.js';
+import { appealInviteChannel } from '../src/appeals/appealInviteChannel.js';
 import { appealDirectMessage } from '../src/appeals/appealMessages.js';
 import { prepareAppealUnban } from '../src/appeals/appealUnban.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
@@ -34,12 +35,7 @@ export function createAppealsActivities(deps: ActivityDeps) {
 
     /** A single-use invite for the appellant, created once per appeal. */
     async createAppealInvite(guildId: string, number: number): Promise<string> {
-      const settings = await findAppealSettings(db, guildId);
-      let channelId = settings.inviteChannelId;
-      if (!channelId) {
-        const texts = (await platform.listChannels(guildId)).filter((c) => c.type === 'text').sort((a, b) => a.position - b.position);
-        channelId = texts[0]?.id ?? null;
-      }
+      const channelId = await appealInviteChannel(db, platform, guildId);
       if (!channelId) throw refuse('NO_INVITE_CHANNEL', 'The server has no text channel to invite to.');
       return platform.createInvite(guildId, channelId, 1, `appeal-invite/${guildId}/${number}`);
     },

@@ -1,35 +1,17 @@
 import { dropRankSnapshot, listLargeLevelGuilds, listSnapshotGuilds, refreshRankSnapshot } from '../db/levels/ranks.js';
 import { findXpChange, finishXpChange, markXpChangeProcessing, type XpChangeResult } from '../db/levels/xpChanges.js';
 import { applyPendingXpChange } from '../src/levels/applyPendingXpChange.js';
-import { announceLevelUp, syncRewardRoles } from '../src/levels/levelUpEffects.js';
+import { announceLevelUp, applyLevelMoveEffects, syncRewardRoles } from '../src/levels/levelUpEffects.js';
+import { applyLevelUpEffects } from '../src/levels/applyLevelUpEffects.js';
+import type { LevelEffectRefusal } from '../db/levels/levelUpEffects.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
 import { RANK_SNAPSHOT_THRESHOLD } from '../src/levels/leaderboard.js';
 import { findHumanMember, type HumanMemberRefusal } from '../src/core/members.js';
-import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps.js';
-import { platformFailure } from './platformFailures.js';
 import { requireFeature } from './featureCheck.js';
 import { refuse } from './refusal.js';
 
 export type LevelsActivities = ReturnType<typeof createLevelsActivities>;
-
-/** A level move's effect the platform refused for good, with the refusal's code. */
-export interface LevelEffectRefusal {
-  effect: 'rewardRoles' | 'announcement';
-  error: string;
-}
-
-/** The code of a platform refusal (as platformFailure tells it) that `run` ended with; anything else is rethrown. */
-async function refusalOf(run: () => Promise<unknown>): Promise<string | undefined> {
-  try {
-    await run();
-    return undefined;
-  } catch (err) {
-    const failure = platformFailure(err);
-    if (failure instanceof ApplicationFailure && failure.nonRetryable) return failure.type ?? undefined;
-    throw err;
-  }
-}
 
 const TARGET_REFUSALS: Record<HumanMemberRefusal, string> = {
   MEMBER_NOT_FOUND: 'The user is no longer a member.',
@@ -83,23 +65,14 @@ export function createLevelsActivities(deps: ActivityDeps) {
     },
 
     /**
-     * A level move's platform effects in one activity (patch `xp-change-one-step`): the reward roles, then the
-     * announcement of a level reached. A refusal of one is returned with its code (the XP stands, the other effect
-     * still happens); an outage fails the activity, whose retry repeats both, each idempotent.
+     * A level move's platform effects in one activity (patch `xp-change-one-step`): applyLevelMoveEffects, the
+     * change id keying the announcement. Refusals are returned; an outage fails the activity, whose retry repeats both.
      */
-    async levelMoveEffects(change: { changeId: string; guildId: string; userId: string } & XpChangeResult): Promise<{ refused: LevelEffectRefusal[] }> {
-      const { changeId, guildId, userId, level } = change;
-      const refused: LevelEffectRefusal[] = [];
-      const attempt = async (effect: LevelEffectRefusal['effect'], run: () => Promise<unknown>) => {
-        const error = await refusalOf(run);
-        if (error) refused.push({ effect, error });
-      };
-      await attempt('rewardRoles', () => syncRewardRoles(db, platform, guildId, userId, level));
-      if (level > change.previousLevel) {
-        await attempt('announcement', () => announceLevelUp(db, platform, { guildId, userId, level, idempotencyKey: `level-up/${changeId}` }));
-      }
-      return { refused };
-    },
+    levelMoveEffects: (change: { changeId: string; guildId: string; userId: string } & XpChangeResult): Promise<{ refused: LevelEffectRefusal[] }> =>
+      applyLevelMoveEffects(db, platform, { ...change, idempotencyKey: `level-up/${change.changeId}` }),
+
+    /** The recorded effects of a level reached from activity, applied once (workflow `levelUpEffects`). */
+    applyLevelUpEffects: (eventId: string): Promise<{ refused: LevelEffectRefusal[] }> => applyLevelUpEffects(db, platform, eventId, clock.now()),
 
     /** Makes the member hold exactly the reward roles of their level; repeating it changes nothing. */
     syncRewardRoles: (guildId: string, userId: string, level: number) => syncRewardRoles(db, platform, guildId, userId, level),

@@ -1,12 +1,13 @@
-import { findApiKey } from '../db/keys/apiKeys.js';
+import { keyActor } from '../src/keys/keyActor.js';
 import { findGuild } from '../db/guild/guilds.js';
 import { findModAction, finishModAction, markModActionRunning, recordModActionTarget, type ModActionOutcome, type ModActionRecord } from '../db/moderation/actions.js';
 import { findCase, resolveCase } from '../db/moderation/cases.js';
 import { findModerationSettings } from '../db/moderation/settings.js';
 import { moderationRefusal } from '../src/moderation/refusalRules.js';
 import { auditReason } from '../src/moderation/auditReason.js';
-import { moderationDirectMessage } from '../src/moderation/directMessage.js';
-import { modLogMessage } from '../src/moderation/modLogMessage.js';
+import { appealOpenButtonId } from '../src/appeals/appealForm.js';
+import { modLogEntry } from '../src/moderation/modLogEntry.js';
+import { APPEAL_BUTTON_LABEL, moderationDirectMessage, offersAppeal } from '../src/moderation/directMessage.js';
 import { readModerationSituation } from '../src/moderation/moderationSituation.js';
 import { recordActionCase, caseActionOf } from '../src/moderation/recordActionCase.js';
 import type { ActivityDeps } from './deps.js';
@@ -38,9 +39,8 @@ export function createModerationActivities(deps: ActivityDeps) {
       await requireFeature(db, action.guildId, 'moderation');
       let moderatorId: string | null = null;
       if (action.source === 'api') {
-        const key = action.apiKeyId === null ? undefined : await findApiKey(db, action.guildId, action.apiKeyId);
-        if (!key?.createdBy) throw refuse('MODERATOR_MISSING_PERMISSION', 'The API key has no creator to act for.');
-        moderatorId = key.createdBy;
+        moderatorId = (await keyActor(db, action.guildId, action.apiKeyId)).actsFor;
+        if (!moderatorId) throw refuse('MODERATOR_MISSING_PERMISSION', 'The API key has no creator to act for.');
       }
       const situation = await readModerationSituation(platform, {
         guildId: action.guildId,
@@ -57,20 +57,26 @@ export function createModerationActivities(deps: ActivityDeps) {
       return { action: action.action, durationSeconds: action.request.durationSeconds };
     },
 
-    /** DMs the member per the server's settings; returns the case's dmStatus. Sent once per action. */
+    /**
+     * DMs the member per the server's settings; returns the case's dmStatus. Sent once per action. A ban's DM carries
+     * the Appeal button when the server takes appeals: the bot's own message is the only place Discord shows it.
+     */
     async notifyModTarget(actionId: string, until: string | null): Promise<'sent' | 'failed' | 'off'> {
       const action = await loadAction(actionId);
       const settings = await findModerationSettings(db, action.guildId);
       if (!settings.dmMembers) return 'off';
       const guild = await findGuild(db, action.guildId);
-      const content = moderationDirectMessage(caseActionOf(action), guild?.name ?? 'the server', action.request.reason, until ? new Date(until) : null);
-      return platform.sendDirectMessage(action.guildId, action.userId, content, `mod-dm/${actionId}`);
+      const caseAction = caseActionOf(action);
+      const appeal = offersAppeal(caseAction, guild?.features.includes('appeals') ?? false);
+      const content = moderationDirectMessage(caseAction, guild?.name ?? 'the server', action.request.reason, until ? new Date(until) : null, appeal);
+      const buttons = appeal ? [{ id: appealOpenButtonId(action.guildId), label: APPEAL_BUTTON_LABEL }] : undefined;
+      return platform.sendDirectMessage(action.guildId, action.userId, content, `mod-dm/${actionId}`, { buttons });
     },
 
     /** The action itself on the platform; already in effect means done. */
     async applyModEffect(actionId: string, until: string | null): Promise<void> {
       const { guildId, userId, action, request, apiKeyId, source } = await loadAction(actionId);
-      const key = apiKeyId === null ? undefined : await findApiKey(db, guildId, apiKeyId);
+      const { key } = await keyActor(db, guildId, apiKeyId);
       const reason = auditReason(request.reason, { apiKeyName: key?.name, escalation: source === 'escalation' });
       if (action === 'timeout') await platform.timeout(guildId, userId, new Date(until!), reason);
       if (action === 'untimeout') await platform.timeout(guildId, userId, null, reason);
@@ -85,11 +91,9 @@ export function createModerationActivities(deps: ActivityDeps) {
 
     /** Posts the case to the server's mod log channel, once per case. */
     async postModLog(guildId: string, caseNumber: number): Promise<boolean> {
-      const settings = await findModerationSettings(db, guildId);
-      const found = await findCase(db, guildId, caseNumber);
-      if (!settings.logChannelId || !found) return false;
-      const message = modLogMessage(found);
-      await platform.postMessage(guildId, settings.logChannelId, message.content, `mod-log/${guildId}/${caseNumber}`, message);
+      const entry = await modLogEntry(db, guildId, caseNumber);
+      if (!entry) return false;
+      await platform.postMessage(guildId, entry.channelId, entry.message.content, `mod-log/${guildId}/${caseNumber}`, entry.message);
       return true;
     },
 

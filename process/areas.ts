@@ -28,7 +28,8 @@ import { relayUnstartedBatches } from '../src/events/batchLaunch.js';
 import { eventFanoutWorkflow, webhookBatchWorkflow } from '../src/events/ids.js';
 import { purgeExpiredRecordsWorkflow } from '../src/keys/ids.js';
 import { purgeSchedule } from '../src/keys/schedules.js';
-import { refreshLevelRanksWorkflow, xpChangeWorkflow } from '../src/levels/ids.js';
+import { levelUpEffectsWorkflow, refreshLevelRanksWorkflow, xpChangeWorkflow } from '../src/levels/ids.js';
+import { relayLevelUpEffects } from '../src/levels/levelUpEffectsOperation.js';
 import { levelRanksSchedule } from '../src/levels/schedules.js';
 import { xpChangeOperation } from '../src/levels/xpChangeOperation.js';
 import { moderationActionWorkflow } from '../src/moderation/ids.js';
@@ -67,9 +68,9 @@ export const AREAS: AreaModule[] = [
     name: 'levels',
     routes: levelsRoutes,
     activities: createLevelsActivities,
-    relays: [relayOf(xpChangeOperation)],
+    relays: [relayOf(xpChangeOperation), relayLevelUpEffects],
     schedules: [levelRanksSchedule],
-    workflows: [xpChangeWorkflow, refreshLevelRanksWorkflow],
+    workflows: [xpChangeWorkflow, levelUpEffectsWorkflow, refreshLevelRanksWorkflow],
   },
   {
     name: 'moderation',

@@ -183,7 +183,7 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     shutdownGraceMs: config.ops.workerShutdownGraceMs,
     shutdownForceMs: config.ops.workerShutdownForceMs,
   });
-  await ensureSchedules(temporal, collectSchedules(AREAS));
+  await ensureSchedules(temporal, collectSchedules(AREAS), logger);
   const running = worker.run();
   const ops = opsEndpoints({
     checks: { worker: async () => worker.getState() === 'RUNNING' },

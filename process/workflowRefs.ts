@@ -7,7 +7,7 @@ import { flowRunWorkflow } from '../src/flows/ids.js';
 import { giveawayEndsWorkflow, giveawayWorkflow } from '../src/giveaways/ids.js';
 import { inviteMilestonesWorkflow, refreshInviteRanksWorkflow } from '../src/invites/ids.js';
 import { purgeExpiredRecordsWorkflow } from '../src/keys/ids.js';
-import { refreshLevelRanksWorkflow, xpChangeWorkflow } from '../src/levels/ids.js';
+import { levelUpEffectsWorkflow, refreshLevelRanksWorkflow, xpChangeWorkflow } from '../src/levels/ids.js';
 import { moderationActionWorkflow } from '../src/moderation/ids.js';
 import { purchaseEffectsWorkflow, purchaseRefundWorkflow } from '../src/shop/ids.js';
 import { ticketCloseWorkflow } from '../src/tickets/ids.js';
@@ -25,6 +25,7 @@ export const WORKFLOW_REFS = {
   webhookDelivery: webhookDeliveryWorkflow,
   purgeExpiredRecords: purgeExpiredRecordsWorkflow,
   xpChange: xpChangeWorkflow,
+  levelUpEffects: levelUpEffectsWorkflow,
   refreshLevelRanks: refreshLevelRanksWorkflow,
   moderationAction: moderationActionWorkflow,
   appealDecision: appealDecisionWorkflow,

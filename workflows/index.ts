@@ -2,6 +2,7 @@
 export { eventFanout } from './eventFanout.js';
 export { purgeExpiredRecords } from './purgeExpiredRecords.js';
 export { xpChange } from './xpChange.js';
+export { levelUpEffects } from './levelUpEffects.js';
 export { refreshLevelRanks } from './refreshLevelRanks.js';
 export { webhookDelivery } from './webhookDelivery.js';
 export { webhookBatch } from './webhookBatch.js';

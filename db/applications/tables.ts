@@ -51,3 +51,17 @@ export interface ApplicationVotesTable {
   vote: 'up' | 'down';
   voted_at: Date;
 }
+
+/** An application panel the service posts: one apply button per form, and the message it posted (null until posted). */
+export interface ApplicationPanelsTable {
+  guild_id: string;
+  panel_id: number;
+  channel_id: string;
+  text: string;
+  /** Null: every form of the server, in console order. */
+  form_ids: number[] | null;
+  message_channel_id: string | null;
+  message_id: string | null;
+  posts: ColumnType<number, number | undefined, number>;
+  updated_at: Date;
+}

@@ -37,6 +37,20 @@ export interface LevelCountedMessagesTable {
   counted_at: Date;
 }
 
+export interface LevelUpEffectsTable {
+  event_id: string;
+  guild_id: string;
+  user_id: string;
+  previous_level: number;
+  level: number;
+  /** The channel of the message that reached the level (migration 2026-11-29-055). */
+  channel_id: string | null;
+  created_at: Date;
+  workflow_started_at: Date | null;
+  applied_at: Date | null;
+  refused: ColumnType<unknown, string | null, string | null>;
+}
+
 export interface XpChangesTable {
   change_id: string;
   guild_id: string;

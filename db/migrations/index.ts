@@ -38,10 +38,23 @@ import * as consoleForms from './2026-11-28-020-console-forms.js';
 import * as apiKeyRolls from './2026-11-28-030-api-key-rolls.js';
 import * as gatewaySessions from './2026-11-28-040-gateway-sessions.js';
 import * as platformGuildLeft from './2026-11-28-050-platform-guild-left.js';
+import * as panels from './2026-11-29-010-panels.js';
+import * as platformButtons from './2026-11-29-010-platform-buttons.js';
 import * as levelAnnounceTarget from './2026-11-29-020-level-announce-target.js';
+import * as levelUpEffects from './2026-11-29-050-level-up-effects.js';
+import * as levelUpEffectChannel from './2026-11-29-055-level-up-effect-channel.js';
+
+/**
+ * A migration file's exports. Each runs in a transaction of its own (with its record in kysely_migration) unless it
+ * exports `transaction = false`: then each statement commits by itself, which `CREATE INDEX CONCURRENTLY` needs, and
+ * `up` must be safe to run again (a failure or a lock timeout leaves what it did so far, and it is retried).
+ */
+export interface SchemaMigration extends Migration {
+  readonly transaction?: boolean;
+}
 
 /** Every migration in order; the name is the file name, so the order is the sort order. */
-export const migrations: Record<string, Migration> = {
+export const migrations: Record<string, SchemaMigration> = {
   '2026-11-22-001-foundation': foundation,
   '2026-11-22-002-bank-idempotency-events': bankIdempotencyEvents,
   '2026-11-22-003-levels': levels,
@@ -81,5 +94,9 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-030-api-key-rolls': apiKeyRolls,
   '2026-11-28-040-gateway-sessions': gatewaySessions,
   '2026-11-28-050-platform-guild-left': platformGuildLeft,
+  '2026-11-29-010-panels': panels,
+  '2026-11-29-010-platform-buttons': platformButtons,
   '2026-11-29-020-level-announce-target': levelAnnounceTarget,
+  '2026-11-29-050-level-up-effects': levelUpEffects,
+  '2026-11-29-055-level-up-effect-channel': levelUpEffectChannel,
 };

@@ -81,7 +81,7 @@ export const listPlatformModerationLog = (db: Db, guildId: string, userId: strin
  */
 export async function sendPlatformDirectMessage(
   db: Db,
-  m: { guildId: string; userId: string; content: string; idempotencyKey: string },
+  m: { guildId: string; userId: string; content: string; idempotencyKey: string; buttons?: Array<{ id: string; label: string }> },
 ): Promise<'sent' | 'failed'> {
   const member = await db
     .selectFrom('platform_members')
@@ -92,7 +92,7 @@ export async function sendPlatformDirectMessage(
   if (member && !member.accepts_dms) return 'failed';
   await db
     .insertInto('platform_direct_messages')
-    .values({ guild_id: m.guildId, user_id: m.userId, content: m.content, idempotency_key: m.idempotencyKey })
+    .values({ guild_id: m.guildId, user_id: m.userId, content: m.content, idempotency_key: m.idempotencyKey, buttons: m.buttons?.length ? JSON.stringify(m.buttons) : null })
     .onConflict((oc) => oc.column('idempotency_key').doNothing())
     .execute();
   return 'sent';
@@ -101,7 +101,7 @@ export async function sendPlatformDirectMessage(
 export const listPlatformDirectMessages = (db: Db, guildId: string, userId: string) =>
   db
     .selectFrom('platform_direct_messages')
-    .select(['content', 'idempotency_key'])
+    .select(['content', 'idempotency_key', 'buttons'])
     .where('guild_id', '=', guildId)
     .where('user_id', '=', userId)
     .orderBy('id')

@@ -60,6 +60,8 @@ export interface PlatformMessagesTable {
   idempotency_key: string;
   created_at: CreatedAt;
   edited_at: Date | null;
+  /** The buttons under it ({id, label}[]), null for none. */
+  buttons: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 export interface PlatformRoleChangesTable {
@@ -96,6 +98,8 @@ export interface PlatformDirectMessagesTable {
   content: string;
   idempotency_key: string;
   created_at: CreatedAt;
+  /** The buttons under it ({id, label}[]), null for none. */
+  buttons: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 export interface PlatformInvitesTable {

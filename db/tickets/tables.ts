@@ -57,3 +57,19 @@ export interface TicketMessagesTable {
   attachments: ColumnType<unknown, string | null, string | null>;
   stickers: ColumnType<unknown, string | null, string | null>;
 }
+
+/** A ticket panel the service posts: its settings and the message it posted (null until posted). */
+export interface TicketPanelsTable {
+  guild_id: string;
+  panel_id: number;
+  channel_id: string;
+  title: string | null;
+  text: string;
+  button_label: string;
+  category_id: string | null;
+  staff_role_ids: string[];
+  message_channel_id: string | null;
+  message_id: string | null;
+  posts: ColumnType<number, number | undefined, number>;
+  updated_at: Date;
+}

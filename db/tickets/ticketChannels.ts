@@ -15,24 +15,29 @@ export async function openTicketsByChannel(trx: Kysely<Database>, guildId: strin
 }
 
 /**
- * Gives an open ticket that has none its channel. A ticket that got one meanwhile keeps it; returns the channel the
- * ticket has now (undefined when it is closed or gone).
+ * Gives an open ticket that has none its channel, in the caller's transaction. A ticket that got one meanwhile keeps
+ * it. Returns the channel the ticket has now (undefined when it is closed or gone) and whether this call gave it.
  */
-export async function setMissingTicketChannel(db: Kysely<Database>, guildId: string, ticketNo: number, channelId: string): Promise<string | undefined> {
-  await db
+export async function setMissingTicketChannel(
+  trx: Kysely<Database>,
+  guildId: string,
+  ticketNo: number,
+  channelId: string,
+): Promise<{ channelId: string | undefined; given: boolean }> {
+  const given = await trx
     .updateTable('tickets')
     .set({ channel_id: channelId })
     .where('guild_id', '=', guildId)
     .where('ticket_no', '=', ticketNo)
     .where('channel_id', 'is', null)
     .where('status', '<>', 'closed')
-    .execute();
-  const row = await db
+    .executeTakeFirst();
+  const row = await trx
     .selectFrom('tickets')
     .select('channel_id')
     .where('guild_id', '=', guildId)
     .where('ticket_no', '=', ticketNo)
     .where('status', '<>', 'closed')
     .executeTakeFirst();
-  return row?.channel_id ?? undefined;
+  return { channelId: row?.channel_id ?? undefined, given: given.numUpdatedRows > 0n };
 }

@@ -3,6 +3,7 @@ import type { AuditActor } from '../../db/shared/audit.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Platform } from '../../src/core/platform.js';
+import type { ApplicationCommands } from '../../src/platform/discord/applicationCommands.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import type { OutboxEvent } from '../../src/events/eventTypes.js';
 import type { FlagSpec, FlagValues } from './args.js';
@@ -24,6 +25,8 @@ export interface AdminContext {
   temporal?: () => Promise<TemporalGateway>;
   /** The chat platform when it is not the local tables (PLATFORM=discord); undefined on the local platform. */
   platform?: Platform;
+  /** The bot application's commands on Discord (PLATFORM=discord); undefined on the local platform. */
+  applicationCommands?: ApplicationCommands;
   /** Starts the fan-out (webhooks) of events the command committed; never throws. */
   startFanouts(events: OutboxEvent[]): Promise<FanoutStart>;
 }

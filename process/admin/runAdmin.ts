@@ -2,13 +2,16 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Platform } from '../../src/core/platform.js';
+import type { ApplicationCommands } from '../../src/platform/discord/applicationCommands.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import type { OutboxEvent } from '../../src/events/eventTypes.js';
 import { startFanouts } from '../../src/events/outbox.js';
 import { parseFlags } from './args.js';
 import type { AdminCommand, CommandGroup, FanoutStart } from './command.js';
+import { applicationGroup } from './applicationCommands.js';
 import { toAdminError, usageError } from './errors.js';
 import { consoleGroup } from './consoleCommands.js';
+import { discordGroup } from './discordCommands.js';
 import { guildGroup } from './guildCommands.js';
 import { commandHelp, generalHelp, groupHelp } from './help.js';
 import { keyGroup } from './keyCommands.js';
@@ -20,7 +23,7 @@ import { flowGroup } from './flowCommands.js';
 import { shopGroup } from './shopCommands.js';
 import { webhookGroup } from './webhookCommands.js';
 
-const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, levelGroup, flowGroup, shopGroup, consoleGroup, simulateGroup];
+const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, applicationGroup, levelGroup, flowGroup, shopGroup, consoleGroup, discordGroup, simulateGroup];
 
 export interface AdminDeps {
   db: Kysely<Database>;
@@ -36,6 +39,8 @@ export interface AdminDeps {
   connectTemporal?: () => Promise<TemporalGateway>;
   /** The chat platform when it is not the local tables (PLATFORM=discord): `guild create` reads the server from it. */
   platform?: Platform;
+  /** The bot application's commands on Discord (PLATFORM=discord): `discord commands sync` registers them. */
+  applicationCommands?: ApplicationCommands;
   /** Each call is one line of output, without its newline. */
   stdout(line: string): void;
   stderr(line: string): void;
@@ -106,6 +111,7 @@ export async function runAdmin(argv: string[], deps: AdminDeps): Promise<number>
       startFanouts: fanoutStarter(deps),
       temporal: deps.connectTemporal && (() => (gateway ??= deps.connectTemporal!())),
       platform: deps.platform,
+      applicationCommands: deps.applicationCommands,
     });
     if (flags.json) deps.stdout(JSON.stringify(output.json, null, 2));
     else output.text.forEach(deps.stdout);

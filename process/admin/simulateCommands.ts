@@ -4,12 +4,12 @@ import { requireHumanMember } from '../../src/core/members.js';
 import { joinMember } from '../../src/guild/joinMember.js';
 import { leaveMember } from '../../src/guild/leaveMember.js';
 import { MAX_ACTIVITY_PER_REPORT, XP_PER_MESSAGE, XP_PER_VOICE_MINUTE } from '../../src/levels/activityXp.js';
-import { applyLevelEffects } from '../../src/levels/levelUpEffects.js';
 import { recordActivity } from '../../src/levels/recordActivity.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { jsonArg, optional, snowflake, text, wholeNumber } from './args.js';
 import { defineCommand, OPERATOR_FLAG, operatorActor, type CommandGroup } from './command.js';
 import { withEvents } from './eventOutput.js';
+import { EFFECTS_TEXT, startLevelUpEffects } from './levelUpEffectsStart.js';
 import { usageError } from './errors.js';
 import { MEMBER_DETAIL_FLAGS, MEMBER_FLAGS, memberFromFlags } from './memberCommands.js';
 import { requireGuild } from './requireGuild.js';
@@ -98,37 +98,17 @@ export const simulateGroup: CommandGroup = {
         const platform = createLocalPlatform(ctx.db);
         // The bot counts members' messages only, never a bot's (as XP changes through the API refuse bots).
         await requireHumanMember(platform, guildId, userId);
-        const { result, events } = await ctx.db.transaction().execute((trx) =>
-          recordActivity(trx, { guildId, userId, messages, voiceMinutes, at: ctx.clock.now(), actor: operatorActor(ctx, flags.operator) }),
+        const { result, events, levelUps } = await ctx.db.transaction().execute((trx) =>
+          recordActivity(trx, { guildId, userId, messages, voiceMinutes, channelId, at: ctx.clock.now(), actor: operatorActor(ctx, flags.operator) }),
         );
-        const levelUp = events[0];
-        // Reward roles and the announcement, as after an XP change; the XP stands even if the platform is out.
-        let effects: Record<string, unknown> = { rolesAdded: [], rolesRemoved: [], announced: false };
         const lines = [
           `Member ${userId} earned ${result.xpEarned} XP: ${result.xp} XP, level ${result.level}` +
             `${result.level > result.previousLevel ? ` (was ${result.previousLevel})` : ''}; ${result.messages} messages, ${result.voiceMinutes} voice minutes in all.`,
         ];
-        if (levelUp) {
-          try {
-            const applied = await applyLevelEffects(ctx.db, platform, {
-              guildId,
-              userId,
-              previousLevel: result.previousLevel,
-              level: result.level,
-              idempotencyKey: `level-up/${levelUp.id}`,
-              channelId,
-            });
-            effects = applied;
-            if (applied.rolesAdded.length + applied.rolesRemoved.length > 0) {
-              lines.push(`Reward roles: added ${applied.rolesAdded.join(', ') || '-'}; removed ${applied.rolesRemoved.join(', ') || '-'}.`);
-            }
-            if (applied.announced) lines.push('Level-up announced.');
-          } catch (err) {
-            effects = { ...effects, effectsError: (err as Error).message };
-            lines.push(`Reward roles and announcement not applied: ${(err as Error).message}`);
-          }
-        }
-        return withEvents(ctx, events, { ...result, ...effects }, lines, 'No event: no new level reached.');
+        // Reward roles and the announcement, as for the bot's messages: recorded with the XP, applied by the worker.
+        const levelUpEffects = await startLevelUpEffects(ctx, levelUps);
+        if (levelUpEffects !== 'none') lines.push(`Reward roles and announcement: ${EFFECTS_TEXT[levelUpEffects]}.`);
+        return withEvents(ctx, events, { ...result, levelUpEffects }, lines, 'No event: no new level reached.');
       },
     }),
     defineCommand({

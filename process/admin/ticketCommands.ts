@@ -2,14 +2,16 @@ import { changeTicketSettings, type TicketSettings } from '../../src/tickets/cha
 import { oneOf, optional, snowflake } from './args.js';
 import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type CommandGroup } from './command.js';
 import { requireGuild } from './requireGuild.js';
+import { ticketPanelCommands } from './ticketPanelCommands.js';
 
-// A server's ticket settings, as staff set them in the console: the log channel of ticket closes and transcripts.
+// A server's ticket settings, as staff set them in the console: the log channel of ticket closes and transcripts;
+// and its ticket panels (ticketPanelCommands.ts).
 
 const view = (guildId: string, s: TicketSettings) => ({ guildId, logChannelId: s.logChannelId, transcripts: s.transcripts });
 
 export const ticketGroup: CommandGroup = {
   name: 'tickets',
-  summary: "a server's ticket settings",
+  summary: "a server's ticket settings and ticket panels",
   commands: [
     defineCommand({
       name: 'settings',
@@ -36,5 +38,6 @@ export const ticketGroup: CommandGroup = {
         };
       },
     }),
+    ...ticketPanelCommands,
   ],
 };

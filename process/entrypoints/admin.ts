@@ -7,6 +7,7 @@ import { runAdmin } from '../admin/runAdmin.js';
 import { systemClock } from '../../src/core/clock.js';
 import { loadConfig, type Config } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
+import { createApplicationCommands } from '../../src/platform/discord/applicationCommands.js';
 import { createPlatform } from '../platform.js';
 import { temporalConnectionOptions } from '../../src/core/temporal/connection.js';
 
@@ -33,6 +34,7 @@ try {
 const { db, close } = createDatabase(setup.databaseUrl, 2, { applicationName: 'community-bot-admin' });
 // The CLI's output is its answer: the adapter's own log lines (a refused token) stay out of it; its errors say it.
 const platform = config.platform.kind === 'discord' ? createPlatform(config, db, createLogger('silent', 'admin')) : undefined;
+const applicationCommands = config.platform.kind === 'discord' ? createApplicationCommands({ token: config.platform.token, apiUrl: config.platform.apiUrl }) : undefined;
 let temporal: Connection | undefined;
 try {
   const temporalConfig = setup.temporal;
@@ -42,6 +44,7 @@ try {
     operator: osUserName(),
     allowInsecureWebhookUrls: setup.allowInsecureWebhookUrls,
     platform,
+    applicationCommands,
     // Only commands that emit events connect; a Temporal that is not there fails fast and leaves them to the relay.
     connectTemporal: temporalConfig
       ? async () => {

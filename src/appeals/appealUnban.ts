@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AppealRecord } from '../../db/appeals/appeals.js';
-import { findApiKey } from '../../db/keys/apiKeys.js';
+import { keyActor } from '../keys/keyActor.js';
 import { findCaseByOperation, listActiveCaseNumbers, resolveCase } from '../../db/moderation/cases.js';
 import type { Database } from '../../db/schema.js';
 import type { Platform } from '../core/platform.js';
@@ -36,8 +36,8 @@ export async function prepareAppealUnban(
   if (recorded) return { lift: true, caseNumber: recorded.number, events: [] };
   if (!(await platform.getBan(guildId, appeal.userId))) return { lift: false, caseNumber: null, events: [] };
   if (!(await isFeatureEnabled(db, guildId, 'moderation'))) return { lift: true, caseNumber: null, events: [] };
-  const key = appeal.decidedWithApiKeyId === null ? undefined : await findApiKey(db, guildId, appeal.decidedWithApiKeyId);
-  const moderatorId = key?.createdBy ?? (await platform.getGuild(guildId))!.botUserId;
+  const { key, actsFor } = await keyActor(db, guildId, appeal.decidedWithApiKeyId);
+  const moderatorId = actsFor ?? (await platform.getGuild(guildId))!.botUserId;
   const at = u.at();
   const { number: created, event } = await db.transaction().execute(async (trx) => {
     const result = await recordCase(

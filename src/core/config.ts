@@ -6,6 +6,7 @@ import { checkConsoleEnv } from './settings/consoleSettings.js';
 import { checkTemporalEnv, temporalEnv, temporalSettingsOf, type TemporalSettings } from './settings/temporalSettings.js';
 import { checkOpsEnv, opsEnv, opsSettingsOf, type OpsSettings } from './settings/opsSettings.js';
 import { databaseEnv, databaseSettingsOf, type DatabaseSettings } from './settings/databaseSettings.js';
+import { readSecretFiles } from './settings/secretFiles.js';
 
 export type { ShardIds } from './settings/discordSettings.js';
 
@@ -192,9 +193,15 @@ export type Config = Readonly<{
 }>;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  const files = readSecretFiles(env);
+  const parsed = EnvSchema.safeParse(files.env);
+  if (!parsed.success || files.issues.length) {
+    // A secret whose file was refused is missing for the schema too (and for the checks of settings that go with
+    // it): the file's line says why, once.
+    const fromFiles = files.issues.map((issue) => issue.secret);
+    const aboutRefused = (issue: z.core.$ZodIssue) => fromFiles.some((secret) => issue.path[0] === secret || issue.message.includes(secret));
+    const schemaIssues = parsed.error?.issues.filter((issue) => !aboutRefused(issue)) ?? [];
+    const lines = [...files.issues.map((issue) => `  ${issue.setting}: ${issue.message}`), ...schemaIssues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)];
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;

@@ -93,7 +93,10 @@ export interface MessageMentions {
 }
 
 export interface MessageOptions {
-  /** Buttons under the message; on an edit, [] takes them away and undefined leaves them as they are. */
+  /**
+   * Buttons under the message, in rows of five (at most 25: src/core/buttonLimits.ts); on an edit, [] takes them away
+   * and undefined leaves them as they are. Discord shows buttons only on messages the bot itself posts.
+   */
   buttons?: PlatformButton[];
   /** Embeds under the text (at most 10); on an edit, [] takes them away and undefined leaves them as they are. */
   embeds?: PlatformEmbed[];
@@ -148,8 +151,9 @@ export interface Platform {
    */
   postMessage(guildId: string, channelId: string, content: string, idempotencyKey: string, options?: MessageOptions): Promise<string>;
   /**
-   * Replaces the content (and the embeds or buttons the options give) of a message the bot posted. Editing is idempotent by nature (the same content
-   * twice is one edit); false when the message is gone, so the caller can record the effect as failed.
+   * Replaces the content (and the embeds or buttons the options give) of a message the bot posted. Editing is
+   * idempotent by nature (the same content twice is one edit); false when the message or its channel is gone, so the
+   * caller can post anew or record the effect as failed.
    */
   editMessage(guildId: string, channelId: string, messageId: string, content: string, options?: MessageOptions): Promise<boolean>;
   /** Gives or takes a role; doing what is already done is a no-op. Returns whether the member changed. */
@@ -164,7 +168,10 @@ export interface Platform {
   kick(guildId: string, userId: string, reason: string | null): Promise<boolean>;
   /** Times the member out until `until`; null lifts the timeout. */
   timeout(guildId: string, userId: string, until: Date | null, reason: string | null): Promise<boolean>;
-  /** A DM from the bot, sent once per idempotency key; 'failed' when the user does not accept it. */
+  /**
+   * A DM from the bot (with the embeds, buttons and mentions the options give), sent once per idempotency key; 'failed'
+   * when the user does not accept it.
+   */
   sendDirectMessage(guildId: string, userId: string, content: string, idempotencyKey: string, options?: MessageOptions): Promise<DirectMessageStatus>;
   /** The server's invites with their use counts (on Discord the bot needs Manage Server). */
   listInvites(guildId: string): Promise<PlatformInvite[]>;

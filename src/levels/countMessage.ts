@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
+import type { GuildRecord } from '../../db/guild/guilds.js';
 import { claimCountedMessages, lockActivityMembers } from '../../db/levels/activityBatch.js';
+import type { LevelUpEffectRef } from '../../db/levels/levelUpEffects.js';
+import { findLevelSettings } from '../../db/levels/members.js';
 import type { Database } from '../../db/schema.js';
-import { recordActivities } from './recordActivity.js';
+import { addActivities } from './recordActivity.js';
 
 export interface CountedMessage {
   /** A human member (the bot leaves out bots, webhooks and Discord's system messages). */
@@ -10,54 +13,42 @@ export interface CountedMessage {
   messageId: string;
   /** When the message was written (the platform's time, so a message handled late counts as when it was sent). */
   at: Date;
-  /** Where it was written: a level it reaches may be announced there (level settings `current`). */
+  /** Where it was written: a level it reaches is recorded with it, to be announced there (level settings `current`). */
   channelId?: string;
 }
 
-export interface LevelUp {
-  userId: string;
-  previousLevel: number;
-  level: number;
-  /** The `levels.levelUp` event's id (the effects' idempotency key derives from it). */
-  eventId: string;
-  /** The channel of the message that reached the level. */
-  channelId: string | null;
-}
-
 /**
- * Messages members wrote in one server, in order, in the caller's transaction: each counted once per message id,
- * and earning one message of activity (recordActivity's counters, XP, audit row and `levels.levelUp` with source
- * `activity`, as `simulate level-activity --messages 1`) only when at least `cooldownSeconds` (the server's levels
- * settings) passed since the member's last XP-earning message. Returns how many earned XP and the levels reached.
+ * Messages members wrote in one server, in order, in the caller's transaction; nothing where Levels is off. Each
+ * is counted once per message id, and earns one message of activity (recordActivity's counters, XP, audit row,
+ * `levels.levelUp` with source `activity` and its effects recorded pending, as `simulate level-activity
+ * --messages 1`) only when the server's message cooldown (its levels settings) passed since the member's last
+ * XP-earning message. Returns how many earned XP and the levels reached.
  */
 export async function countMessages(
   trx: Kysely<Database>,
-  guildId: string,
+  guild: GuildRecord,
   messages: CountedMessage[],
-  cooldownSeconds: number,
   at: Date,
-): Promise<{ earned: number; levelUps: LevelUp[] }> {
+): Promise<{ earned: number; levelUps: LevelUpEffectRef[] }> {
+  if (!guild.features.includes('levels') || messages.length === 0) return { earned: 0, levelUps: [] };
+  const guildId = guild.id;
   const claimed = await claimCountedMessages(trx, guildId, messages.map((m) => m.messageId), at);
   const fresh = messages.filter((m) => claimed.has(m.messageId));
   if (fresh.length === 0) return { earned: 0, levelUps: [] };
+  const { messageCooldownSeconds } = await findLevelSettings(trx, guildId);
   const locked = await lockActivityMembers(trx, guildId, fresh.map((m) => m.userId));
   const cooldownStart = new Map([...locked].map(([userId, m]) => [userId, m.lastMessageXpAt]));
   const earning = fresh.filter((m) => {
     const last = cooldownStart.get(m.userId);
-    if (last && m.at.getTime() - last.getTime() < cooldownSeconds * 1000) return false;
+    if (last && m.at.getTime() - last.getTime() < messageCooldownSeconds * 1000) return false;
     cooldownStart.set(m.userId, m.at);
     return true;
   });
-  const { results, events } = await recordActivities(
+  const { levelUps } = await addActivities(
     trx,
     guildId,
-    earning.map((m) => ({ guildId, userId: m.userId, messages: 1, voiceMinutes: 0, at: m.at, actor: { type: 'system' as const }, startsCooldown: true })),
+    earning.map((m) => ({ guildId, userId: m.userId, messages: 1, voiceMinutes: 0, at: m.at, actor: { type: 'system' as const }, startsCooldown: true, channelId: m.channelId ?? null })),
     locked,
   );
-  // results follow earning one for one; events are the level-ups among them, in order.
-  const reached = results.map((r, i) => ({ r, channelId: earning[i]!.channelId ?? null })).filter(({ r }) => r.level > r.previousLevel);
-  return {
-    earned: earning.length,
-    levelUps: reached.map(({ r, channelId }, i) => ({ userId: r.userId, previousLevel: r.previousLevel, level: r.level, eventId: events[i]!.id, channelId })),
-  };
+  return { earned: earning.length, levelUps };
 }

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { findLevelSettings, listLevelRewards } from '../../db/levels/members.js';
 import type { Database } from '../../db/schema.js';
-import type { Platform } from '../core/platform.js';
+import type { LevelEffectRefusal } from '../../db/levels/levelUpEffects.js';
+import { PlatformConfigurationError, PlatformRefusedError, type Platform } from '../core/platform.js';
 import { levelUpMessage } from './levelUpMessage.js';
 import { planRewardRoles } from './rewardRoles.js';
 
@@ -48,14 +49,33 @@ export async function announceLevelUp(
   return true;
 }
 
-/** What a level change does on the platform, as the XP change workflow does it in two steps. */
-export async function applyLevelEffects(
+/** A platform refusal's code (a missing permission, refused credentials: no retry changes it); undefined for anything else. */
+function refusalCode(err: unknown): string | undefined {
+  return err instanceof PlatformRefusedError || err instanceof PlatformConfigurationError ? err.code : undefined;
+}
+
+/**
+ * What a level move does on the platform, the one composition of the XP change workflow and of level-ups from
+ * activity: the reward roles of the new level, then the announcement of a level reached. A refusal of one is
+ * returned with its code (the XP stands, the other effect still happens); an outage throws, and a retry repeats
+ * both, each idempotent (a set operation; a post keyed by `idempotencyKey`).
+ */
+export async function applyLevelMoveEffects(
   db: Db,
   platform: Platform,
-  c: { guildId: string; userId: string; previousLevel: number; level: number; idempotencyKey: string; channelId?: string | null },
-): Promise<{ rolesAdded: string[]; rolesRemoved: string[]; announced: boolean }> {
-  if (c.level === c.previousLevel) return { rolesAdded: [], rolesRemoved: [], announced: false };
-  const { added, removed } = await syncRewardRoles(db, platform, c.guildId, c.userId, c.level);
-  const announced = c.level > c.previousLevel && (await announceLevelUp(db, platform, c));
-  return { rolesAdded: added, rolesRemoved: removed, announced };
+  move: { guildId: string; userId: string; previousLevel: number; level: number; idempotencyKey: string; channelId?: string | null },
+): Promise<{ refused: LevelEffectRefusal[] }> {
+  const refused: LevelEffectRefusal[] = [];
+  const attempt = async (effect: LevelEffectRefusal['effect'], run: () => Promise<unknown>) => {
+    try {
+      await run();
+    } catch (err) {
+      const error = refusalCode(err);
+      if (error === undefined) throw err;
+      refused.push({ effect, error });
+    }
+  };
+  await attempt('rewardRoles', () => syncRewardRoles(db, platform, move.guildId, move.userId, move.level));
+  if (move.level > move.previousLevel) await attempt('announcement', () => announceLevelUp(db, platform, move));
+  return { refused };
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { findApiKey } from '../../db/keys/apiKeys.js';
+import { keyActor } from '../keys/keyActor.js';
 import { addCaseEvent, findCase, listActiveCaseNumbers, resolveCase } from '../../db/moderation/cases.js';
 import { findModAction, insertModAction, type ModActionRecord } from '../../db/moderation/actions.js';
 import { findEscalationRule, findModerationSettings } from '../../db/moderation/settings.js';
@@ -59,8 +59,8 @@ export async function recordActionCase(
         : effect.until
           ? new Date(effect.until)
           : null;
-    const key = action.apiKeyId === null ? undefined : await findApiKey(trx, action.guildId, action.apiKeyId);
-    const moderatorId = key?.createdBy ?? guildLook!.botUserId;
+    const { key, actsFor } = await keyActor(trx, action.guildId, action.apiKeyId);
+    const moderatorId = actsFor ?? guildLook!.botUserId;
     const target = await deps.platform.getMember(action.guildId, action.userId);
     const { number, event } = await recordCase(
       trx,

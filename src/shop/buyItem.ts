@@ -26,7 +26,8 @@ export interface BuyInput {
   /** Whether the server's Bank feature is on: a priced item cannot be charged without it. */
   bankEnabled: boolean;
   reason: string | null;
-  actor: Extract<AuditActor, { type: 'api_key' }>;
+  /** An API key's creator, or the bot (`system`) for the member's own purchase through a command. */
+  actor: Extract<AuditActor, { type: 'api_key' | 'system' }>;
   requestId?: string;
   at: Date;
 }
@@ -68,8 +69,9 @@ export async function buyItem(trx: Kysely<Database>, input: BuyInput): Promise<S
       amount: item.price,
       ledgerType: 'shop_purchase',
       reason: input.reason ?? `Shop: ${item.name}`,
-      actorId: input.actor.userId,
-      apiKeyId: input.actor.apiKeyId,
+      // Through the bot, the buyer spends their own balance: they are the ledger's actor.
+      actorId: input.actor.type === 'api_key' ? input.actor.userId : userId,
+      apiKeyId: input.actor.type === 'api_key' ? input.actor.apiKeyId : null,
       at,
     });
     events.push(...moved.events);

@@ -17,13 +17,19 @@ export interface TicketOpening {
   channelId: string | null;
   answers: TicketAnswer[];
   members?: TicketMember[];
+  /**
+   * The channel is created after this transaction commits (a panel press): `tickets.opened` ("a ticket channel or
+   * thread was created") waits for it and is recorded with it (giveTicketChannel.ts), so it always names the channel.
+   */
+  channelPending?: boolean;
   at: Date;
   actor: AuditActor;
 }
 
 /**
  * The bot opened a ticket channel or thread, in the caller's transaction: the ticket (numbered per server),
- * its audit row and `tickets.opened`. Refused when the server is unknown or Tickets is off.
+ * its audit row and `tickets.opened` (unless its channel is still to be created). Refused when the server is unknown
+ * or Tickets is off.
  */
 export async function openTicket(trx: Kysely<Database>, o: TicketOpening): Promise<{ ticketNo: number; events: OutboxEvent[] }> {
   const guild = await findGuild(trx, o.guildId);
@@ -51,20 +57,30 @@ export async function openTicket(trx: Kysely<Database>, o: TicketOpening): Promi
     target: { type: 'ticket', id: String(ticketNo) },
     data: { userId: o.userId, panelId: o.panel?.id ?? null, source: o.source },
   });
-  const event = await recordEvent(trx, {
+  if (o.channelPending) return { ticketNo, events: [] };
+  const event = await recordTicketOpened(trx, { ...o, ticketNo, openedAt: o.at }, o.at);
+  return { ticketNo, events: [event] };
+}
+
+/** `tickets.opened` of a ticket, recorded at `at` (when its channel or thread came to be). */
+export function recordTicketOpened(
+  trx: Kysely<Database>,
+  t: Pick<TicketOpening, 'guildId' | 'userId' | 'subject' | 'source' | 'isThread' | 'channelId'> & { ticketNo: number; panel: { id: number } | null; openedAt: Date },
+  at: Date,
+): Promise<OutboxEvent> {
+  return recordEvent(trx, {
     type: 'tickets.opened',
-    guildId: o.guildId,
-    createdAt: o.at,
+    guildId: t.guildId,
+    createdAt: at,
     data: {
-      ticketNo,
-      userId: o.userId,
-      panelId: o.panel?.id ?? null,
-      subject: o.subject,
-      source: o.source,
-      channelId: o.channelId,
-      isThread: o.isThread,
-      openedAt: o.at.toISOString(),
+      ticketNo: t.ticketNo,
+      userId: t.userId,
+      panelId: t.panel?.id ?? null,
+      subject: t.subject,
+      source: t.source,
+      channelId: t.channelId,
+      isThread: t.isThread,
+      openedAt: t.openedAt.toISOString(),
     },
   });
-  return { ticketNo, events: [event] };
 }

@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.js';
 import { runAdmin } from '../../process/admin/runAdmin.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Platform } from '../../src/core/platform.js';
+import type { ApplicationCommands } from '../../src/platform/discord/applicationCommands.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import { snowflake } from '../harness/fixtures.js';
 
@@ -24,6 +25,8 @@ export interface CliOptions {
   allowInsecureWebhookUrls?: boolean;
   /** The chat platform as with PLATFORM=discord (the Discord adapter on the fake); local tables without it. */
   platform?: Platform;
+  /** The bot application's commands, as with PLATFORM=discord (the client on the fake). */
+  applicationCommands?: ApplicationCommands;
 }
 
 /** The operator CLI in-process, on the test file's database, as operator "alice" unless --operator says otherwise. */
@@ -38,6 +41,7 @@ export function cli(getDb: () => Kysely<Database>, clock: Clock, options: CliOpt
       operator: 'alice',
       allowInsecureWebhookUrls: options.allowInsecureWebhookUrls,
       platform: options.platform,
+      applicationCommands: options.applicationCommands,
       connectTemporal: temporal && (() => Promise.resolve(temporal)),
       stdout: (line) => out.push(line),
       stderr: (line) => err.push(line),

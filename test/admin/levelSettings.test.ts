@@ -3,6 +3,8 @@ import { findLevelSettings } from '../../db/levels/members.js';
 import { upsertPlatformChannels } from '../../db/platform/local.js';
 import { listPlatformMessages } from '../../db/platform/messages.js';
 import { listPlatformDirectMessages, setPlatformAcceptsDms } from '../../db/platform/moderation.js';
+import { applyLevelUpEffects } from '../../src/levels/applyLevelUpEffects.js';
+import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { snowflake } from '../harness/fixtures.js';
 import { countWrites } from '../harness/rows.js';
 import { cliGuild } from './cli.js';
@@ -11,7 +13,8 @@ import { useSimulateBed } from './simulateBed.js';
 // npm run admin -- levels settings: where level-ups are announced (a channel, the member's current channel, a DM,
 // off) and their message; and the announcement each choice makes when a member reaches a level.
 
-const { database, admin, auditOf } = useSimulateBed(new Date('2026-11-29T10:00:00Z'));
+const NOW = new Date('2026-11-29T10:00:00Z');
+const { database, admin, auditOf } = useSimulateBed(NOW);
 const settings = (guildId: string, ...flags: string[]) => admin('levels', 'settings', '--guild', guildId, ...flags, '--json');
 const state = async (guildId: string) => ({ settings: await findLevelSettings(database.db, guildId), writes: await countWrites(database.db, guildId) });
 const DEFAULTS = { announceTo: 'off', announceChannelId: null, announceTemplate: 'GG {user}, you reached level {level}!', removePreviousRewards: false, messageCooldownSeconds: 60 };
@@ -29,9 +32,22 @@ async function levelGuild() {
   return { id, user, levelUps, chat, voice };
 }
 
-/** 13 messages: 260 XP, level 2 reached from 0 (an announcement), written in `channel` when given. */
-const levelUp = (g: { id: string; user: string }, channel?: string) =>
-  admin('simulate', 'level-activity', '--guild', g.id, '--user', g.user, '--messages', '13', ...(channel ? ['--channel', channel] : []), '--json');
+/**
+ * 13 messages: 260 XP, level 2 reached from 0, written in `channel` when given; its effects are recorded (no
+ * Temporal here), then applied as the worker's activity applies them, on the local platform.
+ */
+async function levelUp(g: { id: string; user: string }, channel?: string) {
+  const res = await admin('simulate', 'level-activity', '--guild', g.id, '--user', g.user, '--messages', '13', ...(channel ? ['--channel', channel] : []), '--json');
+  expect(res.json()).toMatchObject({ level: 2, levelUpEffects: 'relay' });
+  const { event_id } = await database.db
+    .selectFrom('level_up_effects')
+    .select('event_id')
+    .where('guild_id', '=', g.id)
+    .where('user_id', '=', g.user)
+    .executeTakeFirstOrThrow();
+  // A DM the member does not accept or nowhere to post is no refusal: the level stands, nothing is announced.
+  expect(await applyLevelUpEffects(database.db, createLocalPlatform(database.db), event_id, NOW)).toEqual({ refused: [] });
+}
 
 const messagesIn = async (guildId: string, channelId: string) => (await listPlatformMessages(database.db, guildId, channelId)).map((m) => m.content);
 const dmsTo = async (guildId: string, userId: string) => (await listPlatformDirectMessages(database.db, guildId, userId)).map((m) => m.content);
@@ -101,7 +117,7 @@ describe('the level-up announcement', () => {
   it('in the set channel: the member pinged above the card, wherever they wrote', async () => {
     const g = await levelGuild();
     await settings(g.id, '--announce-channel', g.levelUps, '--message', 'GG {user}, level {level}!');
-    expect((await levelUp(g, g.chat)).json()).toMatchObject({ level: 2, announced: true });
+    await levelUp(g, g.chat);
     expect(await messagesIn(g.id, g.levelUps)).toEqual([`<@${g.user}>\n**Level 2**\nGG <@${g.user}>, level 2!`]);
     expect(await messagesIn(g.id, g.chat)).toEqual([]);
   });
@@ -109,25 +125,26 @@ describe('the level-up announcement', () => {
   it("in the member's current channel: where the message that reached the level was written; none known, none posted", async () => {
     const g = await levelGuild();
     await settings(g.id, '--announce-to', 'current');
-    expect((await levelUp(g, g.chat)).json()).toMatchObject({ level: 2, announced: true });
+    await levelUp(g, g.chat);
     expect(await messagesIn(g.id, g.chat)).toEqual([`<@${g.user}>\n**Level 2**\nGG <@${g.user}>, you reached level 2!`]);
     // Activity without a channel (voice minutes reported, a staff change): nowhere to post.
     const other = { id: g.id, user: snowflake() };
     await admin('member', 'add', '--guild', g.id, '--user', other.user);
-    expect((await levelUp(other)).json()).toMatchObject({ level: 2, announced: false });
+    await levelUp(other);
     expect(await messagesIn(g.id, g.chat)).toHaveLength(1);
+    expect(await messagesIn(g.id, g.levelUps)).toEqual([]);
   });
 
   it('by DM: the card alone; a member who accepts no DMs gets none, and the level stands', async () => {
     const g = await levelGuild();
     await settings(g.id, '--announce-to', 'dm');
-    expect((await levelUp(g, g.chat)).json()).toMatchObject({ level: 2, announced: true });
+    await levelUp(g, g.chat);
     expect(await dmsTo(g.id, g.user)).toEqual([`**Level 2**\nGG <@${g.user}>, you reached level 2!`]);
     expect(await messagesIn(g.id, g.chat)).toEqual([]);
     const closed = { id: g.id, user: snowflake() };
     await admin('member', 'add', '--guild', g.id, '--user', closed.user);
     await setPlatformAcceptsDms(database.db, g.id, closed.user, false);
-    expect((await levelUp(closed, g.chat)).json()).toMatchObject({ level: 2, announced: false });
+    await levelUp(closed, g.chat);
     expect(await dmsTo(g.id, closed.user)).toEqual([]);
   });
 
@@ -135,7 +152,7 @@ describe('the level-up announcement', () => {
     const g = await levelGuild();
     await settings(g.id, '--announce-channel', g.levelUps);
     await settings(g.id, '--announce-to', 'off');
-    expect((await levelUp(g, g.chat)).json()).toMatchObject({ level: 2, announced: false });
+    await levelUp(g, g.chat);
     expect([...(await messagesIn(g.id, g.levelUps)), ...(await messagesIn(g.id, g.chat)), ...(await dmsTo(g.id, g.user))]).toEqual([]);
   });
 });

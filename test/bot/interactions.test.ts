@@ -110,17 +110,16 @@ describe('answered directly (the work done within the answer budget)', () => {
     expect(bed.answersTo(payload.token).map((a) => a.body)).toEqual([ephemeralAnswer(content)]);
   });
 
-  it('opens a ticket from a panel button (tickets.opened) with its channel; a second press names that ticket and opens none', async () => {
+  it('opens a ticket from a panel button with its channel, and tickets.opened names that channel; a second press names that ticket and opens none', async () => {
     const panelId = 7;
     const user = snowflake();
     const ticketEvents = async () =>
       (await database.db.selectFrom('events').select('data').where('guild_id', '=', guild.id).where('type', '=', 'tickets.opened').execute())
-        .map((e) => e.data as { userId: string; ticketNo: number; panelId: number; source: string; openedAt: string })
+        .map((e) => e.data as { userId: string; ticketNo: number; panelId: number; source: string; channelId: string | null; openedAt: string })
         .filter((e) => e.userId === user);
     const first = press(ticketPanelButtonId(panelId), user);
     const dispatchedAt = await sendPress(bed, first);
     const [opened] = await ticketEvents();
-    expect(opened).toMatchObject({ userId: user, panelId, source: 'panel', channelId: null, openedAt: NOW.toISOString() });
     const { channel_id: channelId } = await database.db
       .selectFrom('tickets')
       .select('channel_id')
@@ -128,6 +127,7 @@ describe('answered directly (the work done within the answer budget)', () => {
       .where('ticket_no', '=', opened!.ticketNo)
       .executeTakeFirstOrThrow();
     expect(channelId).toMatch(/^\d+$/);
+    expect(opened).toMatchObject({ userId: user, panelId, source: 'panel', channelId, openedAt: NOW.toISOString() });
     const answer = bed.answersTo(first.token);
     expect(answer.map((a) => (a.body as { data: unknown }).data)).toEqual([
       { content: `Ticket #${opened!.ticketNo} is open in <#${channelId}>. Staff will be with you shortly.`, flags: EPHEMERAL, allowed_mentions: { parse: [] } },

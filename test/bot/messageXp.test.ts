@@ -9,7 +9,7 @@ import { memberMessage } from './payloads.js';
 
 // MESSAGE_CREATE through the real bot against the fake gateway: XP from activity as `simulate level-activity`
 // records it, once per Discord message id and per cooldown (the message's own time is the clock); a level
-// reached gives its reward role on Discord; bots, webhooks and Discord's system messages earn nothing.
+// reached records its reward roles and announcement for the worker; bots, webhooks and Discord's system messages earn nothing.
 
 const NOW = new Date('2026-11-25T12:00:00Z');
 const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
@@ -75,16 +75,19 @@ describe('MESSAGE_CREATE', () => {
     expect(await activityAudit(guild.id, user)).toHaveLength(1);
   });
 
-  it('gives the reward role of a level reached on Discord, with levels.levelUp from activity', async () => {
+  it('records levels.levelUp from activity with its reward roles and announcement pending, calling nothing on Discord', async () => {
     const user = guild.addMember();
     // Level 1 takes 100 XP: five messages, each past the cooldown.
     for (let n = 0; n < 4; n += 1) await bed.dispatch('MESSAGE_CREATE', message(guild.id, user, later(n * COOLDOWN_SECONDS)));
-    expect(bed.fake.state.guilds.get(guild.id)!.members.get(user)!.roles).not.toContain(guild.roles.reward);
     expect(await levelUps(user)).toEqual([]);
     await bed.dispatch('MESSAGE_CREATE', message(guild.id, user, later(4 * COOLDOWN_SECONDS)));
     expect(await levelRow(guild.id, user)).toMatchObject({ xp: 5 * XP_PER_MESSAGE, messages: 5 });
     expect(await levelUps(user)).toEqual([{ userId: user, level: 1, previousLevel: 0, source: 'activity' }]);
-    expect(bed.fake.state.guilds.get(guild.id)!.members.get(user)!.roles).toContain(guild.roles.reward);
+    const effects = await database.db.selectFrom('level_up_effects').select(['user_id', 'previous_level', 'level', 'applied_at']).where('guild_id', '=', guild.id).where('user_id', '=', user).execute();
+    expect(effects).toEqual([{ user_id: user, previous_level: 0, level: 1, applied_at: null }]);
+    // The worker applies them (test/bot/levelUpEffects.test.ts); the bot's lane never waits on Discord for them.
+    expect(bed.fake.requests.filter((r) => r.path.includes(`/members/${user}/roles/`))).toEqual([]);
+    expect(bed.fake.state.guilds.get(guild.id)!.members.get(user)!.roles).not.toContain(guild.roles.reward);
   });
 
   it("ignores bots, webhooks, Discord's system messages, direct messages and servers without Levels", async () => {

@@ -40,6 +40,10 @@ async function pressPanel(panelId: number, userId: string): Promise<string> {
 
 const ticketOf = async (userId: string) =>
   database.db.selectFrom('tickets').select(['ticket_no', 'channel_id', 'status']).where('guild_id', '=', guild.id).where('user_id', '=', userId).execute();
+const openedEvents = async (userId: string) =>
+  (await database.db.selectFrom('events').select('data').where('guild_id', '=', guild.id).where('type', '=', 'tickets.opened').execute())
+    .map((e) => e.data as { userId: string })
+    .filter((d) => d.userId === userId);
 const channelsNamed = (name: string) =>
   [...bed.fake.state.guilds.get(guild.id)!.channels.values()].filter((c) => (c as { name?: string }).name === name) as Array<
     APIChannel & { parent_id: string | null; permission_overwrites: unknown[] }
@@ -90,6 +94,8 @@ describe('a ticket opened from a panel gets its channel', () => {
     expect(ticket).toEqual({ ticket_no: expect.any(Number), channel_id: null, status: 'open' });
     expect(first).toBe(`Ticket #${ticket!.ticket_no} is open, but ${NO_CHANNEL_YET}`);
     expect(channelsNamed(`ticket-${ticket!.ticket_no}`)).toEqual([]);
+    // tickets.opened says "a ticket channel was created": none yet, so no event yet.
+    expect(await openedEvents(opener)).toEqual([]);
 
     const second = await pressPanel(12, opener);
     const after = await ticketOf(opener);
@@ -97,8 +103,10 @@ describe('a ticket opened from a panel gets its channel', () => {
     const channels = channelsNamed(`ticket-${ticket!.ticket_no}`);
     expect(channels.map((c) => c.id)).toEqual([after[0]!.channel_id]);
     expect(second).toBe(`You already have ticket #${ticket!.ticket_no} open from this panel: <#${after[0]!.channel_id}>.`);
+    expect(await openedEvents(opener)).toEqual([expect.objectContaining({ ticketNo: ticket!.ticket_no, channelId: after[0]!.channel_id })]);
 
     expect(await pressPanel(12, opener)).toBe(second);
+    expect(await openedEvents(opener)).toHaveLength(1);
     expect(channelsNamed(`ticket-${ticket!.ticket_no}`)).toHaveLength(1);
   });
 

@@ -24,7 +24,7 @@ describe('local platform: editMessage', () => {
     expect(await platform.editMessage(guildId, channelId, messageId, 'second')).toBe(true);
     expect(await platform.editMessage(guildId, channelId, messageId, 'second')).toBe(true);
     expect(await listPlatformMessages(database.db, guildId, channelId)).toEqual([
-      { id: Number(messageId), content: 'second', idempotency_key: expect.any(String), created_at: expect.any(Date), edited_at: expect.any(Date) },
+      { id: Number(messageId), content: 'second', idempotency_key: expect.any(String), created_at: expect.any(Date), edited_at: expect.any(Date), buttons: null },
     ]);
   });
 

@@ -13,6 +13,7 @@ import type { InteractionRef } from '../../../src/platform/discord/interactionRe
 import { toMember } from '../../../src/platform/discord/discordShapes.js';
 import { parseTicketPanelButton } from '../../../src/tickets/panelButtons.js';
 import type { BotDeps, DispatchHandler } from '../handler.js';
+import { completeCommand, runCommand } from '../commands/runCommand.js';
 import { answerInteraction } from '../interactions/answerInteraction.js';
 import { fileFromForm, showAppealForm } from '../interactions/appealForm.js';
 import { showApplicationForm, submitFromForm } from '../interactions/applicationForm.js';
@@ -50,15 +51,18 @@ function dialogValues(i: APIModalSubmitInteraction): Map<string, string> {
 }
 
 /**
- * INTERACTION_CREATE: a button pressed or a dialog submitted, acknowledged within Discord's 3 s and answered (to the
+ * INTERACTION_CREATE: an application command used (process/bot/commands), an option typed (autocomplete), a button
+ * pressed or a dialog submitted, acknowledged within Discord's 3 s and answered (to the
  * member alone) from the outcome of the use case its `simulate` command calls. Appeals come from anywhere (a banned
  * user is outside the server, so their custom_id names it); everything else from inside a server. An interaction
  * already acted on (a replayed dispatch) is neither acted on nor answered again.
  */
 export const interactionCreate: DispatchHandler = async (data, deps) => {
   const d = data as APIInteraction;
-  if (d.type !== InteractionType.MessageComponent && d.type !== InteractionType.ModalSubmit) return;
+  if (d.type === InteractionType.ApplicationCommandAutocomplete) return completeCommand(deps, d);
+  if (d.type !== InteractionType.MessageComponent && d.type !== InteractionType.ModalSubmit && d.type !== InteractionType.ApplicationCommand) return;
   if (await isInteractionHandled(deps.db, d.id)) return;
+  if (d.type === InteractionType.ApplicationCommand) return runCommand(deps, d);
   const i = d as APIMessageComponentInteraction | APIModalSubmitInteraction;
   const ref = { id: i.id, token: i.token, applicationId: i.application_id };
   const userId = i.member?.user.id ?? i.user?.id;

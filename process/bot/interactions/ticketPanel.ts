@@ -8,9 +8,9 @@ import type { ButtonPress } from './giveawayEnter.js';
 export const NO_CHANNEL_YET = 'its channel could not be created just now; press the button again in a moment to get it.';
 
 /**
- * The press of a ticket panel's button: a ticket opened (tickets.opened), or the member's open one named. Once the
- * ticket is committed, a ticket without a channel gets one; a platform that refuses or is down leaves the ticket open
- * without it, and the member's next press tries again.
+ * The press of a ticket panel's button: a ticket opened, or the member's open one named. Once the ticket is
+ * committed, a ticket without a channel gets one (with tickets.opened); a platform that refuses or is down leaves the
+ * ticket open without it, and the member's next press tries again.
  */
 export async function openFromPanel(deps: BotDeps, press: ButtonPress, panelId: number): Promise<string | null> {
   const at = deps.clock.now();
@@ -22,7 +22,7 @@ export async function openFromPanel(deps: BotDeps, press: ButtonPress, panelId: 
     });
     if (!result) return null;
     const { ticketNo } = result;
-    const channelId = result.channelId ?? (await giveTicketChannel(deps.db, deps.platform, { guildId: press.guildId, ticketNo, openerId: press.userId }));
+    const channelId = result.channelId ?? (await giveTicketChannel(deps.db, deps.platform, { guildId: press.guildId, ticketNo, openerId: press.userId, panelId, at }));
     if (result.opened) {
       return channelId
         ? `Ticket #${ticketNo} is open in <#${channelId}>. Staff will be with you shortly.`

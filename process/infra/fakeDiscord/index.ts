@@ -7,3 +7,6 @@ export * from './guildEvents.js';
 export * from './oauth.js';
 export { DEFAULT_RESUME_WINDOW_MS } from './gatewaySessions.js';
 export { BOT_INVITE_PERMISSIONS, botGuildPermissions } from './permissions.js';
+export { registeredCommands, type FakeCommand } from './commandRoutes.js';
+export { autocompleteInteraction, commandInteraction, memberPermissions, type CommandUse } from './commandInteractions.js';
+export { buttonPressPayload, type FakeButtonPress } from './componentPress.js';

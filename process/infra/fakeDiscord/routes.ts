@@ -1,5 +1,6 @@
 import { ChannelType, type APIChannel, type APIGuildMember, type APIMessage } from 'discord-api-types/v10';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { componentRefusal } from './componentRules.js';
 import { discordError, type FakeAnswer } from './faults.js';
 import { messageBodyRefusal, pingsOf } from './messageLimits.js';
 import { botGuildPermissions, channelPermissions } from './permissions.js';
@@ -60,7 +61,8 @@ function postMessage(state: FakeDiscordState, req: FakeRequest): FakeAnswer {
     const recipient = [...state.dmChannels.entries()].find(([, id]) => id === channelId)![0];
     if (state.closedDms.has(recipient)) return discordError(403, 50007, 'Cannot send messages to this user');
   }
-  const refused = messageBodyRefusal(req.body);
+  // Components first (their own rules), then the content and embed limits and the empty-message check.
+  const refused = componentRefusal(req.body) ?? messageBodyRefusal(req.body);
   if (refused) return refused;
   const nonce = req.body?.nonce as string | undefined;
   // enforce_nonce: a second post with the same nonce in the channel answers the first message.
@@ -245,8 +247,9 @@ export const DISCORD_ROUTES: FakeRoute[] = [
     handler: (state, req) => {
       const message = state.messages.get(req.params.message!);
       if (!message || message.channel_id !== req.params.channel) return unknown.message();
+      // Only the bot's own messages are edited, so only they ever carry its buttons (Discord shows components only there).
       if (message.author.id !== state.bot.id) return discordError(403, 50005, 'Cannot edit a message authored by another user');
-      const refused = messageBodyRefusal(req.body, message);
+      const refused = componentRefusal(req.body) ?? messageBodyRefusal(req.body, message);
       if (refused) return refused;
       message.content = String(req.body?.content ?? message.content);
       Object.assign(message, messageParts(state, findChannel(state, message.channel_id)!, req.body, message));

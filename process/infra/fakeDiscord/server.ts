@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { COMMAND_ROUTES } from './commandRoutes.js';
 import { matches, type FakeAnswer, type Fault } from './faults.js';
 import { MEMBER_LIST_ROUTES } from './memberList.js';
 import { ROUTE_PERMISSIONS } from './permissions.js';
@@ -70,7 +71,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'));
     routes.push({ method, pattern, handler, regex: new RegExp(`^${source}$`), names });
   }
-  for (const r of [...DISCORD_ROUTES, ...INTERACTION_ROUTES, ...MEMBER_LIST_ROUTES]) route(r.method, r.pattern, r.handler);
+  for (const r of [...DISCORD_ROUTES, ...INTERACTION_ROUTES, ...MEMBER_LIST_ROUTES, ...COMMAND_ROUTES]) route(r.method, r.pattern, r.handler);
 
   async function answer(req: IncomingMessage, body: Record<string, unknown> | null, path: string, query: URLSearchParams): Promise<FakeAnswer & { drop?: boolean; hold?: boolean }> {
     const method = req.method ?? 'GET';

@@ -20,6 +20,13 @@ export const databaseEnv = {
   /** A session idle inside a transaction this long is ended by the server (its locks released). */
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /**
+   * migrate: lock_timeout of each migration's statements. A migration that waits longer for a lock (a long query or
+   * transaction on its table) gives up and is tried again, so the queries queued behind it wait at most this long.
+   */
+  MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(3_000),
+  /** migrate: tries of a migration that times out on a lock (pauses of 1 s, 2 s, 4 s ... 30 s between) before it fails. */
+  MIGRATION_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+  /**
    * How many of each process the deployment runs, for the start-up check of the connection budget against
    * PostgreSQL's max_connections (process/ops/connectionBudget.ts): `api=2,worker=2,bot=1`.
    */
@@ -36,6 +43,8 @@ export type DatabaseSettings = Readonly<{
   statementTimeoutMs: number;
   lockTimeoutMs: number;
   idleInTransactionTimeoutMs: number;
+  /** migrate's lock_timeout and tries per migration. */
+  migration: Readonly<{ lockTimeoutMs: number; attempts: number }>;
   /** Instances of each process the deployment runs (missing kinds: 0). */
   budgetInstances: Readonly<Record<BudgetProcess, number>>;
 }>;
@@ -49,6 +58,7 @@ export function databaseSettingsOf(e: DatabaseEnv): DatabaseSettings {
     statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     lockTimeoutMs: e.DATABASE_LOCK_TIMEOUT_MS,
     idleInTransactionTimeoutMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    migration: Object.freeze({ lockTimeoutMs: e.MIGRATION_LOCK_TIMEOUT_MS, attempts: e.MIGRATION_ATTEMPTS }),
     budgetInstances: Object.freeze(Object.fromEntries(BUDGET_PROCESSES.map((kind) => [kind, counts[kind] ?? 0])) as Record<BudgetProcess, number>),
   });
 }

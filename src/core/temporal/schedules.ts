@@ -1,4 +1,7 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleOptions } from '@temporalio/client';
+import { isDeepStrictEqual } from 'node:util';
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
+import { msToNumber } from '@temporalio/common';
+import type { Logger } from '../logger.js';
 import type { TemporalGateway } from './gateway.js';
 import { OPERATION } from './searchAttributes.js';
 import type { WorkflowRef } from './workflowRef.js';
@@ -32,13 +35,43 @@ export function scheduleOptions(schedule: ScheduleDefinition, taskQueue: string)
   };
 }
 
-/** Creates the schedules unless they exist; every worker calls it at start, the first one wins. */
-export async function ensureSchedules({ client, taskQueue }: TemporalGateway, schedules: ScheduleDefinition[]): Promise<void> {
+/** What a declared schedule says that Temporal's copy may no longer: its interval, overlap policy and action. */
+function fingerprint(every: number, overlap: string, workflowType: string, taskQueue: string, workflowId: string) {
+  return { every, overlap, workflowType, taskQueue, workflowId };
+}
+
+function declared(options: ScheduleOptions) {
+  const action = options.action as { workflowType: string; taskQueue: string; workflowId: string };
+  return fingerprint(msToNumber(options.spec.intervals![0]!.every), options.policies!.overlap!, action.workflowType, action.taskQueue, action.workflowId);
+}
+
+function described(description: ScheduleDescription) {
+  const { action, spec, policies } = description;
+  // A schedule edited by hand may have several intervals or calendars: then it differs from any declaration.
+  const every = spec.intervals?.length === 1 && !spec.calendars?.length ? spec.intervals[0]!.every : Number.NaN;
+  return fingerprint(every, policies.overlap ?? '', action.workflowType, action.taskQueue, action.workflowId ?? '');
+}
+
+/**
+ * Creates each schedule, or brings an existing one to its declaration (every worker calls it at start; the first one
+ * creates): a release that changes an interval, a workflow or TEMPORAL_TASK_QUEUE would otherwise leave the old
+ * schedule firing at a queue or workflow type nobody serves. Its state (paused by an operator, notes) is kept.
+ */
+export async function ensureSchedules({ client, taskQueue }: TemporalGateway, schedules: ScheduleDefinition[], logger?: Logger): Promise<void> {
   for (const schedule of schedules) {
+    const options = scheduleOptions(schedule, taskQueue);
     try {
-      await client.schedule.create(scheduleOptions(schedule, taskQueue));
+      await client.schedule.create(options);
+      continue;
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
     }
+    const handle = client.schedule.getHandle(schedule.id);
+    const was = described(await handle.describe());
+    const wanted = declared(options);
+    if (isDeepStrictEqual(was, wanted)) continue;
+    const { scheduleId: _, ...update } = options;
+    await handle.update((current) => ({ ...update, state: { paused: current.state.paused, note: current.state.note } }));
+    logger?.info({ scheduleId: schedule.id, was, now: wanted }, 'schedule updated to its declaration');
   }
 }

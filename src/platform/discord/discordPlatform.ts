@@ -13,6 +13,7 @@ import {
   type APIUser,
 } from 'discord-api-types/v10';
 import { BOT_PERMISSION } from '../../core/botPermissions.js';
+import { buttonProblem, buttonRows } from '../../core/buttonLimits.js';
 import { fitMessage } from '../../core/messageLimits.js';
 import { PlatformRefusedError, type MessageOptions, type Platform, type PlatformMember } from '../../core/platform.js';
 import { createDiscordCaller, type DiscordPlatformOptions } from './discordCaller.js';
@@ -244,9 +245,15 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
   };
 }
 
-/** Buttons as Discord's components: one action row of primary buttons (at most 5); none given, no field at all. */
+/**
+ * Buttons as Discord's components: action rows of five primary buttons; none given, no field at all. Buttons Discord
+ * would refuse (over 25, a long custom_id or label) are refused here, before a request that would count as invalid.
+ */
 function componentsOf(options: MessageOptions): { components?: unknown[] } {
   if (options.buttons === undefined) return {};
-  if (options.buttons.length === 0) return { components: [] };
-  return { components: [{ type: 1, components: options.buttons.slice(0, 5).map((b) => ({ type: 2, style: 1, custom_id: b.id, label: b.label.slice(0, 80) })) }] };
+  const problem = buttonProblem(options.buttons);
+  if (problem) throw new PlatformRefusedError('INVALID_REQUEST', problem);
+  return {
+    components: buttonRows(options.buttons).map((row) => ({ type: 1, components: row.map((b) => ({ type: 2, style: 1, custom_id: b.id, label: b.label })) })),
+  };
 }

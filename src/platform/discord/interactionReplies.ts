@@ -29,6 +29,8 @@ export interface InteractionReplies {
   defer(i: InteractionRef): Promise<void>;
   editOriginal(i: InteractionRef, content: string): Promise<void>;
   showForm(i: InteractionRef, form: FormDialog): Promise<void>;
+  /** Suggestions for the command option being typed (autocomplete): the only answer, never deferred, at most 25. */
+  autocomplete(i: InteractionRef, choices: Array<{ name: string; value: string }>): Promise<void>;
 }
 
 const EPHEMERAL = MessageFlags.Ephemeral;
@@ -56,6 +58,7 @@ export function createInteractionReplies(options: { apiUrl: string; token: strin
       send('editing an interaction answer', () =>
         rest.patch(Routes.webhookMessage(i.applicationId, i.token, '@original'), { body: { content: clip(content, MESSAGE_LIMITS.content), allowed_mentions: { parse: [] } }, auth: false }),
       ),
+    autocomplete: (i, choices) => callback(i, { type: InteractionResponseType.ApplicationCommandAutocompleteResult, data: { choices } }),
     showForm: (i, form) =>
       callback(i, {
         type: InteractionResponseType.Modal,

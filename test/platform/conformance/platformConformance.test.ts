@@ -67,6 +67,29 @@ describe.each(SUBJECTS)('Platform port: %s adapter', (_, makeSubject, botId) => 
     expect((await s.messagesIn(w.guildId, general)).sort()).toEqual(['Another', 'Giveaway ended']);
   });
 
+  it('keeps buttons under a message and a DM; an edit with [] takes them away, one without leaves them; more than 25 are refused and nothing is posted', async () => {
+    const { s, w, general } = await seeded();
+    const buttons = Array.from({ length: 7 }, (_, i) => ({ id: `panel:${i}`, label: `Form ${i}` }));
+    const id = await s.platform.postMessage(w.guildId, general, 'Panel', `conf/${w.guildId}/buttons`, { buttons });
+    expect(await s.buttonsIn(w.guildId, { channelId: general })).toEqual([buttons]);
+    expect(await s.platform.editMessage(w.guildId, general, id, 'Panel, edited')).toBe(true);
+    expect(await s.buttonsIn(w.guildId, { channelId: general })).toEqual([buttons]);
+    expect(await s.platform.editMessage(w.guildId, general, id, 'Panel closed', { buttons: [] })).toBe(true);
+    expect(await s.buttonsIn(w.guildId, { channelId: general })).toEqual([[]]);
+    const tooMany = Array.from({ length: 26 }, (_, i) => ({ id: `b${i}`, label: 'B' }));
+    await expect(s.platform.postMessage(w.guildId, general, 'Too many', `conf/${w.guildId}/too-many`, { buttons: tooMany })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    expect(await s.messagesIn(w.guildId, general)).toEqual(['Panel closed']);
+
+    const member = w.members.find((m) => !m.bot && !m.dmsClosed)!.userId;
+    const appeal = [{ id: `appeal:open:${w.guildId}`, label: 'Appeal' }];
+    expect(await s.platform.sendDirectMessage(w.guildId, member, 'You were banned.', `conf/${w.guildId}/dm-button`, { buttons: appeal })).toBe('sent');
+    expect(await s.buttonsIn(w.guildId, { dm: member })).toEqual([appeal]);
+    // One options object: a card, who it pings and the button together, with no text (Discord refuses an empty message).
+    const card = { embeds: [{ title: 'Banned', description: 'From Conformance.' }], mentions: { userIds: [], roleIds: [] }, buttons: appeal };
+    expect(await s.platform.sendDirectMessage(w.guildId, member, '', `conf/${w.guildId}/dm-card-button`, card)).toBe('sent');
+    expect(await s.buttonsIn(w.guildId, { dm: member })).toEqual([appeal, appeal]);
+  });
+
   it('editing a message that does not exist answers false', async () => {
     const { s, w, general } = await seeded();
     expect(await s.platform.editMessage(w.guildId, general, snowflake(), 'x')).toBe(false);

@@ -29,6 +29,8 @@ export interface Subject {
   seed(world: World): Promise<void>;
   messagesIn(guildId: string, channelId: string): Promise<string[]>;
   directMessagesTo(guildId: string, userId: string): Promise<string[]>;
+  /** The buttons under each message in the channel (or the user's DMs with `dm`), in order of posting. */
+  buttonsIn(guildId: string, where: { channelId: string } | { dm: string }): Promise<Array<Array<{ id: string; label: string }>>>;
 }
 
 export const NOW = new Date('2026-06-01T12:00:00.000Z');
@@ -80,6 +82,10 @@ export function localSubject(db: () => Kysely<Database>): Subject {
     },
     messagesIn: async (guildId, channelId) => (await listPlatformMessages(db(), guildId, channelId)).map((m) => m.content),
     directMessagesTo: async (guildId, userId) => (await listPlatformDirectMessages(db(), guildId, userId)).map((m) => m.content),
+    async buttonsIn(guildId, where) {
+      const rows = 'dm' in where ? await listPlatformDirectMessages(db(), guildId, where.dm) : await listPlatformMessages(db(), guildId, where.channelId);
+      return rows.map((m) => (m.buttons as Array<{ id: string; label: string }> | null) ?? []);
+    },
   };
 }
 
@@ -123,6 +129,12 @@ export function discordSubject(fake: () => FakeDiscord): Subject {
     async directMessagesTo(_guildId, userId) {
       const channelId = fake().state.dmChannels.get(userId);
       return [...fake().state.messages.values()].filter((m) => m.channel_id === channelId).map((m) => m.content);
+    },
+    async buttonsIn(_guildId, where) {
+      const channelId = 'dm' in where ? fake().state.dmChannels.get(where.dm) : where.channelId;
+      return [...fake().state.messages.values()]
+        .filter((m) => m.channel_id === channelId)
+        .map((m) => (m.components ?? []).flatMap((row) => (row as unknown as { components: Array<{ custom_id: string; label: string }> }).components.map((b) => ({ id: b.custom_id, label: b.label }))));
     },
   };
 }

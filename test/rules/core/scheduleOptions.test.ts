@@ -7,8 +7,8 @@ import { inviteRanksSchedule } from '../../../src/invites/schedules.js';
 import { purgeSchedule } from '../../../src/keys/schedules.js';
 import { levelRanksSchedule } from '../../../src/levels/schedules.js';
 
-// ensureSchedules never updates a schedule that exists: a changed id leaves the old one running beside the new,
-// a changed spec or policy never reaches a cluster that has it. So these stay as they are.
+// A changed spec, policy or action reaches a cluster at the next worker start (ensureSchedules updates the schedule),
+// but a changed id leaves the old schedule running beside the new one: these are what Temporal is given.
 describe('scheduleOptions', () => {
   it.each([
     ['giveaways/ends', giveawayEndsSchedule, '1 second', 'giveawayEnds', 'giveaways.ends', 'Draw the giveaways whose end is due and apply their effects'],
