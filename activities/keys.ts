@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { purgeEndedSessions } from '../db/console/sessions.js';
 import { foldKeyUseBefore } from '../db/keys/apiKeys.js';
 import { purgeCountedMessagesBefore } from '../db/levels/activityBatch.js';
@@ -5,7 +6,8 @@ import { purgeInteractionsBefore } from '../db/platform/interactions.js';
 import { purgeExpiredIdempotencyRecords } from '../db/shared/idempotency.js';
 import { purgeWindowsBefore } from '../db/shared/rateLimits.js';
 import { WINDOW_MS } from '../src/core/fixedWindow.js';
-import type { PurgeResult } from '../src/keys/ids.js';
+import type { PurgeResult, RetentionPurgeOptions, RetentionPurgeResult } from '../src/keys/ids.js';
+import { purgeRetention, type PurgeProgress } from '../src/keys/retentionPurge.js';
 import type { ActivityDeps } from './deps.js';
 
 export type KeysActivities = ReturnType<typeof createKeysActivities>;
@@ -20,6 +22,18 @@ const HANDLED_INTERACTION_RETENTION_MS = 24 * 3_600_000;
 export function createKeysActivities({ db, clock }: ActivityDeps) {
   return {
     /**
+     * Purges every record kind past its retention (src/core/retention.ts) in short batches, heartbeating its
+     * progress after each; a retried attempt (the worker died, a statement failed) goes on from the last heartbeat,
+     * and a cancelled one stops after its batch in progress.
+     */
+    async purgeRetention(options: RetentionPurgeOptions = {}): Promise<RetentionPurgeResult> {
+      const context = Context.current();
+      const from = context.info.heartbeatDetails as PurgeProgress | undefined;
+      return purgeRetention({ db, clock, signal: context.cancellationSignal, onProgress: (p) => context.heartbeat(p) }, options, from);
+    },
+
+    /**
+     * Runs of the schedule's workflow from before patch `retention-purge` (in flight during a roll) still call this.
      * Deletes Idempotency-Key records past their 24 hours, rate-limit windows that have ended, ended console sessions
      * and the bot's claims of messages and interactions past their retention.
      */

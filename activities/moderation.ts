@@ -1,9 +1,9 @@
-import { keyActor } from '../src/keys/keyActor.js';
 import { findGuild } from '../db/guild/guilds.js';
 import { findModAction, finishModAction, markModActionRunning, recordModActionTarget, type ModActionOutcome, type ModActionRecord } from '../db/moderation/actions.js';
 import { findCase, resolveCase } from '../db/moderation/cases.js';
 import { findModerationSettings } from '../db/moderation/settings.js';
 import { moderationRefusal } from '../src/moderation/refusalRules.js';
+import { actionModerator } from '../src/moderation/actionModerator.js';
 import { auditReason } from '../src/moderation/auditReason.js';
 import { appealOpenButtonId } from '../src/appeals/appealForm.js';
 import { modLogEntry } from '../src/moderation/modLogEntry.js';
@@ -38,8 +38,8 @@ export function createModerationActivities(deps: ActivityDeps) {
       const action = await loadAction(actionId);
       await requireFeature(db, action.guildId, 'moderation');
       let moderatorId: string | null = null;
-      if (action.source === 'api') {
-        moderatorId = (await keyActor(db, action.guildId, action.apiKeyId)).actsFor;
+      if (action.source !== 'escalation') {
+        moderatorId = (await actionModerator(db, action)).moderatorId;
         if (!moderatorId) throw refuse('MODERATOR_MISSING_PERMISSION', 'The API key has no creator to act for.');
       }
       const situation = await readModerationSituation(platform, {
@@ -75,9 +75,14 @@ export function createModerationActivities(deps: ActivityDeps) {
 
     /** The action itself on the platform; already in effect means done. */
     async applyModEffect(actionId: string, until: string | null): Promise<void> {
-      const { guildId, userId, action, request, apiKeyId, source } = await loadAction(actionId);
-      const { key } = await keyActor(db, guildId, apiKeyId);
-      const reason = auditReason(request.reason, { apiKeyName: key?.name, escalation: source === 'escalation' });
+      const loaded = await loadAction(actionId);
+      const { guildId, userId, action, request, source } = loaded;
+      const { key, moderatorId } = await actionModerator(db, loaded);
+      const reason = auditReason(request.reason, {
+        apiKeyName: key?.name,
+        command: source === 'command' ? { name: action, moderatorId: moderatorId! } : undefined,
+        escalation: source === 'escalation',
+      });
       if (action === 'timeout') await platform.timeout(guildId, userId, new Date(until!), reason);
       if (action === 'untimeout') await platform.timeout(guildId, userId, null, reason);
       if (action === 'kick') await platform.kick(guildId, userId, reason);

@@ -20,6 +20,9 @@ import { runGiveawaysDraw } from './scenarios/giveawaysDraw.js';
 import { runGiveawaysEnd } from './scenarios/giveawaysEnd.js';
 import { runDiscordEffects } from './scenarios/discordEffects.js';
 import { runGatewayIngest } from './scenarios/gatewayIngest.js';
+import { runGatewayReady } from './scenarios/gatewayReady.js';
+import { runGatewayRestart } from './scenarios/gatewayRestart.js';
+import { runPurge } from './scenarios/purge.js';
 import type { ScenarioContext } from './scenarios/context.js';
 import { createBenchKey, seedBenchGuild } from './seed.js';
 import type { ServerThreadData } from './serverThread.js';
@@ -32,6 +35,7 @@ const SCENARIOS = {
   'xp-latency': runXpLatency,
   leaderboard: runLeaderboard,
   'invites-leaderboard': runInvitesLeaderboard,
+  purge: runPurge,
   'webhook-latency': runWebhookLatency,
   'webhook-slow-receiver': runWebhookSlowReceiver,
   'flow-run': runFlowRun,
@@ -48,9 +52,13 @@ const SCENARIOS = {
 // stack's fixed PostgreSQL port and its 100,000-member seed are not theirs to wait for).
 const STANDALONE = {
   // The Discord adapter against the fake Discord with Discord's limits.
-  'discord-effects': runDiscordEffects,
+  'discord-effects': () => runDiscordEffects(Number(values['discord-changes'])),
   // One bot process fed MESSAGE_CREATE by the fake gateway, with a PostgreSQL of its own.
   'gateway-ingest': runGatewayIngest,
+  // One new session of many servers: time to READY, to servers handled and to members reconciled, REST spent.
+  'gateway-ready': () => runGatewayReady({ guilds: Number(values['ready-guilds']), members: Number(values['ready-members']) }),
+  // `npm run bot` fed messages while it is stopped (SIGTERM) and killed (SIGKILL): each counted once.
+  'gateway-restart': () => runGatewayRestart({ guilds: Number(values['restart-guilds']), rate: Number(values['restart-rate']), seconds: Number(values['restart-seconds']) }),
 } as const;
 type ScenarioName = keyof typeof SCENARIOS | keyof typeof STANDALONE;
 type ScenarioResult = Awaited<ReturnType<(typeof SCENARIOS)[keyof typeof SCENARIOS] | (typeof STANDALONE)[keyof typeof STANDALONE]>>;
@@ -69,14 +77,23 @@ const { values } = parseArgs({
     giveaways: { type: 'string', default: '1000' },
     /** `read` rounds, each a bare and a full load in alternating order; the median ratio is reported. */
     'read-rounds': { type: 'string', default: '5' },
+    /** Role changes sent by `discord-effects` from its two worker processes through the egress. */
+    'discord-changes': { type: 'string', default: '1000' },
     /** XP changes per second posted by `xp-latency`. */
     rate: { type: 'string', default: '10' },
-    /** Rows of the levels and invites leaderboards (the goal is stated at 10,000,000). */
+    /** Rows of the levels and invites leaderboards, and expired rows of `purge` (the goals are stated at 10,000,000). */
     rows: { type: 'string', default: '1000000' },
     /** Usable keys the api keeps in memory (CREDENTIAL_CACHE_ENTRIES); 0 looks every request's key up, as before issue 28. */
     'credential-cache': { type: 'string', default: '10000' },
     /** How the api checks responses (RESPONSE_CHECK): `parse` (the schema, every response) or `shape` (production's default). */
     'response-check': { type: 'string', default: 'shape' },
+    /** `gateway-ready`: servers in the session and members in each (the issue's size: 2,500 of 1,000). */
+    'ready-guilds': { type: 'string', default: '2500' },
+    'ready-members': { type: 'string', default: '1000' },
+    /** `gateway-restart`: servers written in, messages/s, and how long (the issue's size: 100 servers at 500/s). */
+    'restart-guilds': { type: 'string', default: '100' },
+    'restart-rate': { type: 'string', default: '500' },
+    'restart-seconds': { type: 'string', default: '30' },
   },
 });
 if (values.target !== 'dev' && values.target !== 'prod') {
@@ -244,7 +261,7 @@ function printTable(results: ScenarioResult[]) {
     } else if (r.scenario === 'draw') {
       rows.push(['draw', '-', String(r.drawActivityMs), '-', '-', `${r.entrants} entrants, ${r.entries} tickets, ${r.winners} winners, ${r.checkedEntrants} checked; draw activity ms (retry ${r.retryMs} ms)`]);
     } else if (r.scenario === 'discord-effects') {
-      rows.push(['discord-effects', String(r.changesPerSecond), '-', '-', String(r.rateLimited), `${r.changes} role changes in ${r.seconds} s (limits allow ${r.fastestSeconds} s), ${r.rateLimitedShare}% 429, ${r.lost} lost, ${r.doubled} doubled`]);
+      rows.push(['discord-effects', String(r.changesPerSecond), '-', '-', String(r.rateLimited), `${r.changes} role changes from ${r.workers} worker processes through the egress in ${r.seconds} s (limits allow ${r.fastestSeconds} s), ${r.rateLimitedShare}% 429, ${r.lost} lost, ${r.doubled} doubled`]);
     } else if (r.scenario === 'gateway-ingest') {
       const l = r.latencyAt200.dispatchToCommitMs;
       rows.push(['gateway-ingest at 200/s', String(r.latencyAt200.ratePerSecond), String(l.p50), String(l.p99), String(r.latencyAt200.sent - r.latencyAt200.committed), 'MESSAGE_CREATE to XP committed (goal p99 < 100 ms)']);
@@ -257,6 +274,30 @@ function printTable(results: ScenarioResult[]) {
         String(r.messagesSent - r.messagesCounted),
         `msg/s kept up with, XP applied (goal >= 2000); ${r.messagesCounted}/${r.messagesSent} counted, XP ${r.xpApplied}/${r.xpExpected}`,
       ]);
+    } else if (r.scenario === 'gateway-ready') {
+      const q = r.requests;
+      rows.push([
+        'gateway-ready',
+        '-',
+        '-',
+        '-',
+        String(r.rateLimited),
+        `${r.guilds} servers x ${r.membersPerGuild}: READY ${r.readyMs} ms, servers ${r.guildsHandledMs} ms, reconciled ${r.reconciledMs} ms; REST ${q.memberPages} member pages, ${q.invites} invites, ${q.other} other; ${r.connections} connection(s), ${r.resumes} resumes, ${r.invalidRequests} invalid`,
+      ]);
+    } else if (r.scenario === 'gateway-restart') {
+      rows.push([
+        'gateway-restart',
+        String(r.achievedRatePerSecond),
+        '-',
+        '-',
+        String(r.lost),
+        `${r.counted}/${r.sent} counted over ${r.guilds} servers, XP ${r.xpApplied}/${r.xpExpected}, SIGTERM then SIGKILL; caught up ${r.catchUpMs} ms after the last; ${r.identifies} identify, ${r.resumes} resumes, ${r.invalidRequests} invalid`,
+      ]);
+    } else if (r.scenario === 'purge') {
+      rows.push(['purge reads before', String(r.before.requestsPerSecond), String(r.before.latencyMs.p50), String(r.before.latencyMs.p99), String(r.before.non2xx), `${r.expiredRows.toLocaleString('en-US')} expired rows`]);
+      const p = r.purge;
+      rows.push(['purge reads during', String(r.during.requestsPerSecond), String(r.during.latencyMs.p50), String(r.during.latencyMs.p99), String(r.during.non2xx),
+        `p99 ${r.p99ChangePercent >= 0 ? '+' : ''}${r.p99ChangePercent}% (goal < 20 at 10,000,000); purged ${p.rows.toLocaleString('en-US')} rows in ${p.seconds} s, ${p.batches} batches`]);
     } else if (r.scenario === 'shop-buy') {
       rows.push(['shop-buy', String(r.throughput.requestsPerSecond), String(r.throughput.latencyMs.p50), String(r.throughput.latencyMs.p99), String(r.throughput.non2xx), `${r.throughput.sold} sold; scarce: ${r.scarce.sold}/${r.scarce.stock} sold, ledger mismatches ${r.ledgerMismatches}`]);
     } else {

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { GuildsTable, ApiKeysTable, AuditLogTable, RateLimitCountersTable, IdempotencyRecordsTable, EventsTable } from './shared/tables.js';
-import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable, PlatformClosedChannelsTable, HandledInteractionsTable } from './platform/tables.js';
+import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable, PlatformClosedChannelsTable, HandledInteractionsTable, PlatformBlocksTable } from './platform/tables.js';
 import type { BankSettingsTable, BankAccountsTable, BankLedgerTable } from './bank/tables.js';
 import type { LevelSettingsTable, LevelRewardsTable, LevelMembersTable, LevelCountedMessagesTable, LevelUpEffectsTable, XpChangesTable, LevelRankSnapshotsTable, LevelRankSnapshotStateTable } from './levels/tables.js';
 import type { WebhookEndpointsTable, WebhookDeliveriesTable, WebhookAttemptsTable } from './webhooks/tables.js';
@@ -14,7 +14,7 @@ import type { GiveawaySettingsTable, GiveawaysTable, GiveawayEntriesTable, Givea
 import type { ConsoleSessionsTable, ConsoleSignInsTable } from './console/tables.js';
 import type { ConsoleFormSubmissionsTable, ConsoleFlashesTable } from './console/formTables.js';
 import type { ShopStoresTable, ShopCategoriesTable, ShopItemsTable, ShopPurchasesTable } from './shop/tables.js';
-import type { BotGatewaySessionsTable } from './bot/tables.js';
+import type { BotGatewaySessionsTable, BotIdentifySlotsTable } from './bot/tables.js';
 
 // Row types of every table, one file per area; the Database interface below is what Kysely sees.
 export type * from './shared/tables.js';
@@ -44,6 +44,7 @@ export interface Database {
   audit_log: AuditLogTable;
   rate_limit_counters: RateLimitCountersTable;
   platform_guilds: PlatformGuildsTable;
+  platform_blocks: PlatformBlocksTable;
   platform_roles: PlatformRolesTable;
   platform_channels: PlatformChannelsTable;
   platform_members: PlatformMembersTable;
@@ -116,6 +117,7 @@ export interface Database {
   shop_items: ShopItemsTable;
   shop_purchases: ShopPurchasesTable;
   bot_gateway_sessions: BotGatewaySessionsTable;
+  bot_identify_slots: BotIdentifySlotsTable;
 }
 
 export type GuildRow = Selectable<GuildsTable>;

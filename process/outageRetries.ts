@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { isDependencyUnavailable } from '../src/core/dependencyErrors.js';
+import { PlatformUnavailableError } from '../src/core/platform.js';
 import { GIVE_UP_TYPE } from '../workflows/activityProfiles.js';
 
 /** Attempts after which a failure that is not an outage ends a step whose profile opts in (DATABASE_STEP). */
@@ -21,7 +22,7 @@ export const outageRetries: ActivityInterceptorsFactory = () => ({
       try {
         return await next(input);
       } catch (err) {
-        throw givenUp(err) ?? err;
+        throw givenUp(err) ?? waitedOut(err) ?? err;
       }
     },
   },
@@ -34,4 +35,13 @@ function givenUp(err: unknown): ApplicationFailure | undefined {
   if (!retryPolicy?.nonRetryableErrorTypes?.includes(GIVE_UP_TYPE) || attempt < ATTEMPTS_BEFORE_GIVING_UP) return undefined;
   const message = err instanceof Error ? err.message : String(err);
   return ApplicationFailure.create({ type: GIVE_UP_TYPE, nonRetryable: true, message: `gave up after ${attempt} attempts: ${message}`, cause: err instanceof Error ? err : undefined });
+}
+
+/**
+ * A platform outage that named its end (the fleet's stop after a ban-like 429, a long rate limit): the next attempt
+ * comes when it has passed, not on the policy's backoff, so a worker never retries into a ban. Same type, still retried.
+ */
+function waitedOut(err: unknown): ApplicationFailure | undefined {
+  if (!(err instanceof PlatformUnavailableError) || err.retryAfterSeconds === undefined) return undefined;
+  return ApplicationFailure.create({ type: err.name, message: err.message, nextRetryDelay: err.retryAfterSeconds * 1000, cause: err });
 }

@@ -1,3 +1,4 @@
+import type { REST } from '@discordjs/rest';
 import { Context } from '@temporalio/activity';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -9,6 +10,7 @@ import type { Platform } from '../src/core/platform.js';
 import { readBotPermissions } from '../src/guild/botPermissions.js';
 import { createBanLatch, type BanLatch } from '../src/platform/discord/banLatch.js';
 import { createDiscordPlatform } from '../src/platform/discord/discordPlatform.js';
+import { createDiscordRest } from '../src/platform/discord/discordRest.js';
 import { createLocalPlatform } from '../src/platform/localPlatform.js';
 
 /**
@@ -21,6 +23,8 @@ export interface PlatformOptions {
   metrics?: PlatformMetrics;
   /** The stop after a ban-like 429; the process's own unless a test gives one. */
   latch?: BanLatch;
+  /** The REST client to share (the bot's deps give theirs); the process's own unless a test gives a latch. */
+  rest?: REST;
 }
 
 let processLatch: BanLatch | undefined;
@@ -38,6 +42,22 @@ export function processDiscordLatch(logger: Logger): BanLatch {
   return processLatch;
 }
 
+const processRests = new Map<string, REST>();
+
+/**
+ * The one REST client of this process for a Discord API root and token (in a service process there is one of each):
+ * the adapter, the bot's gateway, member list and interaction answers share its buckets, global limit and latch.
+ */
+export function processDiscordRest(p: { token: string; apiUrl: string }, logger: Logger, metrics?: PlatformMetrics): REST {
+  const key = `${p.apiUrl} ${p.token}`;
+  let rest = processRests.get(key);
+  if (!rest) {
+    rest = createDiscordRest({ token: p.token, apiUrl: p.apiUrl, latch: processDiscordLatch(logger), metrics });
+    processRests.set(key, rest);
+  }
+  return rest;
+}
+
 export function createPlatform(config: Config, db: Kysely<Database>, logger: Logger, options: PlatformOptions = {}): Platform {
   const p = config.platform;
   if (p.kind !== 'discord') return createLocalPlatform(db);
@@ -50,6 +70,8 @@ export function createPlatform(config: Config, db: Kysely<Database>, logger: Log
     botPermissions: (guildId) => readBotPermissions(db, guildId),
     ...options,
     latch: options.latch ?? processDiscordLatch(logger),
+    // A test's own latch gets a client of its own; otherwise the process's one.
+    rest: options.rest ?? (options.latch ? undefined : processDiscordRest(p, logger, options.metrics)),
   });
 }
 

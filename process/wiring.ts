@@ -133,7 +133,12 @@ export interface ApiServerOptions {
 export async function startApiServer(deps: AppDeps, options: ApiServerOptions = {}): Promise<RunningApi> {
   const { host, port } = deps.config.http;
   const { drainMs, propagationMs, keepAliveTimeoutMs, headersTimeoutMs, apiOpsPort, apiOpsOnPublicPort, traceTrustIncoming } = deps.config.ops;
-  const ops = opsEndpoints({ dependencies: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) }, metrics: scrape });
+  const ops = opsEndpoints({
+    dependencies: { database: databaseCheck(deps.db), temporal: temporalCheck(deps.temporal) },
+    metrics: scrape,
+    // The fleet's stop on Discord requests is shown, not made a failed check: the api still answers (503 with Retry-After).
+    details: async () => (deps.config.platform.kind === 'discord' ? { discord: processDiscordLatch(deps.logger).state() } : {}),
+  });
   const koa = createApp(deps, collectRoutes(AREAS, deps)).callback();
   const publicOps = apiOpsOnPublicPort ? ops : undefined;
   const opsServer = await startGracefulServer({ host, port: apiOpsPort, drainMs: 0, ops });

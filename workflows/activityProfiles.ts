@@ -58,6 +58,12 @@ export const BATCH_OF_ATTEMPTS: ActivityOptions = {
 
 /** Maintenance passes run by schedules. */
 export const MAINTENANCE_PASS: ActivityOptions = { startToCloseTimeout: '5 minutes', retry: { maximumAttempts: 5 } };
+/**
+ * The retention purge: a run stops itself at its time budget (5 minutes, src/core/retention.ts), so the
+ * start-to-close only bounds a stuck one; the heartbeat notices a dead worker within a minute (a batch is one
+ * statement, under the worker's statement timeout), and the retry goes on from the last heartbeat.
+ */
+export const RETENTION_PASS: ActivityOptions = { startToCloseTimeout: '15 minutes', heartbeatTimeout: '1 minute', retry: { maximumAttempts: 5 } };
 export const LONG_MAINTENANCE_PASS: ActivityOptions = { startToCloseTimeout: '10 minutes', retry: { maximumAttempts: 3 } };
 
 /**

@@ -67,13 +67,13 @@ export function moderationRoutes({ db, platform, clock, temporal }: AppDeps): Ro
       response: { status: 202, schema: ModAction, description: 'The queued action.' },
       errors: ['MEMBER_NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED'],
       check: ({ params, caller }) =>
-        admitModAction({ db, platform, clock }, { guildId: caller.guild.id, userId: params.userId, action: spec.action, apiKeyId: caller.apiKey.id }),
+        admitModAction({ db, platform, clock }, { guildId: caller.guild.id, userId: params.userId, action: spec.action, by: { apiKeyId: caller.apiKey.id } }),
       async handle({ params, body, caller, db: trx, launch }) {
         const record = await requestModAction(trx, {
           guildId: caller.guild.id,
           userId: params.userId,
           action: spec.action,
-          apiKeyId: caller.apiKey.id,
+          by: { apiKeyId: caller.apiKey.id },
           request: (body ?? {}) as ModActionAsked['request'],
           requestedAt: clock.now(),
         });

@@ -1,14 +1,19 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { fork } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { systemClock } from '../../src/core/clock.js';
-import { PlatformUnavailableError } from '../../src/core/platform.js';
-import { createDiscordPlatform } from '../../src/platform/discord/discordPlatform.js';
+import { createBanLatch } from '../../src/platform/discord/banLatch.js';
+import { discordEgressHandler } from '../../process/egress/discordEgress.js';
 import { BOT_INVITE_PERMISSIONS, addGuild, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
+import type { DiscordEffectsWorkerArgs, DiscordEffectsWorkerDone } from '../discordEffectsWorker.js';
 
 export interface DiscordEffectsResult {
   scenario: 'discord-effects';
   changes: number;
   guilds: number;
+  /** Worker processes sending the changes, all through one egress (process/egress). */
+  workers: number;
   seconds: number;
   changesPerSecond: number;
   /**
@@ -29,14 +34,20 @@ const ROUTE = { limit: 5, windowMs: 5_000 };
 const GLOBAL_PER_SECOND = 50;
 
 /**
- * Role changes through the Discord adapter against the fake with Discord's limits (a bucket of 5 per 5 s per route and
- * server, 50 requests/s globally), `concurrency` at a time as a worker runs activities, each retried with backoff on an
- * outage as Temporal would: the changes finish at the rate the buckets allow, few requests meet a 429, none is lost or doubled.
+ * Role changes from `workers` worker processes (each its own REST client, `concurrency` changes at a time as a worker
+ * runs activities, each retried with backoff on an outage as Temporal would) through one Discord egress
+ * (`@discordjs/proxy`, process/egress) to the fake with Discord's limits (a bucket of 5 per 5 s per route and server,
+ * 50 requests/s globally): the changes finish at the rate the buckets allow, under 1% of requests meet a 429, none is
+ * lost or doubled.
  */
-export async function measureDiscordEffects(options: { changes?: number; guilds?: number; concurrency?: number } = {}): Promise<DiscordEffectsResult> {
+export async function measureDiscordEffects(options: { changes?: number; guilds?: number; concurrency?: number; workers?: number } = {}): Promise<DiscordEffectsResult> {
   const changes = options.changes ?? 1_000;
   const guilds = options.guilds ?? 50;
+  const workers = options.workers ?? 2;
   const fake = await startFakeDiscord({ rateLimits: { route: ROUTE, globalPerSecond: GLOBAL_PER_SECOND } });
+  const egress = createServer(discordEgressHandler({ upstreamUrl: fake.apiUrl, latch: createBanLatch({ clock: systemClock, logger: pino({ level: 'silent' }) }), logger: pino({ level: 'silent' }) }));
+  await new Promise<void>((resolve) => egress.listen(0, '127.0.0.1', resolve));
+  const apiUrl = `http://127.0.0.1:${(egress.address() as AddressInfo).port}/api`;
   try {
     const roleId = '1300000000000000001';
     const byGuild: Array<Array<{ guildId: string; userId: string }>> = [];
@@ -60,26 +71,14 @@ export async function measureDiscordEffects(options: { changes?: number; guilds?
     }
     // Interleaved across servers, as level-ups arrive from many servers at once.
     const targets = byGuild[0]!.flatMap((_, i) => byGuild.map((members) => members[i]!)).slice(0, changes);
-    const platform = createDiscordPlatform({ token: fake.token, apiUrl: fake.apiUrl, clock: systemClock, logger: pino({ level: 'silent' }) });
-    let retries = 0;
-    const changeOnce = async (t: { guildId: string; userId: string }) => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          return await platform.changeRole(t.guildId, t.userId, roleId, 'add', 'Bench: level reward');
-        } catch (err) {
-          if (!(err instanceof PlatformUnavailableError)) throw err;
-          retries++;
-          await sleep(Math.min(1000 * 2 ** attempt, 30_000));
-        }
-      }
-    };
     const started = performance.now();
-    const queue = [...targets];
-    await Promise.all(
-      Array.from({ length: options.concurrency ?? 100 }, async () => {
-        for (let t = queue.shift(); t; t = queue.shift()) await changeOnce(t);
-      }),
+    const concurrency = Math.ceil((options.concurrency ?? 100) / workers);
+    const done = await Promise.all(
+      Array.from({ length: workers }, (_, w) =>
+        runWorker({ apiUrl, token: fake.token, roleId, targets: targets.filter((_, i) => i % workers === w), concurrency }),
+      ),
     );
+    const retries = done.reduce((sum, d) => sum + d.retries, 0);
     const seconds = (performance.now() - started) / 1000;
     const puts = new Map<string, number>();
     for (const r of fake.requests) if (r.method === 'PUT' && r.status === 204) puts.set(r.path, (puts.get(r.path) ?? 0) + 1);
@@ -91,6 +90,7 @@ export async function measureDiscordEffects(options: { changes?: number; guilds?
       scenario: 'discord-effects',
       changes,
       guilds,
+      workers,
       seconds: Math.round(seconds * 10) / 10,
       changesPerSecond: Math.round((changes / seconds) * 10) / 10,
       fastestSeconds: Math.max(bucketSeconds, (2 * changes) / GLOBAL_PER_SECOND),
@@ -102,8 +102,21 @@ export async function measureDiscordEffects(options: { changes?: number; guilds?
       retries,
     };
   } finally {
+    egress.closeAllConnections();
+    await new Promise((resolve) => egress.close(resolve));
     await fake.close();
   }
 }
 
-export const runDiscordEffects = () => measureDiscordEffects();
+/** Forks bench/discordEffectsWorker.ts (with tsx) and resolves when its changes are all done. */
+function runWorker(args: DiscordEffectsWorkerArgs): Promise<DiscordEffectsWorkerDone> {
+  const child = fork(new URL('../discordEffectsWorker.ts', import.meta.url), [JSON.stringify(args)], { execArgv: ['--import', 'tsx'] });
+  return new Promise((resolve, reject) => {
+    let result: DiscordEffectsWorkerDone | undefined;
+    child.once('error', reject);
+    child.on('message', (message: DiscordEffectsWorkerDone) => (result = message));
+    child.once('exit', (code) => (result && code === 0 ? resolve(result) : reject(new Error(`a discord-effects worker exited with ${code}`))));
+  });
+}
+
+export const runDiscordEffects = (changes?: number) => measureDiscordEffects({ changes });

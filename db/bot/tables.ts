@@ -9,3 +9,8 @@ export interface BotGatewaySessionsTable {
   seq: ColumnType<string, number, number>;
   updated_at: Generated<Date>;
 }
+
+export interface BotIdentifySlotsTable {
+  rate_limit_key: number;
+  identified_at: Date;
+}

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Feature, Plan } from '../vocabulary.js';
 import type { Database, GuildRow } from '../schema.js';
 
@@ -65,4 +65,16 @@ export async function rememberGuildLook(
     .where('id', '=', id)
     .where((eb) => eb.or([eb('name', '!=', look.name), eb('icon', 'is distinct from', look.icon)]))
     .execute();
+}
+
+/** Of these servers, the ids of those with any of `features` on (one query for a gateway session's servers). */
+export async function guildsWithAnyFeature(db: Kysely<Database>, ids: readonly string[], features: readonly Feature[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('guilds')
+    .select('id')
+    .where('id', 'in', [...ids])
+    .where(sql<boolean>`features && ${sql.val([...features])}::text[]`)
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -20,8 +20,11 @@ export interface ModActionRecord {
   guildId: string;
   userId: string;
   action: ModActionType;
+  /** The key an API action was asked with (its creator is the moderator, read when it runs); else null. */
   apiKeyId: number | null;
-  source: 'api' | 'escalation';
+  /** The staff member who used a command (source `command`); null for API actions and escalations. */
+  moderatorId: string | null;
+  source: 'api' | 'escalation' | 'command';
   request: ModActionRequest;
   status: ModActionStatus;
   caseNumber: number | null;
@@ -44,6 +47,7 @@ export async function insertModAction(
       user_id: a.userId,
       action: a.action,
       api_key_id: a.apiKeyId,
+      moderator_id: a.moderatorId,
       source: a.source,
       request: JSON.stringify(a.request),
       status: 'pending',
@@ -65,6 +69,7 @@ export async function findModAction(db: Db, actionId: string): Promise<ModAction
       userId: row.user_id,
       action: row.action,
       apiKeyId: row.api_key_id,
+      moderatorId: row.moderator_id,
       source: row.source,
       request: row.request as ModActionRequest,
       status: row.status,

@@ -61,7 +61,9 @@ export interface ModerationActionsTable {
   user_id: string;
   action: ModActionType;
   api_key_id: number | null;
-  source: 'api' | 'escalation';
+  /** Source `command`: the staff member who used it (db/migrations/2026-11-29-005-mod-action-moderator.ts). */
+  moderator_id: ColumnType<string | null, string | null | undefined, never>;
+  source: 'api' | 'escalation' | 'command';
   request: ColumnType<unknown, string, never>;
   status: 'pending' | 'running' | 'done' | 'failed';
   case_number: number | null;

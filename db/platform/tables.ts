@@ -126,3 +126,13 @@ export interface HandledInteractionsTable {
   guild_id: string | null;
   handled_at: Date;
 }
+
+/** The fleet's stop on platform requests after a ban-like 429 (migration 2026-11-29-030). */
+export interface PlatformBlocksTable {
+  platform: 'discord';
+  blocked_until: Date;
+  reason: 'global' | 'cloudflare' | 'long-retry-after';
+  /** The process that met the 429 (its name and host). */
+  set_by: string;
+  set_at: Generated<Date>;
+}

@@ -49,3 +49,9 @@ export const gatewaySessionsLost = new Counter({
   help: 'Gateway sessions Discord ended before the bot could resume them (a refused resume): the dispatches not yet handled then are not replayed; members are reconciled.',
   registers: [registry],
 });
+
+export const interactionsTooOld = new Counter({
+  name: 'bot_interactions_too_old_total',
+  help: "Interactions not acted on because they were past 2.5 s old when their turn came (Discord wants the answer within 3 s of the press).",
+  registers: [registry],
+});

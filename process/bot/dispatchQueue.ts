@@ -1,4 +1,5 @@
 import { isDependencyUnavailable } from '../../src/core/dependencyErrors.js';
+import { PlatformUnavailableError } from '../../src/core/platform.js';
 import type { SessionProgress } from './gatewayPositions.js';
 
 /** One gateway dispatch waiting for its handling. */
@@ -13,6 +14,16 @@ export interface QueuedDispatch {
   receivedAt: number;
   /** Its gateway session's progress (gatewayPositions.ts), told when it is done with; none in the queue's own tests. */
   progress?: SessionProgress | null;
+  /**
+   * Handled ahead of every server's backlog, in slots of its own (`urgentConcurrency`): an interaction, whose answer
+   * Discord wants within 3 s of the press.
+   */
+  urgent?: boolean;
+  /**
+   * Not counted toward `maxQueued`: work the bot makes itself (a member reconciliation), paced by its maker, that
+   * must not stop the gateway from being read (heartbeat ACKs go unread on a paused socket).
+   */
+  unbounded?: boolean;
 }
 
 export interface DispatchQueueOptions {
@@ -27,6 +38,8 @@ export interface DispatchQueueOptions {
   maxQueued: number;
   /** Servers handled at the same time (each in its own order); about the database pool's size. */
   concurrency: number;
+  /** Urgent lanes (interactions) handled at the same time, beside `concurrency` (default 2). */
+  urgentConcurrency?: number;
   onPressure(paused: boolean): void;
   /** Each dispatch once it is done with: handled, or given up for a failure that is not an outage. */
   onDone(item: QueuedDispatch, outcome: 'handled' | 'failed'): void;
@@ -38,7 +51,7 @@ export interface DispatchQueueOptions {
 
 export interface DispatchQueue {
   push(item: QueuedDispatch): void;
-  /** Dispatches held (waiting or being handled). */
+  /** Dispatches held (waiting or being handled), unbounded ones included. */
   readonly size: number;
   /** Resolves once every dispatch pushed so far is done with. */
   drained(): Promise<void>;
@@ -57,15 +70,21 @@ const DEFAULT_BACKOFF = { initialMs: 100, maxMs: 5_000 };
  * database down: src/core/dependencyErrors.ts) is retried with exponential backoff until it passes, holding its
  * server's later dispatches back; any other failure is reported and passed over, as retrying cannot cure it. The
  * queue is bounded: at `maxQueued` it asks the gateway side to stop reading (back-pressure), and to go on once
- * half of it is done, so an outage costs waiting, not memory.
+ * half of it is done, so an outage costs waiting, not memory. Urgent lanes (interactions) wait only for each other,
+ * never behind servers' backlogs; unbounded items (the bot's own paced work) keep their server's order but do not
+ * count toward the bound.
  */
 export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
   const backoff = o.backoff ?? DEFAULT_BACKOFF;
   const wait = o.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
   const lanes = new Map<string, QueuedDispatch[]>();
   const ready: string[] = [];
+  const urgentReady: string[] = [];
   let size = 0;
+  /** Items counted toward the bound. */
+  let bounded = 0;
   const running = new Set<Promise<void>>();
+  let urgentRunning = 0;
   let paused = false;
   let closed = false;
   let idle: Array<() => void> = [];
@@ -82,14 +101,15 @@ export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
 
   function push(item: QueuedDispatch) {
     size += 1;
+    if (!item.unbounded) bounded += 1;
     const lane = lanes.get(item.lane);
     if (lane) lane.push(item);
     else {
       lanes.set(item.lane, [item]);
-      ready.push(item.lane);
+      (item.urgent ? urgentReady : ready).push(item.lane);
     }
     // Again at each dispatch past the bound: a connection opened since (a resume) starts unpaused.
-    if (size >= o.maxQueued) {
+    if (!item.unbounded && bounded >= o.maxQueued) {
       paused = true;
       o.onPressure(true);
     }
@@ -97,13 +117,20 @@ export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
   }
 
   function pump() {
-    while (!closed && running.size < o.concurrency && ready.length > 0) {
-      const lane = runLane(ready.shift()!).finally(() => {
-        running.delete(lane);
-        pump();
-      });
-      running.add(lane);
+    while (!closed && urgentRunning < (o.urgentConcurrency ?? 2) && urgentReady.length > 0) {
+      urgentRunning += 1;
+      start(urgentReady.shift()!, () => (urgentRunning -= 1));
     }
+    while (!closed && running.size - urgentRunning < o.concurrency && ready.length > 0) start(ready.shift()!, () => undefined);
+  }
+
+  function start(key: string, release: () => void) {
+    const lane = runLane(key).finally(() => {
+      running.delete(lane);
+      release();
+      pump();
+    });
+    running.add(lane);
   }
 
   async function runLane(key: string) {
@@ -143,8 +170,10 @@ export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
           o.onFailure(run[0]!, err);
           return ['failed'];
         }
-        o.onRetry(run, err, delay);
-        await pause(delay);
+        // A stop the platform named (the fleet's ban latch, a long rate limit) is waited out, not retried into.
+        const wait = Math.max(delay, platformWaitMs(err));
+        o.onRetry(run, err, wait);
+        await pause(wait);
         if (closed) throw err;
         delay = Math.min(delay * 2, backoff.maxMs);
       }
@@ -153,8 +182,9 @@ export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
 
   function finish(item: QueuedDispatch, outcome: 'handled' | 'failed') {
     size -= 1;
+    if (!item.unbounded) bounded -= 1;
     o.onDone(item, outcome);
-    if (paused && size <= o.maxQueued / 2) {
+    if (paused && bounded <= o.maxQueued / 2) {
       paused = false;
       o.onPressure(false);
     }
@@ -177,4 +207,9 @@ export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
       await Promise.all([...running]);
     },
   };
+}
+
+/** How long the platform asked to be left alone (PlatformUnavailableError's Retry-After), 0 when it did not say. */
+function platformWaitMs(err: unknown): number {
+  return err instanceof PlatformUnavailableError && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0;
 }

@@ -8,6 +8,7 @@ import { guildRoleDelete, guildRoleModify } from './handlers/guildRoles.js';
 import { interactionCreate } from './handlers/interactionCreate.js';
 import { inviteCreate, inviteDelete } from './handlers/invites.js';
 import { messageCreate } from './handlers/messageCreate.js';
+import { withinInteractionWindow } from './interactions/interactionWindow.js';
 import { RECONCILE_MEMBERS, reconcileMembers } from './handlers/reconcileMembers.js';
 
 /** Gateway event name -> its handler; events not listed are ignored (issue 24 adds the others slice by slice). */
@@ -26,6 +27,6 @@ export const DISPATCH_TABLE: Readonly<Record<string, DispatchHandler>> = {
   GUILD_MEMBER_REMOVE: guildMemberRemove,
   GUILD_MEMBER_UPDATE: guildMemberUpdate,
   MESSAGE_CREATE: messageCreate,
-  INTERACTION_CREATE: interactionCreate,
+  INTERACTION_CREATE: withinInteractionWindow(interactionCreate),
   [RECONCILE_MEMBERS]: reconcileMembers,
 };

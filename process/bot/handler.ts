@@ -1,8 +1,10 @@
+import type { REST } from '@discordjs/rest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Logger } from '../../src/core/logger.js';
 import type { Platform } from '../../src/core/platform.js';
+import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import type { BanLatch } from '../../src/platform/discord/banLatch.js';
 import type { InteractionReplies } from '../../src/platform/discord/interactionReplies.js';
 import type { MemberList } from '../../src/platform/discord/discordMemberList.js';
@@ -24,6 +26,18 @@ export interface BotDeps {
   answerWithinMs: number;
   /** The process's stop on Discord requests after a ban-like 429, shared by every Discord client of the bot. */
   latch: BanLatch;
+  /** The bot's own user: its id from READY (startBot sets it), null until a READY came (a process that resumed). */
+  botUser: { id: string | null };
+  /** The process's one REST client, on `latch`: the gateway's reads and everything above go through it. */
+  rest: REST;
+  /**
+   * Temporal, for what staff commands start or ask of a workflow (a moderation action's start, a giveaway's end
+   * and reroll); connected lazily, so the bot runs while Temporal is down. Undefined without TEMPORAL_ADDRESS: the
+   * worker's start relay then starts what the bot recorded, and what needs an answer from a workflow says so.
+   */
+  temporal: TemporalGateway | undefined;
+  /** How long a staff command waits for its moderation action to finish before it answers that it is on its way. */
+  modActionWaitMs: number;
 }
 
 /**

@@ -4,13 +4,14 @@ import { CloseCodes, CompressionMethod, WebSocketManager, WebSocketShardEvents, 
 import { GatewayDispatchEvents, GatewayIntentBits } from 'discord-api-types/v10';
 import { listGatewaySessions, saveGatewaySession } from '../../db/bot/gatewaySessions.js';
 import type { Config } from '../../src/core/config.js';
-import { latchedRest } from '../../src/platform/discord/banLatch.js';
 import { dispatchFailures, dispatchLatency, dispatchQueueDepth, dispatchRetries, gatewayEvents, gatewayPaused, gatewaySessionsLost } from './botMetrics.js';
 import { dispatchLane } from './dispatchLane.js';
 import { DISPATCH_TABLE } from './dispatchTable.js';
 import { FATAL_CLOSE_CODES, fatalCloseLine } from './fatalCloses.js';
-import { gatewayPositions } from './gatewayPositions.js';
+import { gatewayPositions, type SessionProgress } from './gatewayPositions.js';
 import { RECONCILE_MEMBERS } from './handlers/reconcileMembers.js';
+import { sharedIdentifyThrottler } from './identifyThrottler.js';
+import { memberReconciler, type ReconcilePacing } from './memberReconciler.js';
 import { createDispatchQueue } from './dispatchQueue.js';
 import { gatewayFlowControl } from './gatewayFlowControl.js';
 import type { BotDeps, DispatchHandler } from './handler.js';
@@ -73,6 +74,8 @@ export interface BotOptions {
   drainMs?: number;
   /** How often the handled positions are written while running (default 1 s; a crash replays at most that much more). */
   positionFlushMs?: number;
+  /** How member reconciliations after a new session are paced (memberReconciler.ts). */
+  reconcile?: ReconcilePacing;
 }
 
 export interface ShardHealth {
@@ -90,7 +93,8 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
   const p = discordPlatformOf(config);
   const handlers = options.handlers ?? DISPATCH_TABLE;
   const events = new EventEmitter();
-  const rest = latchedRest({ api: p.apiUrl, version: '10', retries: 0, timeout: 15_000 }, deps.latch).setToken(p.token);
+  // The process's one REST client (botDeps.ts), shared with the handlers: one set of buckets and one latch.
+  const { rest } = deps;
   const flow = gatewayFlowControl();
   let ended = false;
   let stopping = false;
@@ -117,10 +121,27 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     shardCount: config.bot.shardCount ?? null,
     shardIds: config.bot.shardIds ? ('start' in config.bot.shardIds ? { ...config.bot.shardIds } : [...config.bot.shardIds]) : null,
     buildStrategy: flow.buildStrategy,
+    // Shared with every bot process through PostgreSQL: Discord lets max_concurrency shards identify per 5 s.
+    buildIdentifyThrottler: async (m) =>
+      sharedIdentifyThrottler({ db: deps.db, maxConcurrency: (await m.fetchGatewayInformation()).session_start_limit.max_concurrency, logger: deps.logger }),
     retrieveSessionInfo: positions.retrieve,
     updateSessionInfo: positions.update,
   });
 
+  const reconciler = memberReconciler({
+    ...options.reconcile,
+    db: deps.db,
+    push({ guildId, ref }) {
+      const { progress, s, shardId } = ref as ReconcileRef;
+      dispatchQueueDepth.inc();
+      queue.push({ t: RECONCILE_MEMBERS, s, d: { guild_id: guildId }, shardId, lane: guildId, receivedAt: performance.now(), progress, unbounded: true });
+    },
+    skip({ ref }) {
+      const { progress, s } = ref as ReconcileRef;
+      if (progress) positions.done(progress, s);
+    },
+    onLookupFailed: (err) => deps.logger.warn({ err }, 'member reconciliation waits: the servers to reconcile could not be read'),
+  });
   const queue = createDispatchQueue({
     maxQueued: options.maxQueued ?? 1_000,
     concurrency: options.concurrency ?? Math.max(1, config.database.poolMax - 2),
@@ -137,6 +158,7 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     },
     onDone(item, outcome) {
       dispatchQueueDepth.dec();
+      if (item.t === RECONCILE_MEMBERS) reconciler.finished();
       if (item.progress) positions.done(item.progress, item.s);
       if (outcome === 'handled') dispatchLatency.observe({ type: item.t }, (performance.now() - item.receivedAt) / 1000);
       events.emit('handled', item.t, item.s, outcome);
@@ -157,13 +179,17 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     const receivedAt = performance.now();
     lastEventAt.set(shardId, receivedAt);
     gatewayEvents.inc({ type: payload.t });
-    // A new session (not a resume): what was sent while the bot was away is lost, so each server's members are
-    // reconciled, in that server's order. READY counts as handled once they are.
+    // A new session (not a resume): what was sent while the bot was away is lost, so the members of its servers are
+    // reconciled (those whose features read them, paced: memberReconciler.ts). READY counts as handled once they are.
     const reconciled = payload.t === GatewayDispatchEvents.Ready ? payload.d.guilds.map((g) => g.id) : [];
+    if (payload.t === GatewayDispatchEvents.Ready) deps.botUser.id = payload.d.user.id;
+    if (payload.t === GatewayDispatchEvents.GuildCreate && typeof payload.d.member_count === 'number') reconciler.sized(payload.d.id, payload.d.member_count);
     const progress = positions.take(shardId, payload.t, payload.s, 1 + reconciled.length);
-    dispatchQueueDepth.inc(1 + reconciled.length);
-    queue.push({ t: payload.t, s: payload.s, d: payload.d, shardId, lane: dispatchLane(payload.t, payload.d), receivedAt, progress });
-    for (const id of reconciled) queue.push({ t: RECONCILE_MEMBERS, s: payload.s, d: { guild_id: id }, shardId, lane: id, receivedAt, progress });
+    dispatchQueueDepth.inc();
+    const urgent = payload.t === GatewayDispatchEvents.InteractionCreate;
+    queue.push({ t: payload.t, s: payload.s, d: payload.d, shardId, lane: dispatchLane(payload.t, payload.d), receivedAt, progress, urgent });
+    const ref: ReconcileRef = { progress, s: payload.s, shardId };
+    if (reconciled.length > 0) reconciler.request(reconciled.map((guildId) => ({ guildId, ref })));
   });
   const flushing = setInterval(() => void positions.flush(), options.positionFlushMs ?? 1_000);
   flushing.unref();
@@ -197,6 +223,7 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
 
   async function stop() {
     stopping = true;
+    reconciler.stop();
     positions.closing();
     clearInterval(flushing);
     await within(queue.drained(), options.drainMs ?? 10_000);
@@ -228,6 +255,13 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     },
     stop: () => (stopped ??= stop()),
   };
+}
+
+/** Where a reconciliation counts: the READY that asked for it. */
+interface ReconcileRef {
+  progress: SessionProgress | null;
+  s: number;
+  shardId: number;
 }
 
 /** Waits for `work`, or `ms` at most. */

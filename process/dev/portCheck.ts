@@ -36,6 +36,7 @@ export async function devPorts(config: Config, root: string, withBot = config.pl
   if (config.ops.apiOpsPort !== 0) ports.push({ what: 'api probes', host: config.http.host, port: config.ops.apiOpsPort, setting: 'API_OPS_PORT' });
   if (config.ops.workerPort !== 0) ports.push({ what: 'worker probes', host: config.http.host, port: config.ops.workerPort, setting: 'WORKER_PORT' });
   if (withBot && config.bot.port !== 0) ports.push({ what: 'bot probes', host: config.http.host, port: config.bot.port, setting: 'BOT_PORT' });
+  if (withBot && config.egress.port !== 0) ports.push({ what: 'Discord egress', host: config.http.host, port: config.egress.port, setting: 'DISCORD_EGRESS_PORT' });
   return ports;
 }
 

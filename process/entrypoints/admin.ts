@@ -8,7 +8,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { loadConfig, type Config } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createApplicationCommands } from '../../src/platform/discord/applicationCommands.js';
-import { createPlatform } from '../platform.js';
+import { createPlatform, processDiscordRest } from '../platform.js';
 import { temporalConnectionOptions } from '../../src/core/temporal/connection.js';
 
 // Some containers run as a uid without a passwd entry; the audit log then names no one in particular.
@@ -34,7 +34,7 @@ try {
 const { db, close } = createDatabase(setup.databaseUrl, 2, { applicationName: 'community-bot-admin' });
 // The CLI's output is its answer: the adapter's own log lines (a refused token) stay out of it; its errors say it.
 const platform = config.platform.kind === 'discord' ? createPlatform(config, db, createLogger('silent', 'admin')) : undefined;
-const applicationCommands = config.platform.kind === 'discord' ? createApplicationCommands({ token: config.platform.token, apiUrl: config.platform.apiUrl }) : undefined;
+const applicationCommands = config.platform.kind === 'discord' ? createApplicationCommands(processDiscordRest(config.platform, createLogger('silent', 'admin'))) : undefined;
 let temporal: Connection | undefined;
 try {
   const temporalConfig = setup.temporal;

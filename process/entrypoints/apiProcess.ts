@@ -1,7 +1,9 @@
+import { systemClock } from '../../src/core/clock.js';
 import { activeTracing } from '../tracing/activeTracing.js';
 import { createLogger } from '../../src/core/logger.js';
 import { STOP_RESERVE_MS } from '../../src/core/settings/opsSettings.js';
 import { buildApiDeps, createTemporalGateway, openDatabase, startApiServer } from '../wiring.js';
+import { shareProcessLatch } from '../latchSharing.js';
 import { loadConfigOrExit } from './bootConfig.js';
 import { runUntilSignal } from './shutdown.js';
 
@@ -13,6 +15,8 @@ runUntilSignal(async (defer) => {
   if (tracing) defer(tracing.shutdown);
   const database = openDatabase(config, logger, 'api');
   defer(database.close);
+  // A ban-like 429 met by any process stops this one's Discord requests too, and one met here stops the fleet's.
+  defer(shareProcessLatch(config, database.db, systemClock, logger, 'api').close);
   const temporal = createTemporalGateway(config);
   defer(() => temporal.client.connection.close());
   const api = await startApiServer(buildApiDeps(config, database.db, temporal, logger));

@@ -6,6 +6,7 @@ import { discordPlatformOf, startBot } from '../bot/startBot.js';
 import { createBotDeps } from '../bot/botDeps.js';
 import { processDiscordLatch } from '../platform.js';
 import { openDatabase } from '../wiring.js';
+import { shareProcessLatch } from '../latchSharing.js';
 import { loadConfigOrExit } from './bootConfig.js';
 import { runUntilSignal } from './shutdown.js';
 
@@ -20,7 +21,11 @@ const logger = createLogger(config.logLevel, 'bot');
 runUntilSignal(async (defer) => {
   const database = openDatabase(config, logger, 'bot');
   defer(database.close);
-  const bot = await startBot(config, createBotDeps(config, database.db, systemClock, logger, { metrics: platformMetrics }));
+  // A ban-like 429 met by any process stops this one's Discord requests too, and one met here stops the fleet's.
+  defer(shareProcessLatch(config, database.db, systemClock, logger, 'bot').close);
+  const deps = createBotDeps(config, database.db, systemClock, logger, { metrics: platformMetrics });
+  if (deps.temporal) defer(() => deps.temporal!.client.connection.close());
+  const bot = await startBot(config, deps);
   defer(bot.stop);
   const probes = await startBotProbes(config, database.db, bot, processDiscordLatch(logger));
   defer(probes.close);

@@ -15,6 +15,9 @@ import type { FakeDiscord } from '../infra/fakeDiscord/index.js';
 import { devPorts, ensureDevPortsFree } from '../dev/portCheck.js';
 import { createLogger } from '../../src/core/logger.js';
 import { buildApiDeps, createTemporalGateway, sessionOptionsOf, startApiServer, startWorker } from '../wiring.js';
+import { startDiscordEgress } from '../egress/startEgress.js';
+import { shareProcessLatch } from '../latchSharing.js';
+import { systemClock } from '../../src/core/clock.js';
 import { runUntilSignal } from './shutdown.js';
 
 // `npm run dev`: the whole service on one machine with embedded defaults (README, command 1).
@@ -43,6 +46,15 @@ runUntilSignal(async (defer) => {
     config = started.config;
     fakeDiscord = started.fake;
     say(`fake Discord API on ${started.fake.apiUrl} (the demo guild; PLATFORM=discord)`);
+  }
+  if (config.platform.kind === 'discord') {
+    // Every Discord request of the stack (api, worker, bot) through the egress, as in production (docs/deployment.md).
+    const upstreamUrl = config.platform.apiUrl;
+    const egress = await startDiscordEgress(config, database.db, logger, { upstreamUrl });
+    defer(egress.close);
+    defer(shareProcessLatch(config, database.db, systemClock, logger, 'dev').close);
+    config = Object.freeze({ ...config, platform: Object.freeze({ ...config.platform, apiUrl: egress.apiUrl }) });
+    say(`Discord egress on ${egress.apiUrl} (to ${upstreamUrl})`);
   }
   config = withDevSignIn(config);
   const credentialsFile = join(root, '.dev', 'credentials.json');

@@ -16,13 +16,14 @@ export interface ConnectionPlan {
 
 /**
  * The documented sum: every instance of every process opening its whole pool (each api one more, for the credential
- * cache's LISTEN, unless the cache is off), plus migrate. Every process is counted with this process's
- * DATABASE_POOL_MAX: the check cannot see the others' settings.
+ * cache's LISTEN, unless the cache is off; with PLATFORM=discord each one more for the fleet's Discord stops), plus
+ * migrate. Every process is counted with this process's DATABASE_POOL_MAX: the check cannot see the others' settings.
  */
 export function plannedConnections(config: Config): ConnectionPlan {
   const { poolMax, budgetInstances } = config.database;
   const listen = config.limits.credentialCacheEntries > 0 ? 1 : 0;
-  const perInstance = { api: poolMax + listen, worker: poolMax, bot: poolMax };
+  const blocks = config.platform.kind === 'discord' ? 1 : 0;
+  const perInstance = { api: poolMax + listen + blocks, worker: poolMax + blocks, bot: poolMax + blocks };
   const used = BUDGET_PROCESSES.filter((kind) => budgetInstances[kind] > 0);
   const terms = [...used.map((kind) => `${budgetInstances[kind]} ${kind} × ${perInstance[kind]}`), `migrate ${MIGRATE_CONNECTIONS}`];
   const total = used.reduce((sum, kind) => sum + budgetInstances[kind] * perInstance[kind], MIGRATE_CONNECTIONS);

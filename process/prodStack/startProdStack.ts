@@ -16,7 +16,12 @@ import { resolveTemporalServerBinaries } from '../infra/temporalServerBinaries.j
 import { startServiceChild, untilReady, type ServiceChild } from './serviceChild.js';
 
 const APP_DATABASE = 'community_bot';
-const ENTRYPOINTS = { api: 'process/entrypoints/api.ts', worker: 'process/entrypoints/worker.ts', bot: 'process/entrypoints/bot.ts' } as const;
+const ENTRYPOINTS = {
+  api: 'process/entrypoints/api.ts',
+  worker: 'process/entrypoints/worker.ts',
+  bot: 'process/entrypoints/bot.ts',
+  egress: 'process/entrypoints/discordEgress.ts',
+} as const;
 
 export interface ProdStackProcess {
   name: string;
@@ -38,8 +43,9 @@ export interface ProdStack {
 
 /**
  * The production topology on loopback: PostgreSQL (DATABASE_URL's server, else an embedded one in `workDir`), the
- * real Temporal server on it, two api processes, two worker processes and the bot against the in-repo fake
- * Discord holding the demo guild (as `npm run dev -- --platform fake-discord`), each process on its own ports.
+ * real Temporal server on it, two api processes, two worker processes and the bot, all through the Discord egress
+ * to the in-repo fake Discord holding the demo guild (as `npm run dev -- --platform fake-discord`), each process on
+ * its own ports.
  */
 export async function startProdStack(config: Config, root: string, workDir: string, log: (line: string) => void, defer: Defer): Promise<ProdStack> {
   // First: a binary that is missing and cannot be built ends the start before anything runs.
@@ -73,7 +79,6 @@ export async function startProdStack(config: Config, root: string, workDir: stri
     TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
     PLATFORM: 'discord',
     DISCORD_TOKEN: discord.fake.token,
-    DISCORD_API_URL: discord.fake.apiUrl,
     WEBHOOK_ALLOW_INSECURE_LOCAL: String(config.webhooks.allowInsecureLocal),
     // No load balancer in front of the apis to wait for: a stop closes their listeners at once.
     SHUTDOWN_PROPAGATION_MS: '0',
@@ -86,6 +91,11 @@ export async function startProdStack(config: Config, root: string, workDir: stri
     return { child, ready: `${origin}/readyz` };
   };
   const started: Array<{ child: ServiceChild; ready: string }> = [];
+  // First the egress: every other process's DISCORD_API_URL points at it, and it alone talks to Discord.
+  const egressPort = await freePort();
+  const egress = await start('discord-egress', 'egress', { DISCORD_EGRESS_PORT: String(egressPort), DISCORD_UPSTREAM_URL: discord.fake.apiUrl }, `http://127.0.0.1:${egressPort}`);
+  await untilReady(egress.child, egress.ready);
+  common.DISCORD_API_URL = `http://127.0.0.1:${egressPort}/api`;
   for (const n of [1, 2]) {
     const port = await freePort();
     started.push(await start(`worker-${n}`, 'worker', { WORKER_PORT: String(port), TEMPORAL_METRICS_PORT: String(await freePort()) }, `http://127.0.0.1:${port}`));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Plan } from './plans.js';
 import { booleanFlag } from './settings/envFlag.js';
-import { botSettingsOf, checkDiscordEnv, discordEnv, platformSettingsOf, type BotSettings, type PlatformSettings } from './settings/discordSettings.js';
+import { botSettingsOf, checkDiscordEnv, discordEnv, egressSettingsOf, platformSettingsOf, type BotSettings, type EgressSettings, type PlatformSettings } from './settings/discordSettings.js';
 import { checkConsoleEnv } from './settings/consoleSettings.js';
 import { checkTemporalEnv, temporalEnv, temporalSettingsOf, type TemporalSettings } from './settings/temporalSettings.js';
 import { checkOpsEnv, opsEnv, opsSettingsOf, type OpsSettings } from './settings/opsSettings.js';
@@ -160,6 +160,8 @@ export type Config = Readonly<{
   }>;
   platform: PlatformSettings;
   bot: BotSettings;
+  /** The fleet's Discord egress (process/egress): its port and where it sends. */
+  egress: EgressSettings;
   ops: Readonly<
     {
       workerPort: number;
@@ -226,6 +228,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     platform: platformSettingsOf(e),
     bot: botSettingsOf(e),
+    egress: egressSettingsOf(e),
     ops: Object.freeze({
       workerPort: e.WORKER_PORT,
       drainMs: e.SHUTDOWN_DRAIN_MS,

@@ -41,7 +41,8 @@ export const FlowRun = z
   .openapi('FlowRun');
 
 export const FlowParams = GuildParams.extend({ workflowId: integerParam({ min: 1, max: 2_147_483_647 }).openapi({ description: 'The flow id.' }) });
-export const FlowRunParams = GuildParams.extend({ executionId: integerParam({ min: 1, max: 2_147_483_647 }) });
+/** Run ids are bigint (db/migrations/2026-11-29-071): any id JSON carries exactly. */
+export const FlowRunParams = GuildParams.extend({ executionId: integerParam({ min: 1, max: Number.MAX_SAFE_INTEGER }) });
 
 export const MAX_WAIT_SECONDS = 120;
 

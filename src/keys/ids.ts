@@ -12,4 +12,20 @@ export interface PurgeResult {
   handledInteractions?: number;
 }
 
-export const purgeExpiredRecordsWorkflow: WorkflowRef<() => Promise<PurgeResult>> = { name: 'purgeExpiredRecords' };
+/** Tests make a run small; the schedule's runs take PURGE_LIMITS (src/core/retention.ts). */
+export interface RetentionPurgeOptions {
+  batchRows?: number;
+  runBudgetMs?: number;
+}
+
+/** A run of the retention purge (patch `retention-purge` on): rows deleted per record kind. */
+export interface RetentionPurgeResult {
+  purged: Record<string, number>;
+  batches: number;
+  /** False when the run's time ran out first: the next run goes on where the records still are. */
+  complete: boolean;
+}
+
+export const purgeExpiredRecordsWorkflow: WorkflowRef<(options?: RetentionPurgeOptions) => Promise<PurgeResult | RetentionPurgeResult>> = {
+  name: 'purgeExpiredRecords',
+};

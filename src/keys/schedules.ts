@@ -8,5 +8,5 @@ export const purgeSchedule: ScheduleDefinition = {
   every: '1 hour',
   workflow: purgeExpiredRecordsWorkflow,
   operation: 'maintenance.purge',
-  summary: 'Purge Idempotency-Key records older than 24 h, ended rate-limit windows and ended console sessions',
+  summary: 'Purge the records past their retention (docs/retention.md) in batches',
 };

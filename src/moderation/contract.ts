@@ -17,7 +17,7 @@ export const ModCase = z
     action: z.enum(CASE_ACTIONS),
     userId: SnowflakeId,
     userTag: z.string().nullable(),
-    moderatorId: SnowflakeId.openapi({ description: 'The key creator for API actions; the bot for escalations.' }),
+    moderatorId: SnowflakeId.openapi({ description: 'The key creator for API actions; the member who used the command for source `command`; the bot for escalations.' }),
     reason: z.string().nullable(),
     durationSeconds: z.number().int().nullable(),
     evidence: z.array(z.string()),

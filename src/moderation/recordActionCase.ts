@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { keyActor } from '../keys/keyActor.js';
 import { addCaseEvent, findCase, listActiveCaseNumbers, resolveCase } from '../../db/moderation/cases.js';
 import { findModAction, insertModAction, type ModActionRecord } from '../../db/moderation/actions.js';
 import { findEscalationRule, findModerationSettings } from '../../db/moderation/settings.js';
@@ -10,6 +9,7 @@ import type { ModCaseBody } from './contract.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 import { startFanoutsOrLeaveToRelay } from '../events/outbox.js';
 import type { OperationDeps } from '../core/temporal/operation.js';
+import { actionModerator } from './actionModerator.js';
 import { recordCase } from './recordCase.js';
 import { recordMemberLeave, type LeaveReason } from '../guild/leaveMember.js';
 import type { AuditActor } from '../../db/shared/audit.js';
@@ -59,8 +59,8 @@ export async function recordActionCase(
         : effect.until
           ? new Date(effect.until)
           : null;
-    const { key, actsFor } = await keyActor(trx, action.guildId, action.apiKeyId);
-    const moderatorId = actsFor ?? guildLook!.botUserId;
+    const { key, moderatorId: by } = await actionModerator(trx, action);
+    const moderatorId = by ?? guildLook!.botUserId;
     const target = await deps.platform.getMember(action.guildId, action.userId);
     const { number, event } = await recordCase(
       trx,
@@ -135,6 +135,7 @@ async function onNewCase(
     userId: action.userId,
     action: rule.action,
     apiKeyId: null,
+    moderatorId: null,
     source: 'escalation',
     request: {
       reason: `Automatic: ${activeWarnings} active warnings`,

@@ -4,11 +4,17 @@ import { insertModAction, type ModActionRecord, type ModActionRequest } from '..
 import type { Database } from '../../db/schema.js';
 import type { ModActionType } from './refusalRules.js';
 
+/**
+ * Who asks for an action: an API key (source `api`, in the name of its creator) or a staff member who used a
+ * command on the platform (source `command`, in their own name).
+ */
+export type ModActionAsker = { apiKeyId: number } | { moderatorId: string };
+
 export interface ModActionAsked {
   guildId: string;
   userId: string;
   action: ModActionType;
-  apiKeyId: number;
+  by: ModActionAsker;
   request: Partial<ModActionRequest>;
   requestedAt: Date;
 }
@@ -16,17 +22,20 @@ export interface ModActionAsked {
 const newActionId = () => `mda_${randomBytes(12).toString('base64url')}`;
 
 /**
- * Accepts an action asked through an API key as `pending` in the caller's transaction; its workflow checks
- * the rules against the platform as it then stands and carries it out (modActionOperation).
+ * Accepts an action as `pending` in the caller's transaction; its workflow checks the rules against the platform
+ * as it then stands (the moderator's permissions and roles, the bot's, the target's) and carries it out
+ * (modActionOperation).
  */
 export async function requestModAction(trx: Kysely<Database>, asked: ModActionAsked): Promise<ModActionRecord> {
+  const { by } = asked;
   const record: ModActionRecord = {
     actionId: newActionId(),
     guildId: asked.guildId,
     userId: asked.userId,
     action: asked.action,
-    apiKeyId: asked.apiKeyId,
-    source: 'api',
+    apiKeyId: 'apiKeyId' in by ? by.apiKeyId : null,
+    moderatorId: 'moderatorId' in by ? by.moderatorId : null,
+    source: 'apiKeyId' in by ? 'api' : 'command',
     request: {
       reason: asked.request.reason ?? null,
       evidence: asked.request.evidence ?? [],

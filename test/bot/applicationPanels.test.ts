@@ -87,7 +87,7 @@ describe('applications panel post and update', () => {
 
     const applicant = snowflake();
     addMember(bed.fake.state, bed.fake.state.guilds.get(guildId)!, { id: applicant, username: 'ana' });
-    const press = buttonPressPayload(bed.fake.state, { messageId: first.messageId, customId: applicationApplyButtonId(added.id), userId: applicant });
+    const press = buttonPressPayload(bed.fake.state, { messageId: first.messageId, customId: applicationApplyButtonId(added.id), userId: applicant, at: bed.clock.now() });
     await bed.dispatch('INTERACTION_CREATE', press);
     expect(bed.answersTo(press.token).map((a) => a.body)).toEqual([
       { type: 9, data: expect.objectContaining({ custom_id: applicationFormDialogId(added.id), title: 'Mentors' }) },

@@ -10,6 +10,7 @@ import { attachFakeGateway, guildCreatePayload, startFakeDiscord, type FakeDisco
 import { changeGuild } from '../../src/guild/guildManagement.js';
 import type { GuildRecord } from '../../db/guild/guilds.js';
 import { clearGatewaySessions } from '../../db/bot/gatewaySessions.js';
+import { clearIdentifySlots } from '../../db/bot/identifySlots.js';
 import type { TestDatabase } from '../harness/database.js';
 import { seedFakeServer, type FakeServer } from './fakeServer.js';
 
@@ -34,11 +35,15 @@ export async function startBotBed(
   botOptions: BotOptions = {},
   depOverrides: Partial<BotDeps> = {},
   env: Record<string, string> = {},
+  /** What the fake Discord holds before the bot connects (servers listed in READY, then sent as GUILD_CREATE). */
+  seed: (fake: FakeDiscord) => Promise<void> | void = () => undefined,
 ): Promise<BotBed> {
   const fake = await startFakeDiscord();
   const gateway = attachFakeGateway(fake, gatewayOptions);
+  await seed(fake);
   // A new fake is a Discord that never saw the sessions an earlier bot of this test file saved.
   await clearGatewaySessions(database.db);
+  await clearIdentifySlots(database.db);
   const ready = once(gateway.events, 'ready');
   const bed = await botBedOn(database, fake, gateway, now, botOptions, depOverrides, env).catch(async (err: unknown) => {
     await fake.close();
@@ -65,10 +70,9 @@ async function botBedOn(
   const clock = fixedClock(now);
   const config = loadConfig({ PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, BOT_PORT: '0', ...env });
   const logger = createLogger('silent', 'bot-test');
-  const deps = createBotDeps(config, database.db, clock, logger, {}, {
-    memberList: discordMemberList({ token: fake.token, apiUrl: fake.apiUrl, pageSize: 2 }),
-    ...depOverrides,
-  });
+  const built = createBotDeps(config, database.db, clock, logger, {}, depOverrides);
+  // Pages of 2, on the bot's own client: reconciliation is tested across pages.
+  const deps = { ...built, memberList: depOverrides.memberList ?? discordMemberList({ rest: built.rest, pageSize: 2 }) };
   const bot = await startBot(config, deps, botOptions);
   return {
     fake,
@@ -102,8 +106,13 @@ export function handledSeq(bot: RunningBot, seq: number): Promise<void> {
 }
 
 /** A bot bed whose fake Discord holds a server the bot has synced (GUILD_CREATE handled), on Pro with `features` on. */
-export async function startBotBedOnServer(database: TestDatabase, now: Date, features: GuildRecord['features']): Promise<{ bed: BotBed; server: FakeServer }> {
-  const bed = await startBotBed(database, now);
+export async function startBotBedOnServer(
+  database: TestDatabase,
+  now: Date,
+  features: GuildRecord['features'],
+  depOverrides: Partial<BotDeps> = {},
+): Promise<{ bed: BotBed; server: FakeServer }> {
+  const bed = await startBotBed(database, now, {}, {}, depOverrides);
   const server = seedFakeServer(bed.fake);
   await bed.dispatch('GUILD_CREATE', guildCreatePayload(bed.fake.state, server.id));
   await changeGuild(database.db, server.id, { plan: 'pro', features }, { type: 'system' });

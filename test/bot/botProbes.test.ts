@@ -54,11 +54,11 @@ describe('the bot probes', () => {
     const withLatch = await startBotProbes(bed.config, database.db, bed.bot, latch);
     try {
       const read = async () => JSON.parse(await (await fetch(`${withLatch.origin}/readyz`)).text());
-      expect((await read()).discord).toEqual({ blocked: false, blockedUntil: null, reason: null });
+      expect((await read()).discord).toEqual({ blocked: false, blockedUntil: null, reason: null, setBy: null });
       latch.observe(429, new Headers({ 'retry-after': '900' }));
       const blocked = await fetch(`${withLatch.origin}/readyz`);
       expect(blocked.status).toBe(200);
-      expect(JSON.parse(await blocked.text()).discord).toEqual({ blocked: true, blockedUntil: '2026-11-25T12:15:00.000Z', reason: 'cloudflare' });
+      expect(JSON.parse(await blocked.text()).discord).toEqual({ blocked: true, blockedUntil: '2026-11-25T12:15:00.000Z', reason: 'cloudflare', setBy: 'this process' });
       clock.advance(900_000);
       expect((await read()).discord).toMatchObject({ blocked: false });
     } finally {

@@ -1,9 +1,11 @@
 import { expect } from 'vitest';
 import type { GuildRecord } from '../../db/guild/guilds.js';
+import type { BotDeps } from '../../process/bot/handler.js';
 import { COMMAND_DEFINITIONS } from '../../process/bot/commands/commandTable.js';
 import { addMember, autocompleteInteraction, commandInteraction, type CommandUse, type FakeInteractionAnswer } from '../../process/infra/fakeDiscord/index.js';
 import { changeGuild } from '../../src/guild/guildManagement.js';
 import { createApplicationCommands } from '../../src/platform/discord/applicationCommands.js';
+import { fakeDiscordRest } from '../harness/fakeDiscordRest.js';
 import { syncCommands } from '../../src/platform/discord/commandSync.js';
 import type { TestDatabase } from '../harness/database.js';
 import { snowflake } from '../harness/fixtures.js';
@@ -35,12 +37,13 @@ export function answerText(answers: FakeInteractionAnswer[]): string {
   return (last!.kind === 'edit' ? body.content : body.data?.content) ?? '';
 }
 
-export async function startCommandBed(database: TestDatabase, now: Date, features: GuildRecord['features']): Promise<CommandBed> {
-  const { bed, server } = await startBotBedOnServer(database, now, features);
-  await syncCommands(createApplicationCommands({ token: bed.fake.token, apiUrl: bed.fake.apiUrl }), [...COMMAND_DEFINITIONS]);
+/** `depOverrides`: the bot's dependencies a test sets (a Temporal client on the test worker's task queue). */
+export async function startCommandBed(database: TestDatabase, now: Date, features: GuildRecord['features'], depOverrides: Partial<BotDeps> = {}): Promise<CommandBed> {
+  const { bed, server } = await startBotBedOnServer(database, now, features, depOverrides);
+  await syncCommands(createApplicationCommands(fakeDiscordRest(bed.fake)), [...COMMAND_DEFINITIONS]);
   const guild = bed.fake.state.guilds.get(server.id)!;
   const use = async (u: Omit<CommandUse, 'guildId'>) => {
-    const payload = commandInteraction(bed.fake.state, { channelId: server.channels.general, ...u, guildId: server.id });
+    const payload = commandInteraction(bed.fake.state, { channelId: server.channels.general, at: bed.clock.now(), ...u, guildId: server.id });
     await bed.dispatch('INTERACTION_CREATE', payload);
     return payload;
   };
@@ -55,7 +58,7 @@ export async function startCommandBed(database: TestDatabase, now: Date, feature
     use,
     answer: async (u) => answerText(bed.answersTo((await use(u)).token)),
     async suggestions(u) {
-      const payload = autocompleteInteraction(bed.fake.state, { channelId: server.channels.general, ...u, guildId: server.id });
+      const payload = autocompleteInteraction(bed.fake.state, { channelId: server.channels.general, at: bed.clock.now(), ...u, guildId: server.id });
       await bed.dispatch('INTERACTION_CREATE', payload);
       const [answer] = bed.answersTo(payload.token);
       expect((answer?.body as { type: number }).type).toBe(8);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PlatformUnavailableError } from '../../src/core/platform.js';
 import { dispatchLane } from '../../process/bot/dispatchLane.js';
 import { createDispatchQueue, type DispatchQueueOptions, type QueuedDispatch } from '../../process/bot/dispatchQueue.js';
 
@@ -64,6 +65,21 @@ describe('the dispatch queue', () => {
     expect(b.log).toEqual([`b:${b1.s}:handled`, `a:${a1.s}:handled`, `a:${a2.s}:handled`]);
   });
 
+  it("waits out a stop the platform named (the fleet's ban latch: Retry-After) instead of its backoff", async () => {
+    let stopped = true;
+    const b = bed(async () => {
+      if (stopped) throw new PlatformUnavailableError('Discord requests are stopped (cloudflare 429)', 3600);
+    });
+    const a1 = item('a');
+    b.queue.push(a1);
+    await until(() => b.waitingRetries() === 1);
+    stopped = false;
+    b.retryNow();
+    await b.queue.drained();
+    expect(b.retries).toEqual([{ s: [a1.s], delayMs: 3_600_000 }]);
+    expect(b.log).toEqual([`a:${a1.s}:handled`]);
+  });
+
   it('reports a failure that is not an outage once and passes over it, without retrying', async () => {
     const b = bed(async ([i]) => {
       if ((i!.d as { n: number }).n === bad.s) throw new Error('duplicate key value violates unique constraint');
@@ -114,6 +130,37 @@ describe('the dispatch queue', () => {
     await b.queue.drained();
     expect(b.pressure).toEqual([true, false]);
     expect(b.queue.size).toBe(0);
+  });
+
+  it("counts unbounded items (the bot's own paced work) toward its size but not toward the bound", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const b = bed(() => held, { maxQueued: 4, concurrency: 1 });
+    for (let n = 0; n < 10; n += 1) b.queue.push({ ...item(`r${n}`, 'RECONCILE'), unbounded: true });
+    for (let n = 0; n < 3; n += 1) b.queue.push(item('a'));
+    expect(b.pressure).toEqual([]);
+    expect(b.queue.size).toBe(13);
+    b.queue.push(item('a'));
+    expect(b.pressure).toEqual([true]);
+    release();
+    await b.queue.drained();
+  });
+
+  it('handles urgent lanes in slots of their own, while every server slot is held', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const b = bed(async ([i]) => (i!.t === 'BUSY' ? held : undefined), { concurrency: 1, urgentConcurrency: 1 });
+    for (let n = 0; n < 5; n += 1) b.queue.push(item(`server${n}`, 'BUSY'));
+    const [i1, i2] = [
+      { ...item('interaction:1', 'INTERACTION_CREATE'), urgent: true },
+      { ...item('interaction:2', 'INTERACTION_CREATE'), urgent: true },
+    ];
+    b.queue.push(i1);
+    b.queue.push(i2);
+    await until(() => b.log.length === 2);
+    expect(b.log).toEqual([`interaction:1:${i1.s}:handled`, `interaction:2:${i2.s}:handled`]);
+    release();
+    await b.queue.drained();
   });
 
   it('stops: a retry waiting on an outage gives up, and nothing more is handled', async () => {

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { snowflake } from '../harness/fixtures.js';
 
 /** A MESSAGE_CREATE payload as Discord sends it for a member's message in a server, written at `at`. */
@@ -38,9 +39,25 @@ const EPHEMERAL = 64;
 /** Where an interaction comes from: a server's channel (Discord sends the member) or the user's DM with the bot. */
 export type InteractionPlace = { guildId: string; channelId?: string } | { dm: true };
 
-/** An INTERACTION_CREATE payload as Discord sends it, for the bot application `applicationId`. */
-export function interactionPayload(applicationId: string, type: typeof COMPONENT | typeof DIALOG_SUBMIT, data: Record<string, unknown>, userId: string, place: InteractionPlace) {
-  const id = snowflake();
+/**
+ * When the bot tests' interactions are created, by default: the fixed clock's time in their beds. The bot judges an
+ * interaction's age from its id (a snowflake) against its clock, so ids carry this time.
+ */
+export const INTERACTION_AT = new Date('2026-11-25T12:00:00Z');
+
+/** A snowflake stamped at `at`, as Discord's ids are. */
+export const snowflakeAt = (at: Date) => String(((BigInt(at.getTime()) - 1_420_070_400_000n) << 22n) | BigInt(randomInt(0, 4_194_304)));
+
+/** An INTERACTION_CREATE payload as Discord sends it, for the bot application `applicationId`, created at `at`. */
+export function interactionPayload(
+  applicationId: string,
+  type: typeof COMPONENT | typeof DIALOG_SUBMIT,
+  data: Record<string, unknown>,
+  userId: string,
+  place: InteractionPlace,
+  at: Date = INTERACTION_AT,
+) {
+  const id = snowflakeAt(at);
   const user = { id: userId, username: 'presser', discriminator: '0', global_name: null, avatar: null };
   const where =
     'dm' in place
@@ -66,8 +83,8 @@ export function interactionPayload(applicationId: string, type: typeof COMPONENT
 }
 
 /** A button press: a component interaction on the button `customId`. */
-export const buttonPress = (applicationId: string, customId: string, userId: string, place: InteractionPlace) =>
-  interactionPayload(applicationId, COMPONENT, { custom_id: customId, component_type: 2 }, userId, place);
+export const buttonPress = (applicationId: string, customId: string, userId: string, place: InteractionPlace, at?: Date) =>
+  interactionPayload(applicationId, COMPONENT, { custom_id: customId, component_type: 2 }, userId, place, at);
 
 /** A dialog's submission with its text inputs' values. */
 export const dialogSubmit = (applicationId: string, customId: string, values: Record<string, string>, userId: string, place: InteractionPlace) =>

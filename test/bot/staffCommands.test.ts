@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCase, type NewCase } from '../../db/moderation/cases.js';
 import { UNKNOWN_COMMAND_ANSWER } from '../../process/bot/commands/runCommand.js';
 import { createApplicationCommands } from '../../src/platform/discord/applicationCommands.js';
+import { fakeDiscordRest } from '../harness/fakeDiscordRest.js';
 import { commandInteraction } from '../../process/infra/fakeDiscord/index.js';
 import { useTestDatabase } from '../harness/database.js';
 import { startCommandBed, type CommandBed } from './commandBed.js';
@@ -92,6 +93,6 @@ it('a server the service does not serve (blocked) answers so', async () => {
 });
 
 it('a command Discord still shows but the bot no longer has (a stale registration) is answered, not left to fail', async () => {
-  await createApplicationCommands({ token: t.bed.fake.token, apiUrl: t.bed.fake.apiUrl }).overwrite(t.bed.fake.state.bot.id, t.server.id, [{ name: 'daily', description: 'Your daily reward' }]);
+  await createApplicationCommands(fakeDiscordRest(t.bed.fake)).overwrite(t.bed.fake.state.bot.id, t.server.id, [{ name: 'daily', description: 'Your daily reward' }]);
   expect(await t.answer({ userId: t.member(), name: 'daily' })).toBe(UNKNOWN_COMMAND_ANSWER);
 });

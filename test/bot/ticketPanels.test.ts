@@ -69,7 +69,7 @@ describe('tickets panel post and update', () => {
     const opener = snowflake();
     addMember(bed.fake.state, bed.fake.state.guilds.get(s.id)!, { id: opener, username: 'olga' });
 
-    const press = buttonPressPayload(bed.fake.state, { messageId: res.json().messageId, customId: ticketPanelButtonId(2), userId: opener });
+    const press = buttonPressPayload(bed.fake.state, { messageId: res.json().messageId, customId: ticketPanelButtonId(2), userId: opener, at: bed.clock.now() });
     await bed.dispatch('INTERACTION_CREATE', press);
     const [row] = await database.db.selectFrom('tickets').select(['ticket_no', 'channel_id']).where('guild_id', '=', s.id).where('user_id', '=', opener).execute();
     const channel = guildChannel(row!.channel_id!)!;

@@ -41,10 +41,13 @@ describe('the ports npm run dev needs', () => {
     expect(await devPorts(loadConfig({ DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'x:1', PORT: '0', API_OPS_PORT: '0', WORKER_PORT: '0' }), root)).toEqual([]);
   });
 
-  it("include the bot's BOT_PORT when dev starts the bot (the Discord platform, real or fake), unless it is 0", async () => {
+  it("include the bot's BOT_PORT and the egress's DISCORD_EGRESS_PORT when dev starts them (the Discord platform, real or fake), unless 0", async () => {
     const elsewhere = { DATABASE_URL: 'postgres://db.example/x', TEMPORAL_ADDRESS: 'x:1', PORT: '0', API_OPS_PORT: '0', WORKER_PORT: '0' };
-    expect(await devPorts(loadConfig(elsewhere), root, true)).toEqual([{ what: 'bot probes', host: '127.0.0.1', port: 3002, setting: 'BOT_PORT' }]);
-    expect(await devPorts(loadConfig({ ...elsewhere, BOT_PORT: '0' }), root, true)).toEqual([]);
+    expect(await devPorts(loadConfig(elsewhere), root, true)).toEqual([
+      { what: 'bot probes', host: '127.0.0.1', port: 3002, setting: 'BOT_PORT' },
+      { what: 'Discord egress', host: '127.0.0.1', port: 3004, setting: 'DISCORD_EGRESS_PORT' },
+    ]);
+    expect(await devPorts(loadConfig({ ...elsewhere, BOT_PORT: '0', DISCORD_EGRESS_PORT: '0' }), root, true)).toEqual([]);
   });
 });
 

@@ -7,6 +7,7 @@ import { PlatformRefusedError, PlatformUnavailableError } from '../../src/core/p
 import { createBanLatch, type BlockReason } from '../../src/platform/discord/banLatch.js';
 import { createDiscordPlatform, type DiscordPlatformOptions } from '../../src/platform/discord/discordPlatform.js';
 import { discordMemberList } from '../../src/platform/discord/discordMemberList.js';
+import { createDiscordRest } from '../../src/platform/discord/discordRest.js';
 import {
   BOT_INVITE_PERMISSIONS,
   addFakeInvite,
@@ -70,13 +71,13 @@ describe('the ban latch', () => {
     // Retry-After for the API's 503: the hour, plus the library's 50 ms offset rounded up.
     expect((first as PlatformUnavailableError).retryAfterSeconds).toBeGreaterThanOrEqual(3600);
     expect((first as PlatformUnavailableError).retryAfterSeconds).toBeLessThanOrEqual(3601);
-    expect(t.latch.state()).toEqual({ blocked: true, blockedUntil: new Date(NOW.getTime() + 3_600_000).toISOString(), reason: 'cloudflare' });
+    expect(t.latch.state()).toEqual({ blocked: true, blockedUntil: new Date(NOW.getTime() + 3_600_000).toISOString(), reason: 'cloudflare', setBy: 'this process' });
 
     // Any request of the process, on any route and through any client sharing the latch, fails at once.
     t.clock.advance(3_599_000);
     await expect(t.platform.getMember(t.guildId, t.alice)).rejects.toThrow(PlatformUnavailableError);
     await expect(t.platform.changeRole(t.guildId, t.alice, t.role, 'add', null)).rejects.toThrow(PlatformUnavailableError);
-    const members = discordMemberList({ token: fake.token, apiUrl: fake.apiUrl, latch: t.latch });
+    const members = discordMemberList({ rest: createDiscordRest({ token: fake.token, apiUrl: fake.apiUrl, latch: t.latch }) });
     await expect(members(t.guildId)).rejects.toThrow(PlatformUnavailableError);
     expect(t.requests()).toEqual([`GET /guilds/${t.guildId}/roles 429`]);
     expect(t.blocks).toEqual(['cloudflare']);
@@ -86,7 +87,7 @@ describe('the ban latch', () => {
     t.clock.advance(1_000);
     expect((await t.platform.listRoles(t.guildId)).length).toBeGreaterThan(0);
     expect(t.requests()).toEqual([`GET /guilds/${t.guildId}/roles 429`, `GET /guilds/${t.guildId}/roles 200`]);
-    expect(t.latch.state()).toEqual({ blocked: false, blockedUntil: null, reason: null });
+    expect(t.latch.state()).toEqual({ blocked: false, blockedUntil: null, reason: null, setBy: null });
     expect(t.lines.filter((l) => l.msg.startsWith('Discord requests resume'))).toHaveLength(1);
   });
 
@@ -130,6 +131,23 @@ describe('requests Discord would refuse are not sent', () => {
     t.clock.advance(1_000);
     await expect(t.platform.kick(t.guildId, t.alice, null)).rejects.toThrow(PlatformRefusedError);
     expect(t.requests()).toHaveLength(2);
+  });
+
+  it("a server's remembered refusals are forgotten when the bot's permissions there change (its roles), and asked again", async () => {
+    // What the bot process recorded says Kick Members is held; Discord, which knows better, refuses.
+    let held = BigInt(BOT_INVITE_PERMISSIONS);
+    const t = setup({ botRole: BigInt(BOT_INVITE_PERMISSIONS) & ~PermissionFlagsBits.KickMembers, botPermissions: async () => held });
+    await expect(t.platform.kick(t.guildId, t.alice, null)).rejects.toThrow(PlatformRefusedError);
+    t.clock.advance(5_000);
+    await expect(t.platform.kick(t.guildId, t.alice, null)).rejects.toMatchObject({ message: expect.stringContaining('remembered') });
+    expect(t.requests()).toHaveLength(1);
+
+    // The bot is given a role: once its permissions are read again (5 s), the server's refusals are void.
+    held |= PermissionFlagsBits.ManageNicknames;
+    await expect(t.platform.kick(t.guildId, t.alice, null)).rejects.toMatchObject({ message: expect.stringContaining('remembered') });
+    t.clock.advance(5_000);
+    await expect(t.platform.kick(t.guildId, t.alice, null)).rejects.toThrow(PlatformRefusedError);
+    expect(t.requests()).toEqual([`DELETE /guilds/${t.guildId}/members/${t.alice} 403`, `DELETE /guilds/${t.guildId}/members/${t.alice} 403`]);
   });
 
   it('a permission the bot is known to lack refuses at once, without a request; unknown permissions let Discord decide', async () => {

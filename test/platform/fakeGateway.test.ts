@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { attachFakeGateway, startFakeDiscord, type FakeDiscord, type FakeGateway } from '../../process/infra/fakeDiscord/index.js';
+import { addGuild, attachFakeGateway, IDENTIFY_WINDOW_MS, startFakeDiscord, type FakeDiscord, type FakeGateway } from '../../process/infra/fakeDiscord/index.js';
 
 // The fake gateway through a plain WebSocket client: what @discordjs/ws relies on, frame by frame.
 
@@ -208,6 +208,40 @@ describe('the fake gateway', () => {
     await fewer.next();
     fewer.send(2, { token: fake.token, intents: 1, shard: [0, 1] });
     expect((await once(fewer.ws, 'close'))[0]).toBe(4011);
+    // Past the 5 s identify window of the first IDENTIFY (shards of one rate-limit key with max_concurrency 1).
+    now += IDENTIFY_WINDOW_MS;
     expect((await identified([1, 2])).sessionId).toMatch(/^fake-session-/);
+  });
+
+  it("lists the shard's servers in READY as unavailable and sends each one's GUILD_CREATE after it, a large one with the bot's member alone", async () => {
+    const botRole = { id: '1100000000000000009', name: 'bot', position: 1 };
+    // Shard of a server: (id >> 22) % 2. These ids are on shards 0 and 1.
+    const [small, large, elsewhere] = [String(1000n << 22n), String(1_000_000n << 22n), String(1n << 22n)];
+    const onShard = (id: string) => Number((BigInt(id) >> 22n) % 2n);
+    const seedServer = (id: string, members: number) =>
+      addGuild(fake.state, {
+        id,
+        name: `s${id}`,
+        ownerId: '1100000000000000001',
+        roles: [botRole],
+        channels: [],
+        members: [{ id: fake.state.bot.id, username: 'bot', bot: true, roles: [botRole.id] }, ...Array.from({ length: members }, (_, n) => ({ id: `12000000000000${String(n).padStart(5, '0')}`, username: `m${n}` }))],
+      });
+    seedServer(small, 3);
+    seedServer(large, 60);
+    seedServer(elsewhere, 1);
+    const mine = [small, large, elsewhere].filter((id) => onShard(id) === 0);
+    expect(mine).toEqual([small, large]);
+    const c = await connect(gateway.url);
+    await c.next();
+    c.send(2, { token: fake.token, intents: 1, shard: [0, 2] });
+    const ready = await c.next();
+    expect(ready.d.guilds).toEqual(mine.map((id) => ({ id, unavailable: true })));
+    const creates = [await c.next(), await c.next()];
+    expect(creates.map((f) => [f.t, f.d.id, f.d.large, f.d.member_count, f.d.members.length])).toEqual([
+      ['GUILD_CREATE', small, false, 4, 4],
+      ['GUILD_CREATE', large, true, 61, 1],
+    ]);
+    expect(creates[1]!.d.members[0].user.id).toBe(fake.state.bot.id);
   });
 });

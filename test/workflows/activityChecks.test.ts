@@ -145,7 +145,7 @@ describe('beginModAction refuses an action when Moderation went off since it was
     const { guild, human } = await guildWithMembers([]);
     const actionId = randomUUID();
     const request = { reason: null, evidence: [], durationSeconds: null, deleteMessageSeconds: 0 };
-    await insertModAction(database.db, { actionId, guildId: guild.id, userId: human, action: 'warn', apiKeyId: null, source: 'api', request, requestedAt: new Date(0) });
+    await insertModAction(database.db, { actionId, guildId: guild.id, userId: human, action: 'warn', apiKeyId: null, moderatorId: null, source: 'api', request, requestedAt: new Date(0) });
     const begin = createModerationActivities(activityDeps()).beginModAction(actionId);
     expect(await failureOf(begin)).toEqual({ type: 'FEATURE_DISABLED', message: 'The Moderation feature is disabled.', nonRetryable: true });
     expect(await findModAction(database.db, actionId)).toMatchObject({ status: 'running', caseNumber: null, targetMember: null });

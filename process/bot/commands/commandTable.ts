@@ -6,6 +6,8 @@ import { buyCommand } from './buy.js';
 import type { BotCommand } from './command.js';
 import { invitesCommand } from './invites.js';
 import { leaderboardCommand } from './leaderboard.js';
+import { giveawayCommand } from './giveaway.js';
+import { banCommand, kickCommand, timeoutCommand, unbanCommand, untimeoutCommand, warnCommand } from './moderationActions.js';
 import { caseCommand, moderationHistoryCommand } from './moderationCases.js';
 import { rankCommand } from './rank.js';
 import { shopCommand } from './shop.js';
@@ -22,6 +24,13 @@ export const BOT_COMMANDS: readonly BotCommand[] = [
   ticketCommand,
   applyCommand,
   caseCommand,
+  warnCommand,
+  timeoutCommand,
+  untimeoutCommand,
+  kickCommand,
+  banCommand,
+  unbanCommand,
+  giveawayCommand,
   ticketAboutMessageCommand,
   moderationHistoryCommand,
 ];

@@ -41,6 +41,10 @@ export function refusalAnswer(err: unknown): string {
         return 'Bots take no part in this.';
       case 'CASE_NOT_FOUND':
         return 'There is no moderation case with that number.';
+      case 'GIVEAWAY_NOT_FOUND':
+        return 'There is no such giveaway in this server.';
+      case 'INVALID_CHANNEL':
+        return 'Giveaways are posted in a text or announcement channel of this server.';
       default:
         return err.message;
     }

@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType as O, ApplicationCommandType as T, InteractionType, PermissionFlagsBits as P } from 'discord-api-types/v10';
 import { registeredCommands, type FakeCommand } from './commandRoutes.js';
 import { botGuildPermissions } from './permissions.js';
-import type { FakeDiscordState, FakeGuild } from './state.js';
+import { interactionSnowflake, type FakeDiscordState, type FakeGuild } from './state.js';
 
 // INTERACTION_CREATE of an application command as Discord's client makes it: only for a command registered in that
 // server (or globally, where its contexts allow a server), only for a member who may see it (default_member_permissions,
@@ -28,12 +28,11 @@ export interface CommandUse {
    * whatever default_member_permissions says, so the bot must check the invoker's permissions itself.
    */
   permissionsOverridden?: boolean;
+  /** When the member used it (the interaction id's time); the fake's clock by default. */
+  at?: Date;
 }
 
 const ALL = (1n << 64n) - 1n;
-let sequence = 0n;
-/** A snowflake of now: its timestamp is when the interaction was created, as Discord's ids carry it. */
-const nowSnowflake = () => String(((BigInt(Date.now()) - 1420070400000n) << 22n) | (sequence++ & 0xfffn));
 
 /** What a member holds in the server: everything for the owner and Administrator, else the everyone role and theirs. */
 export function memberPermissions(guild: FakeGuild, userId: string): bigint {
@@ -60,8 +59,21 @@ function userOf(state: FakeDiscordState, guild: FakeGuild, id: string) {
   return { user, member: guild.members.has(id) ? { ...member, permissions: String(memberPermissions(guild, id)) } : undefined };
 }
 
+/**
+ * A channel option's channel as Discord resolves it: one of the server's, of a type the option allows (channel_types),
+ * with the invoker's permissions (the fake keeps no overwrites: their server-wide ones).
+ */
+function channelOf(guild: FakeGuild, d: Json, id: string, invokerId: string): Json {
+  const channel = guild.channels.get(id);
+  if (!channel) throw new Error(`Discord's client offers no channel ${id} of server ${guild.id} for "${String(d.name)}".`);
+  const allowed = d.channel_types as number[] | undefined;
+  if (allowed && !allowed.includes(channel.type)) throw new Error(`Discord's client offers only channels of types ${allowed.join(', ')} for "${String(d.name)}", not ${channel.type}.`);
+  return { id, name: channel.name, type: channel.type, parent_id: (channel as { parent_id?: string | null }).parent_id ?? null, permissions: String(memberPermissions(guild, invokerId)) };
+}
+
 /** The options as Discord's client sends them: each checked against its definition; `focused` marks autocomplete's. */
-function optionsOf(state: FakeDiscordState, guild: FakeGuild, defs: Json[], given: Record<string, Value>, focused: string | undefined, resolved: Json) {
+function optionsOf(state: FakeDiscordState, guild: FakeGuild, use: CommandUse, defs: Json[], focused: string | undefined, resolved: Json) {
+  const given = use.options ?? {};
   for (const name of Object.keys(given)) if (!defs.some((d) => d.name === name)) throw new Error(`The command has no option "${name}".`);
   const out: Json[] = [];
   for (const d of defs) {
@@ -75,6 +87,10 @@ function optionsOf(state: FakeDiscordState, guild: FakeGuild, defs: Json[], give
       throw new Error(`Discord's client takes no ${String(value)} for "${String(d.name)}" (${String(d.min_value)} to ${String(d.max_value)}).`);
     }
     if (Array.isArray(d.choices) && !(d.choices as Json[]).some((c) => c.value === value)) throw new Error(`"${String(value)}" is not a choice of "${String(d.name)}".`);
+    if (type === O.String && ((typeof d.min_length === 'number' && String(value).length < d.min_length) || (typeof d.max_length === 'number' && String(value).length > d.max_length))) {
+      if (focused !== d.name) throw new Error(`Discord's client takes ${String(d.min_length ?? 0)} to ${String(d.max_length ?? 6_000)} characters for "${String(d.name)}".`);
+    }
+    if (type === O.Channel) ((resolved.channels ??= {}) as Json)[String(value)] = channelOf(guild, d, String(value), use.userId);
     if (type === O.User) {
       const { user, member } = userOf(state, guild, String(value));
       ((resolved.users ??= {}) as Json)[user.id] = user;
@@ -102,7 +118,7 @@ function commandData(state: FakeDiscordState, guild: FakeGuild, command: FakeCom
   const sub = use.subcommand === undefined ? undefined : defs.find((d) => d.type === O.Subcommand && d.name === use.subcommand);
   if (use.subcommand !== undefined && !sub) throw new Error(`/${command.name} has no sub-command "${use.subcommand}".`);
   if (use.subcommand === undefined && defs.some((d) => d.type === O.Subcommand)) throw new Error(`/${command.name} is used through one of its sub-commands.`);
-  const options = optionsOf(state, guild, ((sub?.options ?? (sub ? [] : defs)) as Json[]), use.options ?? {}, focused, resolved);
+  const options = optionsOf(state, guild, use, (sub?.options ?? (sub ? [] : defs)) as Json[], focused, resolved);
   return { ...base, options: sub ? [{ name: sub.name, type: O.Subcommand, options }] : options, ...(Object.keys(resolved).length > 0 ? { resolved } : {}) };
 }
 
@@ -117,7 +133,7 @@ function interaction(state: FakeDiscordState, use: CommandUse, type: Interaction
   if (!use.permissionsOverridden && (permissions & needed) !== needed) {
     throw new Error(`Discord hides "${command.name}" from ${use.userId}: they lack its default_member_permissions.`);
   }
-  const id = nowSnowflake();
+  const id = interactionSnowflake((use.at ?? new Date(state.now())).getTime());
   return {
     id,
     application_id: state.bot.id,

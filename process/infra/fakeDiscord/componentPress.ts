@@ -1,5 +1,5 @@
 import { ChannelType, type APIMessage } from 'discord-api-types/v10';
-import type { FakeDiscordState } from './state.js';
+import { interactionSnowflake, type FakeDiscordState } from './state.js';
 
 // A member pressing a button as Discord lets them: only a button that is on a message, and only on a message the
 // application itself posted (Discord shows no components on anyone else's). The INTERACTION_CREATE it sends carries
@@ -9,6 +9,8 @@ export interface FakeButtonPress {
   messageId: string;
   customId: string;
   userId: string;
+  /** When the member pressed it (the interaction id's time); the fake's clock by default. */
+  at?: Date;
 }
 
 function buttonsOf(message: APIMessage): string[] {
@@ -26,7 +28,7 @@ export function buttonPressPayload(state: FakeDiscordState, press: FakeButtonPre
   if (guild && !member) throw new Error(`User ${press.userId} is not a member of the server where message ${press.messageId} is.`);
   const user = state.users.get(press.userId);
   if (!user) throw new Error(`The fake has no user ${press.userId}.`);
-  const id = state.nextId();
+  const id = interactionSnowflake((press.at ?? new Date(state.now())).getTime());
   const where = guild
     ? { guild_id: guild.id, channel_id: message.channel_id, member: { ...member!, permissions: '0' } }
     : { channel_id: message.channel_id, channel: { id: message.channel_id, type: ChannelType.DM }, user };

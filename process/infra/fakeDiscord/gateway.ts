@@ -5,12 +5,16 @@ import { constants as zlibConstants, createDeflate } from 'node:zlib';
 import { GatewayCloseCodes, GatewayOpcodes } from 'discord-api-types/v10';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { DEFAULT_RESUME_WINDOW_MS, detach, newSession, replayAfter, resumable, type FakeSession } from './gatewaySessions.js';
+import { guildCreatePayload } from './guildEvents.js';
 import type { FakeDiscord } from './server.js';
 
 // A fake of Discord's gateway v10 on the HTTP fake's port: @discordjs/ws takes the gateway's address from
 // `GET /gateway/bot` only (TOOLCHAIN.md pitfall 13), so the HTTP fake answers it with this server's ws:// URL
 // and READY's resume_gateway_url points back here too. Sessions are kept as strictly as Discord keeps them
-// (gatewaySessions.ts), and the close codes that end a bot (4004, 4011) come on demand.
+// (gatewaySessions.ts), and the close codes that end a bot (4004, 4011) come on demand. As on Discord, READY lists the
+// shard's servers as unavailable and a GUILD_CREATE of each follows it (`large` past the identify's large_threshold,
+// its members then only the bot's own); an IDENTIFY within 5 s of another of its rate-limit key
+// (shard id % max_concurrency) is answered op 9, invalid session.
 
 export interface FakeGatewayOptions {
   heartbeatIntervalMs?: number;
@@ -21,20 +25,30 @@ export interface FakeGatewayOptions {
   sessionStartLimit?: { total: number; remaining: number };
   /** How long a session stays resumable after its connection went (default: DEFAULT_RESUME_WINDOW_MS). */
   resumeWindowMs?: number;
-  /** The fake's clock for that window (default Date.now): a test moves it instead of waiting. */
+  /** The fake's clock for that window and the identify window (default: the HTTP fake's): a test moves it instead of waiting. */
   now?: () => number;
+  /** `session_start_limit.max_concurrency`: identifies per 5 s, one per rate-limit key (default 1, most bots'). */
+  maxConcurrency?: number;
 }
 
 export interface GatewayIdentify {
   token: string;
   intents: number;
   shard?: [number, number];
+  large_threshold?: number;
 }
+
+/** Discord's window for identifies of one rate-limit key. */
+export const IDENTIFY_WINDOW_MS = 5_000;
+/** The identify's `large_threshold` when it names none (Discord's default). */
+const DEFAULT_LARGE_THRESHOLD = 50;
 
 export interface FakeGateway {
   /** `ws://host:port`, what `GET /gateway/bot` answers. */
   url: string;
   identifies: GatewayIdentify[];
+  /** IDENTIFYs answered op 9 because another of their rate-limit key came less than 5 s before. */
+  refusedIdentifies: GatewayIdentify[];
   resumes: Array<{ sessionId: string; seq: number | null }>;
   /** Every connection in order, and whether it asked for zlib-stream transport compression. */
   connections: Array<{ compressed: boolean }>;
@@ -67,7 +81,11 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
   const events = new EventEmitter();
   const identifies: GatewayIdentify[] = [];
   const resumes: FakeGateway['resumes'] = [];
-  const now = options.now ?? Date.now;
+  const now = options.now ?? fake.state.now;
+  const maxConcurrency = options.maxConcurrency ?? 1;
+  const refusedIdentifies: GatewayIdentify[] = [];
+  // When each rate-limit key last let a shard identify.
+  const identifiedAt = new Map<number, number>();
   const resumeWindowMs = options.resumeWindowMs ?? DEFAULT_RESUME_WINDOW_MS;
   // Every session by id (a RESUME may name any), and the latest of each shard (an IDENTIFY without a shard is shard 0).
   const sessions = new Map<string, FakeSession>();
@@ -79,7 +97,7 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
 
   fake.route('GET', '/gateway/bot', () => ({
     status: 200,
-    body: { url: address, shards, session_start_limit: { total: 1000, remaining: 1000, ...options.sessionStartLimit, reset_after: 86_400_000, max_concurrency: 1 } },
+    body: { url: address, shards, session_start_limit: { total: 1000, remaining: 1000, ...options.sessionStartLimit, reset_after: 86_400_000, max_concurrency: maxConcurrency } },
   }));
   // A connection asking for `compress=zlib-stream` gets every payload through one deflate context of its own, each
   // payload ended by a sync flush, as Discord sends them.
@@ -110,6 +128,11 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     session.seq += 1;
     const entry = { s: session.seq, t, d };
     if (replayable) session.sent.push(entry);
+    // Its token is valid from now: the callback within 3 s, edits within 15 minutes (interactionRoutes.ts).
+    if (t === 'INTERACTION_CREATE') {
+      const i = d as { id: string; token: string };
+      fake.state.interactions.set(i.token, { id: i.id, issuedAt: now() });
+    }
     if (session.socket) send(session.socket, { op: GatewayOpcodes.Dispatch, ...entry });
     return entry.s;
   }
@@ -132,26 +155,40 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
   }
 
   function identify(ws: WebSocket, d: Record<string, unknown>) {
-    const request: GatewayIdentify = { token: String(d.token), intents: Number(d.intents), shard: d.shard as [number, number] | undefined };
+    const request: GatewayIdentify = {
+      token: String(d.token),
+      intents: Number(d.intents),
+      shard: d.shard as [number, number] | undefined,
+      large_threshold: typeof d.large_threshold === 'number' ? d.large_threshold : undefined,
+    };
     identifies.push(request);
     events.emit('identify', request);
     if (request.token !== fake.token || tokenRevoked) return closeBy(ws, GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
     if ((request.intents & (options.disallowedIntents ?? 0)) !== 0) return closeBy(ws, GatewayCloseCodes.DisallowedIntents, 'Disallowed intent(s).');
     const shard = request.shard ?? [0, 1];
     if (shard[1] < shards) return closeBy(ws, GatewayCloseCodes.ShardingRequired, 'Sharding required.');
+    const key = shard[0] % maxConcurrency;
+    const last = identifiedAt.get(key);
+    if (last !== undefined && now() - last < IDENTIFY_WINDOW_MS) {
+      refusedIdentifies.push(request);
+      events.emit('invalid-session', null, 'identify over max_concurrency');
+      return send(ws, { op: GatewayOpcodes.InvalidSession, d: false });
+    }
+    identifiedAt.set(key, now());
     const previous = latestOf.get(shard[0]);
     if (previous?.socket && previous.socket !== ws) closeBy(previous.socket, 4000);
     const latest = newSession(shard, ws);
     sessions.set(latest.id, latest);
     latestOf.set(shard[0], latest);
     const bot = fake.state.bot;
+    const shardGuilds = [...fake.state.guilds.keys()].filter((id) => Number((BigInt(id) >> 22n) % BigInt(shard[1])) === shard[0]);
     sendDispatch(
       latest,
       'READY',
       {
         v: 10,
         user: { id: bot.id, username: bot.username, discriminator: '0', global_name: null, avatar: null, bot: true },
-        guilds: [...fake.state.guilds.keys()].map((id) => ({ id, unavailable: true })),
+        guilds: shardGuilds.map((id) => ({ id, unavailable: true })),
         session_id: latest.id,
         resume_gateway_url: address,
         shard: request.shard,
@@ -160,6 +197,13 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
       false,
     );
     events.emit('ready', latest.id);
+    const threshold = request.large_threshold ?? DEFAULT_LARGE_THRESHOLD;
+    for (const id of shardGuilds) {
+      const payload = guildCreatePayload(fake.state, id);
+      const large = payload.member_count > threshold;
+      // Without the presences intent Discord sends a large server's members in voice and the bot's own only.
+      sendDispatch(latest, 'GUILD_CREATE', large ? { ...payload, large, members: payload.members.filter((m) => m.user.id === bot.id) } : payload);
+    }
   }
 
   function resume(ws: WebSocket, d: Record<string, unknown>) {
@@ -185,6 +229,7 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
   return {
     url: address,
     identifies,
+    refusedIdentifies,
     resumes,
     connections,
     events,

@@ -5,7 +5,7 @@ import { COMMAND_ROUTES } from './commandRoutes.js';
 import { matches, type FakeAnswer, type Fault } from './faults.js';
 import { MEMBER_LIST_ROUTES } from './memberList.js';
 import { ROUTE_PERMISSIONS } from './permissions.js';
-import { createRateLimiter, type FakeRateLimits } from './rateLimits.js';
+import { DISCORD_RATE_LIMITS, createRateLimiter, type FakeRateLimits } from './rateLimits.js';
 import { INTERACTION_ROUTES, TOKENLESS_PATHS } from './interactionRoutes.js';
 import { DISCORD_ROUTES, type FakeHandler, type FakeRoute } from './routes.js';
 import { createFakeState, type FakeDiscordState, type FakeGuildSeed } from './state.js';
@@ -26,7 +26,10 @@ export interface FakeDiscordOptions {
   bot?: { id: string; username: string };
   /** The token the fake accepts (`Authorization: Bot <token>`); anything else answers 401. */
   token?: string;
+  /** Discord's route buckets and global limit (DISCORD_RATE_LIMITS) unless given; `{}` turns them off. */
   rateLimits?: FakeRateLimits;
+  /** The fake's clock (default Date.now): interaction tokens expire by it, and the gateway's windows default to it. */
+  now?: () => number;
   /** 0 (the default) picks a free loopback port. */
   port?: number;
   host?: string;
@@ -59,11 +62,11 @@ const DEFAULT_BOT = { id: '1000000000000000001', username: 'Community Bot' };
 /** A real HTTP server that answers like Discord's REST API v10, on a loopback port. */
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
   const token = options.token ?? FAKE_DISCORD_TOKEN;
-  const state = createFakeState(options.bot ?? DEFAULT_BOT, options.guilds ?? []);
+  const state = createFakeState(options.bot ?? DEFAULT_BOT, options.guilds ?? [], options.now);
   const routes: Array<FakeRoute & { regex: RegExp; names: string[] }> = [];
   const faults: Array<Fault & { left: number }> = [];
   const requests: RecordedRequest[] = [];
-  const limiter = createRateLimiter(options.rateLimits ?? {});
+  const limiter = createRateLimiter(options.rateLimits ?? DISCORD_RATE_LIMITS);
   let invalid = 0;
 
   function route(method: string, pattern: string, handler: FakeHandler) {
@@ -90,7 +93,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const found = routes.filter((r) => r.method === method).map((r) => ({ r, m: r.regex.exec(path) })).find((x) => x.m);
     if (!found) return { status: 404, body: { message: '404: Not Found', code: 0 } };
     const params = Object.fromEntries(found.r.names.map((n, i) => [n, found.m![i + 1]!]));
-    const limit = limiter.check(`${method} ${found.r.pattern} ${params.guild ?? params.channel ?? ''}`);
+    const limit = limiter.check(`${method} ${found.r.pattern}`, params.guild ?? params.channel ?? params.token ?? '');
     if (limit.refusal) return limit.refusal;
     const denied = ROUTE_PERMISSIONS[`${method} ${found.r.pattern}`]?.(state, params);
     if (denied) return { ...denied, headers: { ...limit.headers, ...denied.headers } };

@@ -37,6 +37,10 @@ export interface FakeDiscordState {
   invites: Map<string, FakeInvite>;
   /** Every answer to an interaction (callbacks and edits of the original response), in order, with when it arrived. */
   interactionAnswers: FakeInteractionAnswer[];
+  /** Interactions the gateway sent, by token, with when (`now`): their tokens expire as Discord's do. */
+  interactions: Map<string, { id: string; issuedAt: number }>;
+  /** The fake's clock (default Date.now): interaction tokens and the gateway's windows are judged by it. */
+  now(): number;
   nextId(): string;
 }
 
@@ -46,7 +50,7 @@ export interface FakeInteractionAnswer {
   id: string;
   token: string;
   body: Record<string, unknown> | null;
-  /** Date.now() when the fake received it: the same clock a test reads when it dispatches the interaction. */
+  /** The fake's `now()` when it received it (Date.now() unless the test gave the fake a clock). */
   at: number;
 }
 
@@ -73,11 +77,15 @@ export interface FakeGuildSeed {
   bans?: Array<{ userId: string; username?: string; reason: string | null }>;
 }
 
+let interactionSequence = 0n;
+/** An interaction's id: a snowflake of when Discord created it (its timestamp is what a bot times the 3 s from). */
+export const interactionSnowflake = (at: number) => String(((BigInt(at) - 1420070400000n) << 22n) | (interactionSequence++ & 0xfffn));
+
 // Ids the fake hands out (messages, DM channels) are snowflakes above any seeded id.
 let counter = 0n;
 const idBase = (BigInt(Date.UTC(2026, 0, 1)) - 1420070400000n) << 22n;
 
-export function createFakeState(bot: { id: string; username: string }, seeds: FakeGuildSeed[]): FakeDiscordState {
+export function createFakeState(bot: { id: string; username: string }, seeds: FakeGuildSeed[], now: () => number = Date.now): FakeDiscordState {
   const state: FakeDiscordState = {
     bot: userOf({ id: bot.id, username: bot.username, bot: true }),
     guilds: new Map(),
@@ -87,6 +95,8 @@ export function createFakeState(bot: { id: string; username: string }, seeds: Fa
     dmChannels: new Map(),
     invites: new Map(),
     interactionAnswers: [],
+    interactions: new Map(),
+    now,
     nextId: () => String(idBase + (counter += 1n)),
   };
   state.users.set(bot.id, state.bot);

@@ -10,6 +10,10 @@ export const discordEnv = {
   DISCORD_TOKEN: z.string().optional(),
   /** Discord's API root without the version; requests go to `${DISCORD_API_URL}/v10/...` (a local fake in tests). */
   DISCORD_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://discord.com/api' }).default('https://discord.com/api'),
+  /** The Discord egress's port (`npm run discord-proxy`): Discord's REST API under /api, and /livez, /readyz, /metrics. */
+  DISCORD_EGRESS_PORT: z.coerce.number().int().min(0).max(65535).default(3004),
+  /** Where the egress sends (Discord's API root without the version); the other processes' DISCORD_API_URL points at the egress. */
+  DISCORD_UPSTREAM_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://discord.com/api' }).default('https://discord.com/api'),
   /** The bot's own HTTP port: /livez, /readyz (its shards' state), /metrics (on HOST). */
   BOT_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
   /** Shards of the whole bot (every bot process alike); unset: the count Discord recommends (GET /gateway/bot). */
@@ -28,6 +32,7 @@ export type ShardIds = Readonly<{ start: number; end: number }> | readonly numbe
 
 export type PlatformSettings = Readonly<{ kind: 'local' } | { kind: 'discord'; token: string; apiUrl: string }>;
 export type BotSettings = Readonly<{ port: number; shardCount?: number; shardIds?: ShardIds }>;
+export type EgressSettings = Readonly<{ port: number; upstreamUrl: string }>;
 
 function shardIdsOf(value: string): ShardIds {
   const range = /^(\d+)-(\d+)$/.exec(value);
@@ -67,4 +72,8 @@ export function botSettingsOf(e: DiscordEnv): BotSettings {
     shardCount: e.DISCORD_SHARD_COUNT,
     shardIds: e.DISCORD_SHARD_IDS === undefined ? undefined : shardIdsOf(e.DISCORD_SHARD_IDS),
   });
+}
+
+export function egressSettingsOf(e: DiscordEnv): EgressSettings {
+  return Object.freeze({ port: e.DISCORD_EGRESS_PORT, upstreamUrl: e.DISCORD_UPSTREAM_URL.replace(/\/+$/, '') });
 }

@@ -1,7 +1,5 @@
+import type { REST } from '@discordjs/rest';
 import { Routes, type APIApplication, type APIApplicationCommand, type RESTPutAPIApplicationCommandsJSONBody } from 'discord-api-types/v10';
-import { systemClock } from '../../core/clock.js';
-import { createLogger } from '../../core/logger.js';
-import { createBanLatch, latchedRest, type BanLatch } from './banLatch.js';
 import { translateDiscordError } from './discordErrors.js';
 
 /** One command as the application declares it (a slash command or a context menu). */
@@ -20,9 +18,8 @@ export interface ApplicationCommands {
   overwrite(applicationId: string, guildId: string | undefined, commands: CommandDefinition[]): Promise<RegisteredCommand[]>;
 }
 
-export function createApplicationCommands(options: { token: string; apiUrl: string; latch?: BanLatch }): ApplicationCommands {
-  const latch = options.latch ?? createBanLatch({ clock: systemClock, logger: createLogger('silent', 'discord') });
-  const rest = latchedRest({ api: options.apiUrl, version: '10', retries: 0, timeout: 15_000 }, latch).setToken(options.token);
+/** On the process's one REST client (discordRest.ts): the sync waits for the same buckets and ban latch as the rest. */
+export function createApplicationCommands(rest: REST): ApplicationCommands {
   const call = async <T>(what: string, run: () => Promise<unknown>): Promise<T> => {
     try {
       return (await run()) as T;

@@ -1,11 +1,12 @@
-import { DiscordAPIError, HTTPError, RateLimitError, type RequestData, type RouteLike } from '@discordjs/rest';
+import { DiscordAPIError, HTTPError, RateLimitError, type REST, type RequestData, type RouteLike } from '@discordjs/rest';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { PlatformMetrics } from '../../core/metrics.js';
 import { PlatformConfigurationError } from '../../core/platform.js';
-import { DiscordBlockedError, createBanLatch, latchedRest, type BanLatch } from './banLatch.js';
+import { DiscordBlockedError, createBanLatch, type BanLatch } from './banLatch.js';
 import { UNAUTHORIZED_MESSAGE, discordCode, translateDiscordError } from './discordErrors.js';
-import { countRequests, routeTemplate } from './discordMetrics.js';
+import { routeTemplate } from './discordMetrics.js';
+import { createDiscordRest } from './discordRest.js';
 import { createRefusalGuard } from './refusalGuard.js';
 import { createTtlCache } from './ttlCache.js';
 
@@ -29,6 +30,8 @@ export interface DiscordPlatformOptions {
   metrics?: PlatformMetrics;
   /** The process's stop on Discord requests after a ban-like 429 (one per process; a test gives its own). */
   latch?: BanLatch;
+  /** The process's one REST client (discordRest.ts), built on `latch`; without it the adapter builds its own (tools, tests). */
+  rest?: REST;
   /** The bot's server-level permissions as last known (undefined: unknown, ask Discord); checked before a request needing one. */
   botPermissions?: (guildId: string) => Promise<bigint | null | undefined>;
   /** How long a 50013/50001 refusal is answered from memory for the same request. */
@@ -43,28 +46,25 @@ export interface DiscordPlatformOptions {
  */
 export function createDiscordCaller(options: DiscordPlatformOptions) {
   const { clock, logger } = options;
-  const maxWait = options.maxRateLimitWaitMs ?? 10_000;
   const deadline = options.callDeadlineMs ?? 25_000;
   const latch = options.latch ?? createBanLatch({ clock, logger });
-  const rest = latchedRest({ api: options.apiUrl, version: '10', retries: 0, timeout: 15_000, rejectOnRateLimit: (limit) => limit.retryAfter > maxWait }, latch).setToken(
-    options.token,
-  );
+  const rest = options.rest ?? createDiscordRest({ token: options.token, apiUrl: options.apiUrl, latch, maxRateLimitWaitMs: options.maxRateLimitWaitMs, metrics: options.metrics });
   // Read often (each guarded call) and changed rarely: a few seconds old is fine.
   const permissionReads = createTtlCache<bigint | null | undefined>(clock, 5_000);
   const { botPermissions } = options;
-  const guard = createRefusalGuard({
-    clock,
-    memoryMs: options.refusalMemoryMs,
-    botPermissions: botPermissions && ((guildId) => permissionReads.get(guildId, () => botPermissions(guildId))),
-  });
-  if (options.metrics) countRequests(rest, options.metrics);
+  const guardedPermissions = botPermissions && ((guildId: string) => permissionReads.get(guildId, () => botPermissions(guildId)));
+  const guard = createRefusalGuard({ clock, memoryMs: options.refusalMemoryMs, botPermissions: guardedPermissions });
   rest.on('rateLimited', (info) => logger.debug({ route: info.route, global: info.global, retryAfterMs: info.retryAfter }, 'discord rate limit'));
 
   let unauthorized = false;
 
-  async function call<T>(what: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', route: RouteLike, data: RequestData = {}): Promise<T> {
+  /** `guildId`: the server of a request whose path does not name one (a channel's), so its refusals are that server's. */
+  async function call<T>(what: string, method: 'get' | 'post' | 'put' | 'patch' | 'delete', route: RouteLike, data: RequestData = {}, guildId?: string): Promise<T> {
     if (unauthorized) throw new PlatformConfigurationError(UNAUTHORIZED_MESSAGE);
     const path = String(route);
+    const server = guildId ?? /^\/guilds\/(\d+)/.exec(path)?.[1];
+    // Unknown while the database is out: the refusals stay as they are.
+    if (server && guardedPermissions) guard.permissionsSeen(server, await guardedPermissions(server).catch(() => undefined));
     // Refused here, before any request: a stop after a ban-like 429, or a refusal Discord gave this very request lately.
     try {
       latch.check();
@@ -84,7 +84,7 @@ export function createDiscordCaller(options: DiscordPlatformOptions) {
         logger.fatal({ what }, UNAUTHORIZED_MESSAGE);
       }
       const typed = Object.assign(failure, { discordCode: discordCode(err) });
-      guard.after(method, path, typed);
+      guard.after(method, path, typed, server);
       throw typed;
     }
   }

@@ -1,8 +1,6 @@
+import type { REST } from '@discordjs/rest';
 import { Routes, type APIGuildMember } from 'discord-api-types/v10';
-import { systemClock } from '../../core/clock.js';
-import { createLogger } from '../../core/logger.js';
 import type { PlatformMember } from '../../core/platform.js';
-import { createBanLatch, latchedRest, type BanLatch } from './banLatch.js';
 import { translateDiscordError } from './discordErrors.js';
 import { toMember } from './discordShapes.js';
 
@@ -12,11 +10,11 @@ export type MemberList = (guildId: string) => Promise<PlatformMember[]>;
 /**
  * Lists a server's members through Discord's REST API (`GET /guilds/{id}/members`, by pages of up to 1,000 in
  * user id order, `after` the last id seen; needs the Server Members intent). A failure is translated as the
- * adapter's calls are: 5xx, network and long rate limits are outages the caller retries.
+ * adapter's calls are: 5xx, network and long rate limits are outages the caller retries. `rest` is the process's one
+ * client (discordRest.ts), so these pages share its buckets, its global limit and its ban latch.
  */
-export function discordMemberList(options: { token: string; apiUrl: string; pageSize?: number; latch?: BanLatch }): MemberList {
-  const latch = options.latch ?? createBanLatch({ clock: systemClock, logger: createLogger('silent', 'discord') });
-  const rest = latchedRest({ api: options.apiUrl, version: '10', retries: 0, timeout: 15_000 }, latch).setToken(options.token);
+export function discordMemberList(options: { rest: REST; pageSize?: number }): MemberList {
+  const { rest } = options;
   const limit = options.pageSize ?? 1_000;
   return async (guildId) => {
     const members: PlatformMember[] = [];

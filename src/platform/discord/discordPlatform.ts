@@ -69,10 +69,14 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
     return m && toMember(guildId, m);
   }
 
-  async function postWithNonce(channelId: string, content: string, idempotencyKey: string, options: MessageOptions = {}): Promise<APIMessage> {
-    return call<APIMessage>('posting a message', 'post', Routes.channelMessages(channelId), {
-      body: { ...discordMessageBody(fitMessage(content, options)), nonce: nonceOf(idempotencyKey), enforce_nonce: true, ...componentsOf(options) },
-    });
+  async function postWithNonce(channelId: string, content: string, idempotencyKey: string, options: MessageOptions = {}, guildId?: string): Promise<APIMessage> {
+    return call<APIMessage>(
+      'posting a message',
+      'post',
+      Routes.channelMessages(channelId),
+      { body: { ...discordMessageBody(fitMessage(content, options)), nonce: nonceOf(idempotencyKey), enforce_nonce: true, ...componentsOf(options) } },
+      guildId,
+    );
   }
 
   async function getBan(guildId: string, userId: string) {
@@ -113,14 +117,18 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
     },
     getMember: (guildId, userId, read) => members.get(memberKey(guildId, userId), () => freshMember(guildId, userId), read?.fresh),
 
-    async postMessage(_guildId, channelId, content, idempotencyKey, options) {
-      return (await postWithNonce(channelId, content, idempotencyKey, options)).id;
+    async postMessage(guildId, channelId, content, idempotencyKey, options) {
+      return (await postWithNonce(channelId, content, idempotencyKey, options, guildId)).id;
     },
-    async editMessage(_guildId, channelId, messageId, content, options = {}) {
+    async editMessage(guildId, channelId, messageId, content, options = {}) {
       const edited = await unless([DISCORD.UnknownMessage, DISCORD.UnknownChannel], undefined, () =>
-        call<APIMessage>('editing a message', 'patch', Routes.channelMessage(channelId, messageId), {
-          body: { ...discordMessageBody(fitMessage(content, options)), ...componentsOf(options) },
-        }),
+        call<APIMessage>(
+          'editing a message',
+          'patch',
+          Routes.channelMessage(channelId, messageId),
+          { body: { ...discordMessageBody(fitMessage(content, options)), ...componentsOf(options) } },
+          guildId,
+        ),
       );
       return edited !== undefined;
     },
@@ -194,15 +202,18 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       }
       return (invites as APIExtendedInvite[]).map(toInvite);
     },
-    async createInvite(_guildId, channelId, maxUses, idempotencyKey) {
+    async createInvite(guildId, channelId, maxUses, idempotencyKey) {
       // Discord has no idempotency for invites: a retry in this process reuses the first code; a retry elsewhere
       // makes a second single-use invite, which costs nothing but an unused link.
       const known = invites.get(idempotencyKey);
       if (known) return known;
-      const invite = await call<APIInvite>('creating an invite', 'post', Routes.channelInvites(channelId), {
-        body: { max_uses: maxUses, max_age: 604_800, unique: true },
-        reason: audit(null, `Invite ${idempotencyKey}`),
-      });
+      const invite = await call<APIInvite>(
+        'creating an invite',
+        'post',
+        Routes.channelInvites(channelId),
+        { body: { max_uses: maxUses, max_age: 604_800, unique: true }, reason: audit(null, `Invite ${idempotencyKey}`) },
+        guildId,
+      );
       const url = `https://discord.gg/${invite.code}`;
       invites.set(idempotencyKey, url);
       return url;

@@ -1,8 +1,6 @@
+import type { REST } from '@discordjs/rest';
 import { InteractionResponseType, MessageFlags, Routes } from 'discord-api-types/v10';
-import { systemClock } from '../../core/clock.js';
-import { createLogger } from '../../core/logger.js';
 import { clip, MESSAGE_LIMITS } from '../../core/messageLimits.js';
-import { createBanLatch, latchedRest, type BanLatch } from './banLatch.js';
 import { translateDiscordError } from './discordErrors.js';
 
 /** An interaction as its answer needs it: the callback takes the id and token, later edits the application id. */
@@ -35,28 +33,37 @@ export interface InteractionReplies {
 
 const EPHEMERAL = MessageFlags.Ephemeral;
 
-export function createInteractionReplies(options: { apiUrl: string; token: string; latch?: BanLatch }): InteractionReplies {
-  // A Cloudflare ban refuses the address, interaction endpoints included: they stop with the rest.
-  const latch = options.latch ?? createBanLatch({ clock: systemClock, logger: createLogger('silent', 'discord') });
-  const rest = latchedRest({ api: options.apiUrl, version: '10', retries: 0, timeout: 2_500 }, latch).setToken(options.token);
+/** An answer later than this is of no use: Discord's 3 s for the first answer will have passed. */
+const ANSWER_DEADLINE_MS = 2_500;
+
+/**
+ * `rest` is the process's one client (discordRest.ts): a Cloudflare ban refuses the address, interaction endpoints
+ * included, so they stop with the rest on its latch.
+ */
+export function createInteractionReplies(options: { rest: REST }): InteractionReplies {
+  const { rest } = options;
   // Interaction endpoints are authorised by the interaction's token, not the bot's, and do not count against the
   // bot's global rate limit (https://discord.com/developers/docs/interactions/receiving-and-responding).
-  const send = async (what: string, run: () => Promise<unknown>) => {
+  const send = async (what: string, run: (signal: AbortSignal) => Promise<unknown>) => {
     try {
-      await run();
+      await run(AbortSignal.timeout(ANSWER_DEADLINE_MS));
     } catch (err) {
       throw translateDiscordError(err, what);
     }
   };
   const callback = (i: InteractionRef, body: unknown) =>
-    send('answering an interaction', () => rest.post(Routes.interactionCallback(i.id, i.token), { body, auth: false }));
+    send('answering an interaction', (signal) => rest.post(Routes.interactionCallback(i.id, i.token), { body, auth: false, signal }));
   return {
     reply: (i, content) =>
       callback(i, { type: InteractionResponseType.ChannelMessageWithSource, data: { content: clip(content, MESSAGE_LIMITS.content), flags: EPHEMERAL, allowed_mentions: { parse: [] } } }),
     defer: (i) => callback(i, { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: EPHEMERAL } }),
     editOriginal: (i, content) =>
-      send('editing an interaction answer', () =>
-        rest.patch(Routes.webhookMessage(i.applicationId, i.token, '@original'), { body: { content: clip(content, MESSAGE_LIMITS.content), allowed_mentions: { parse: [] } }, auth: false }),
+      send('editing an interaction answer', (signal) =>
+        rest.patch(Routes.webhookMessage(i.applicationId, i.token, '@original'), {
+          body: { content: clip(content, MESSAGE_LIMITS.content), allowed_mentions: { parse: [] } },
+          auth: false,
+          signal,
+        }),
       ),
     autocomplete: (i, choices) => callback(i, { type: InteractionResponseType.ApplicationCommandAutocompleteResult, data: { choices } }),
     showForm: (i, form) =>

@@ -18,7 +18,9 @@ type Refusal = PlatformRefusedError & { discordCode?: number };
 export function createRefusalGuard(options: { clock: Clock; memoryMs?: number; botPermissions?: (guildId: string) => Promise<bigint | null | undefined> }) {
   const { clock } = options;
   const memoryMs = options.memoryMs ?? REFUSAL_MEMORY_MS;
-  const remembered = new Map<string, { refusal: Refusal; until: number }>();
+  const remembered = new Map<string, { refusal: Refusal; until: number; guildId?: string }>();
+  // The bot's permissions in each server as last seen: a change (a role given or taken) voids that server's refusals.
+  const seen = new Map<string, bigint | null>();
   const refusal = (message: string, discordCode: number): Refusal => Object.assign(new PlatformRefusedError('BOT_MISSING_PERMISSIONS', message), { discordCode });
 
   return {
@@ -29,12 +31,23 @@ export function createRefusalGuard(options: { clock: Clock; memoryMs?: number; b
       if (hit.until > clock.now().getTime()) throw refusal(`${hit.refusal.message} (remembered: not asked again)`, hit.refusal.discordCode ?? DISCORD.MissingPermissions);
       remembered.delete(`${method} ${path}`);
     },
-    /** Keeps a 50013/50001 refusal for the window. */
-    after(method: string, path: string, failure: Error & { discordCode?: number }): void {
+    /** Keeps a 50013/50001 refusal for the window, as one of `guildId`'s when the request was in a server. */
+    after(method: string, path: string, failure: Error & { discordCode?: number }, guildId?: string): void {
       const code = failure.discordCode;
       if (!(failure instanceof PlatformRefusedError) || (code !== DISCORD.MissingPermissions && code !== DISCORD.MissingAccess)) return;
       if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
-      remembered.set(`${method} ${path}`, { refusal: Object.assign(failure, { discordCode: code }), until: clock.now().getTime() + memoryMs });
+      remembered.set(`${method} ${path}`, { refusal: Object.assign(failure, { discordCode: code }), until: clock.now().getTime() + memoryMs, guildId });
+    },
+    /**
+     * The bot's permissions in a server as known now: when they differ from those last seen (its roles changed, or
+     * it was added back), the server's remembered refusals are forgotten, and the next request is asked again.
+     */
+    permissionsSeen(guildId: string, held: bigint | null | undefined): void {
+      if (held === undefined) return;
+      const before = seen.get(guildId);
+      seen.set(guildId, held);
+      if (before === undefined || before === held) return;
+      for (const [key, hit] of remembered) if (hit.guildId === guildId) remembered.delete(key);
     },
     /**
      * Refuses at once in a server the bot was removed from (50001, as Discord would), or when the bot's server-level

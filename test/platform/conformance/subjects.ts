@@ -101,16 +101,19 @@ const DISCORD_CHANNEL_TYPE: Record<Exclude<PlatformChannelType, never>, number> 
   other: 14,
 };
 
+// One adapter per fake, as a process has one REST client: a client per test would each keep their own global limit,
+// together past Discord's (the fake answers them a global 429, as Discord would).
+const adapters = new WeakMap<FakeDiscord, Platform>();
+
 export function discordSubject(fake: () => FakeDiscord): Subject {
-  let platform: Platform | undefined;
   return {
     get platform() {
-      return (platform ??= createDiscordPlatform({
-        token: fake().token,
-        apiUrl: fake().apiUrl,
-        clock: fixedClock(NOW),
-        logger: createLogger('silent', 'conformance'),
-      }));
+      let platform = adapters.get(fake());
+      if (!platform) {
+        platform = createDiscordPlatform({ token: fake().token, apiUrl: fake().apiUrl, clock: fixedClock(NOW), logger: createLogger('silent', 'conformance') });
+        adapters.set(fake(), platform);
+      }
+      return platform;
     },
     async seed(w) {
       addGuild(fake().state, {

@@ -13,7 +13,7 @@ describe('scheduleOptions', () => {
   it.each([
     ['giveaways/ends', giveawayEndsSchedule, '1 second', 'giveawayEnds', 'giveaways.ends', 'Draw the giveaways whose end is due and apply their effects'],
     ['maintenance/refresh-invite-ranks', inviteRanksSchedule, '1 minute', 'refreshInviteRanks', 'maintenance.inviteRanks', 'Recompute the invite rank snapshots of large servers'],
-    ['maintenance/purge-expired-records', purgeSchedule, '1 hour', 'purgeExpiredRecords', 'maintenance.purge', 'Purge Idempotency-Key records older than 24 h, ended rate-limit windows and ended console sessions'],
+    ['maintenance/purge-expired-records', purgeSchedule, '1 hour', 'purgeExpiredRecords', 'maintenance.purge', 'Purge the records past their retention (docs/retention.md) in batches'],
     ['maintenance/refresh-level-ranks', levelRanksSchedule, '1 minute', 'refreshLevelRanks', 'maintenance.levelRanks', 'Recompute the level rank snapshots of large servers'],
   ])('%s: its interval, one run at a time under the schedule id', (id, schedule, every, workflowType, operation, summary) => {
     expect(scheduleOptions(schedule, 'the-queue')).toEqual({

@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import { systemClock } from '../../src/core/clock.js';
+import { PURGE_LIMITS } from '../../src/core/retention.js';
+import { purgeRetention } from '../../src/keys/retentionPurge.js';
+import { runLoad, type LoadResult } from '../load.js';
+import { BENCH_GUILD_ID, memberId } from '../seed.js';
+import type { ScenarioContext } from './context.js';
+
+export interface PurgeResult {
+  scenario: 'purge';
+  /** Expired rows seeded and then purged (`--rows`). */
+  expiredRows: number;
+  before: LoadResult;
+  during: LoadResult;
+  purge: { rows: number; seconds: number; batches: number; complete: boolean };
+  /** p99 during the purge over p99 before, in percent of change (goal < 20 at 10,000,000 rows). */
+  p99ChangePercent: number;
+}
+
+/**
+ * Balance reads (10 clients) for the scenario's duration, then again while the retention purge deletes `--rows` audit
+ * rows past the bench server's retention in its production batches (PURGE_LIMITS.batchRows, one statement each) on a
+ * connection of its own, as the worker's activity would; the purge gets all the time it needs. A second round of
+ * reads runs only while the purge does.
+ */
+export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
+  const expiredRows = await seedExpiredAuditRows(ctx);
+  await sql`VACUUM ANALYZE audit_log`.execute(ctx.db);
+  const read = (durationSeconds: number) =>
+    runLoad({
+      url: ctx.fullUrl,
+      connections: 10,
+      durationSeconds,
+      headers: { Authorization: `Bearer ${ctx.apiKey}` },
+      setupRequest: (req) => ({ ...req, path: `/api/v1/guilds/${BENCH_GUILD_ID}/bank/members/${memberId(Math.floor(Math.random() * ctx.members))}` }),
+    });
+  // Unmeasured: the first seconds of a load run on a cold api thread and pool.
+  await read(3);
+  const before = await read(ctx.durationSeconds);
+  const started = performance.now();
+  let purgeDone = false;
+  const purging = purgeRetention({ db: ctx.db, clock: systemClock }, { runBudgetMs: 24 * 3_600_000, batchRows: PURGE_LIMITS.batchRows }).finally(() => {
+    purgeDone = true;
+  });
+  const during = await read(ctx.durationSeconds);
+  const outcome = await purging;
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
+  if (purgeDone && seconds < ctx.durationSeconds) console.log('[bench] the purge ended before the reads did: "during" mixes both states');
+  const rows = outcome.purged.auditLog ?? 0;
+  return {
+    scenario: 'purge',
+    expiredRows,
+    before,
+    during,
+    purge: { rows, seconds, batches: outcome.batches, complete: outcome.complete },
+    p99ChangePercent: Math.round(((during.latencyMs.p99 - before.latencyMs.p99) / before.latencyMs.p99) * 1000) / 10,
+  };
+}
+
+/** `--rows` audit rows of the bench server a year past its retention (a million per statement; a purged run seeds again). */
+async function seedExpiredAuditRows(ctx: ScenarioContext): Promise<number> {
+  const expired = new Date(Date.now() - 800 * 86_400_000);
+  const { rows: [row] } = await sql<{ n: number }>`select count(*)::int as n from audit_log where guild_id = ${BENCH_GUILD_ID} and action = 'bench.expired'`.execute(ctx.db);
+  const started = performance.now();
+  for (let from = row!.n; from < ctx.leaderboardRows; from += 1_000_000) {
+    const to = Math.min(ctx.leaderboardRows, from + 1_000_000) - 1;
+    await sql`
+      INSERT INTO audit_log (guild_id, actor_type, action, target_type, target_id, data, created_at)
+      SELECT ${BENCH_GUILD_ID}, 'system', 'bench.expired', 'member', i::text, '{"reason":"bench"}', ${expired}::timestamptz + i * interval '1 ms'
+      FROM generate_series(${from}::bigint, ${to}::bigint) AS i`.execute(ctx.db);
+  }
+  console.log(`[bench] ${ctx.leaderboardRows.toLocaleString('en-US')} expired audit rows ready in ${Math.round(performance.now() - started)} ms`);
+  return ctx.leaderboardRows;
+}

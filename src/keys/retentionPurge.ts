@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../core/clock.js';
+import { PURGE_LIMITS } from '../core/retention.js';
+import type { RetentionPurgeOptions, RetentionPurgeResult } from './ids.js';
+import { PURGE_STEPS, type PurgeStep } from './retentionSteps.js';
+
+/** Where a run is: the activity heartbeats it after every batch, and a retried attempt goes on from it. */
+export interface PurgeProgress {
+  step: number;
+  cursor: string;
+  purged: Record<string, number>;
+  batches: number;
+  /** Whether a kind was left with rows to purge because its share of the run's time ran out. */
+  cut: boolean;
+}
+
+export interface RetentionPurgeDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** Aborted when Temporal cancels the activity: the run stops after its batch in progress. */
+  signal?: AbortSignal;
+  /** Called after every batch with the run's progress (the activity's heartbeat). */
+  onProgress?: (progress: PurgeProgress) => void;
+  steps?: readonly PurgeStep[];
+}
+
+const START: PurgeProgress = { step: 0, cursor: '', purged: {}, batches: 0, cut: false };
+
+/**
+ * Purges every kind past its retention in batches of `batchRows`, each one statement (one short transaction), within
+ * `runBudgetMs`. Each kind gets at most an equal share of the time left, so a backlog of one kind (the first run on
+ * a year of data) never starves the others; what a run leaves, the next hourly run takes. `from` is the progress of
+ * an earlier attempt of the same run.
+ */
+export async function purgeRetention(deps: RetentionPurgeDeps, options: RetentionPurgeOptions = {}, from: PurgeProgress = START): Promise<RetentionPurgeResult> {
+  const steps = deps.steps ?? PURGE_STEPS;
+  const limit = options.batchRows ?? PURGE_LIMITS.batchRows;
+  const started = deps.clock.now();
+  const runEnd = started.getTime() + (options.runBudgetMs ?? PURGE_LIMITS.runBudgetMs);
+  const progress: PurgeProgress = { ...from, purged: { ...from.purged } };
+  for (; progress.step < steps.length; progress.step++, progress.cursor = '') {
+    const step = steps[progress.step]!;
+    const at = deps.clock.now().getTime();
+    const stepEnd = at + (runEnd - at) / (steps.length - progress.step);
+    for (;;) {
+      const { deleted, next } = await step.batch(deps.db, started, progress.cursor, limit);
+      progress.purged[step.kind] = (progress.purged[step.kind] ?? 0) + deleted;
+      progress.batches++;
+      deps.onProgress?.(next === null ? { ...progress, step: progress.step + 1, cursor: '' } : { ...progress, cursor: next });
+      if (deps.signal?.aborted) throw deps.signal.reason ?? new Error('retention purge cancelled');
+      if (next === null) break;
+      progress.cursor = next;
+      if (deps.clock.now().getTime() >= stepEnd) {
+        progress.cut = true;
+        break;
+      }
+    }
+  }
+  return { purged: progress.purged, batches: progress.batches, complete: !progress.cut };
+}

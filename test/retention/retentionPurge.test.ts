@@ -1,0 +1,184 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { fixedClock, type Clock } from '../../src/core/clock.js';
+import { FIXED_RETENTION_MS, RETENTION_DAYS_BY_PLAN } from '../../src/core/retention.js';
+import { purgeRetention, type PurgeProgress } from '../../src/keys/retentionPurge.js';
+import { PURGE_STEPS } from '../../src/keys/retentionSteps.js';
+import { useTestDatabase } from '../harness/database.js';
+import { createTestGuild } from '../harness/fixtures.js';
+import {
+  insertAuditRow,
+  insertEvent,
+  insertFlowRun,
+  insertLevelUpEffect,
+  insertModAction,
+  insertTicket,
+  insertXpChange,
+} from '../harness/retentionRows.js';
+
+// The retention purge against PostgreSQL, on a fixed clock: each kind purged just past its retention and kept just
+// before it, per plan; batches bounded; a run cut by its time budget or cancelled goes on later without touching
+// what it keeps.
+const database = useTestDatabase();
+const db = () => database.db;
+const NOW = new Date('2031-03-10T12:00:00.000Z');
+const DAY = 86_400_000;
+const ago = (ms: number) => new Date(NOW.getTime() - ms);
+/** A server whose own audit rows (its creation, written at the real time) are dated NOW, so only the test's rows expire. */
+async function server(plan: 'free' | 'pro' = 'free') {
+  const guild = await createTestGuild(db(), { plan });
+  await db().updateTable('audit_log').set({ created_at: NOW } as never).where('guild_id', '=', guild.id).execute();
+  return guild;
+}
+const run = (clock: Clock = fixedClock(NOW), options = {}, from?: PurgeProgress) => purgeRetention({ db: db(), clock }, options, from);
+
+describe('each kind past its retention', () => {
+  it.each(['free', 'pro'] as const)('on %s: purged 1 ms past the plan retention, kept 1 ms before it and while under way', async (plan) => {
+    const guild = await server(plan);
+    const days = (kind: keyof typeof RETENTION_DAYS_BY_PLAN) => RETENTION_DAYS_BY_PLAN[kind][plan] * DAY;
+    const past = (kind: keyof typeof RETENTION_DAYS_BY_PLAN) => ago(days(kind) + 1);
+    const within = (kind: keyof typeof RETENTION_DAYS_BY_PLAN) => ago(days(kind) - 1);
+    const rows = {
+      events: [await insertEvent(db(), guild.id, past('events'), { delivery: 'succeeded' }), await insertEvent(db(), guild.id, within('events'), { delivery: 'succeeded' })],
+      eventsUnderWay: [await insertEvent(db(), guild.id, past('events'), { delivery: 'pending' }), await insertEvent(db(), guild.id, past('events'), { fanout: false })],
+      audit: [await insertAuditRow(db(), guild.id, past('auditLog')), await insertAuditRow(db(), guild.id, within('auditLog'))],
+      runs: [await insertFlowRun(db(), guild.id, past('flowRuns')), await insertFlowRun(db(), guild.id, within('flowRuns')), await insertFlowRun(db(), guild.id, null)],
+      xp: [await insertXpChange(db(), guild.id, past('xpChanges')), await insertXpChange(db(), guild.id, within('xpChanges')), await insertXpChange(db(), guild.id, null)],
+      mod: [await insertModAction(db(), guild.id, past('moderationActions')), await insertModAction(db(), guild.id, within('moderationActions')), await insertModAction(db(), guild.id, null)],
+      tickets: [await insertTicket(db(), guild.id, past('ticketTranscripts')), await insertTicket(db(), guild.id, within('ticketTranscripts')), await insertTicket(db(), guild.id, null)],
+    };
+
+    const result = await run();
+    expect(result.complete).toBe(true);
+
+    const ids = async (table: string, key: string) => (await sql<{ id: string | number }>`select ${sql.ref(key)} as id from ${sql.table(table)} where guild_id = ${guild.id}`.execute(db())).rows.map((r) => r.id);
+    expect((await ids('events', 'id')).sort()).toEqual([rows.events[1], ...rows.eventsUnderWay].sort());
+    const deliveries = await db().selectFrom('webhook_deliveries as d').innerJoin('webhook_attempts as a', 'a.delivery_id', 'd.id').select('d.event_id').where('d.event_id', 'in', [...rows.events, ...rows.eventsUnderWay]).execute();
+    expect(deliveries.map((d) => d.event_id).sort()).toEqual([rows.events[1], rows.eventsUnderWay[0]].sort());
+    expect(await ids('audit_log', 'id')).not.toContain(rows.audit[0]);
+    expect(await ids('audit_log', 'id')).toContain(rows.audit[1]);
+    expect((await ids('flow_runs', 'execution_id')).sort()).toEqual([rows.runs[1], rows.runs[2]].sort());
+    const effects = await db().selectFrom('flow_effects').select('execution_id').execute();
+    expect(effects.map((e) => e.execution_id)).not.toContain(rows.runs[0]);
+    expect((await ids('xp_changes', 'change_id')).sort()).toEqual([rows.xp[1], rows.xp[2]].sort());
+    expect((await ids('moderation_actions', 'action_id')).sort()).toEqual([rows.mod[1], rows.mod[2]].sort());
+    // The tickets stay; the expired one's transcript is gone, the others keep theirs.
+    const tickets = await db().selectFrom('tickets').select(['ticket_no', 'transcript_generated_at']).where('guild_id', '=', guild.id).orderBy('ticket_no').execute();
+    expect(tickets.map((t) => [t.ticket_no, t.transcript_generated_at !== null])).toEqual([[rows.tickets[0], false], [rows.tickets[1], true], [rows.tickets[2], false]]);
+    const messages = await db().selectFrom('ticket_messages').select('ticket_no').where('guild_id', '=', guild.id).execute();
+    expect(messages.map((m) => m.ticket_no).sort()).toEqual([rows.tickets[1], rows.tickets[1], rows.tickets[2], rows.tickets[2]]);
+    expect(result.purged).toMatchObject({ events: 1, auditLog: 1, flowRuns: 1, xpChanges: 1, moderationActions: 1, ticketTranscripts: 2 });
+  });
+
+  it('a Pro server keeps what a Free server loses at the same age', async () => {
+    const free = await server('free');
+    const pro = await server('pro');
+    const age = ago((RETENTION_DAYS_BY_PLAN.auditLog.free + 1) * DAY);
+    const lost = await insertAuditRow(db(), free.id, age);
+    const kept = await insertAuditRow(db(), pro.id, age);
+    await run();
+    const left = (await db().selectFrom('audit_log').select('id').where('id', 'in', [lost, kept]).execute()).map((r) => r.id);
+    expect(left).toEqual([kept]);
+  });
+
+  it('the bookkeeping kinds: applied level-up effects a week old, expired Idempotency-Key records, ended rate-limit windows folded into the key', async () => {
+    const guild = await server();
+    const old = await insertLevelUpEffect(db(), guild.id, ago(FIXED_RETENTION_MS.levelUpEffects + 1));
+    const young = await insertLevelUpEffect(db(), guild.id, ago(FIXED_RETENTION_MS.levelUpEffects - 1));
+    const owed = await insertLevelUpEffect(db(), guild.id, null);
+    await sql`insert into api_keys (id, guild_id, name, prefix, key_hash, scopes, created_at) overriding system value
+      values (990001, ${guild.id}, 'k', 'svc_x', '\\x00', '{}', ${ago(DAY)})`.execute(db()).catch(async () =>
+      sql`insert into api_keys (id, guild_id, name, prefix, key_hash, scopes, created_at) values (990001, ${guild.id}, 'k', 'svc_x', '\\x00', '{}', ${ago(DAY)})`.execute(db()));
+    for (const [key, expires] of [['gone', ago(1)], ['kept', new Date(NOW.getTime() + 1)]] as const) {
+      await sql`insert into idempotency_records (api_key_id, idempotency_key, fingerprint, state, locked_until, created_at, expires_at)
+        values (990001, ${key}, '\\x00', 'done', ${ago(DAY)}, ${ago(DAY)}, ${expires})`.execute(db());
+    }
+    await sql`insert into rate_limit_counters (bucket, window_start, count) values ('key:990001', ${ago(120_000)}, 3), ('key:990001', ${ago(30_000)}, 1)`.execute(db());
+
+    await run();
+    const effects = (await db().selectFrom('level_up_effects').select('event_id').where('guild_id', '=', guild.id).execute()).map((r) => r.event_id);
+    expect(effects.sort()).toEqual([young, owed].sort());
+    expect(effects).not.toContain(old);
+    const records = await db().selectFrom('idempotency_records').select('idempotency_key').where('api_key_id', '=', 990001).execute();
+    expect(records.map((r) => r.idempotency_key)).toEqual(['kept']);
+    const windows = await db().selectFrom('rate_limit_counters').select('window_start').where('bucket', '=', 'key:990001').execute();
+    expect(windows.map((w) => w.window_start)).toEqual([ago(30_000)]);
+    const key = await db().selectFrom('api_keys').select('last_used_at').where('id', '=', 990001).executeTakeFirstOrThrow();
+    expect(key.last_used_at).toEqual(ago(120_000));
+  });
+});
+
+describe('bounded runs', () => {
+  const seedExpiredAudit = async (servers: number, each: number) => {
+    const guilds = [];
+    for (let s = 0; s < servers; s++) {
+      const guild = await server('free');
+      for (let i = 0; i < each; i++) await insertAuditRow(db(), guild.id, ago(400 * DAY + i));
+      guilds.push(guild);
+    }
+    return guilds;
+  };
+  // The rows the test wrote (creating a server writes an audit row of its own, at the real time).
+  const auditOf = async (guildIds: string[]) =>
+    db().selectFrom('audit_log').select('id').where('guild_id', 'in', guildIds).where('action', '=', 'test.action').where('created_at', '<', ago(300 * DAY)).execute();
+
+  it('purges in batches of the given size, and a run past its time budget stops and the next run goes on', async () => {
+    const guilds = await seedExpiredAudit(3, 5);
+    const ids = guilds.map((g) => g.id);
+    const kept = await insertAuditRow(db(), guilds[0]!.id, ago(DAY));
+    // Each reading of the clock moves it 1 s: a 40 s budget lasts a few batches.
+    let reads = 0;
+    const stepping: Clock = { now: () => new Date(NOW.getTime() + reads++ * 1_000) };
+    const first = await run(stepping, { batchRows: 2, runBudgetMs: 40_000 });
+    expect(first.complete).toBe(false);
+    const left = (await auditOf(ids)).length;
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThan(15);
+
+    const second = await run(fixedClock(NOW), { batchRows: 2 });
+    expect(second).toMatchObject({ complete: true, purged: expect.objectContaining({ auditLog: left }) });
+    // Several batches of at most 2 rows: the last one short.
+    expect(second.batches).toBeGreaterThanOrEqual(Math.ceil(left / 2) + PURGE_STEPS.length - 1);
+    expect(await auditOf(ids)).toEqual([]);
+    expect(await db().selectFrom('audit_log').select('id').where('id', '=', kept).execute()).toHaveLength(1);
+  });
+
+  it('an attempt goes on from the progress it heartbeated: the servers before its cursor are not read again', async () => {
+    const guilds = (await seedExpiredAudit(2, 3)).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const step = PURGE_STEPS.findIndex((s) => s.kind === 'auditLog');
+    const result = await run(fixedClock(NOW), { batchRows: 10 }, { step, cursor: guilds[1]!.id, purged: { events: 4 }, batches: 7, cut: false });
+    expect(result.purged).toMatchObject({ events: 4, auditLog: 3 });
+    expect(await auditOf([guilds[0]!.id])).toHaveLength(3);
+    expect(await auditOf([guilds[1]!.id])).toEqual([]);
+    // A run from the start takes the first server's.
+    await run();
+    expect(await auditOf([guilds[0]!.id])).toEqual([]);
+  });
+
+  it('a cancelled run stops after its batch, keeps every unexpired row, and the next run purges the rest', async () => {
+    const guilds = await seedExpiredAudit(2, 4);
+    const kept = await Promise.all(guilds.map((g) => insertAuditRow(db(), g.id, ago(DAY))));
+    const controller = new AbortController();
+    const heartbeats: PurgeProgress[] = [];
+    const cancelled = purgeRetention(
+      {
+        db: db(),
+        clock: fixedClock(NOW),
+        signal: controller.signal,
+        onProgress: (p) => {
+          heartbeats.push(p);
+          if (PURGE_STEPS[p.step]?.kind === 'auditLog' && p.cursor !== '') controller.abort(new Error('activity cancelled'));
+        },
+      },
+      { batchRows: 3 },
+    );
+    await expect(cancelled).rejects.toThrow('activity cancelled');
+    const afterCancel = (await auditOf(guilds.map((g) => g.id))).length;
+    expect(afterCancel).toBe(8 - 3);
+
+    const resumed = await run(fixedClock(NOW), { batchRows: 3 }, heartbeats.at(-1));
+    expect(resumed.complete).toBe(true);
+    expect(await auditOf(guilds.map((g) => g.id))).toEqual([]);
+    expect((await db().selectFrom('audit_log').select('id').where('id', 'in', kept).execute()).length).toBe(2);
+  });
+});
