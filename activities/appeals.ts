@@ -46,7 +46,7 @@ export function createAppealsActivities(deps: ActivityDeps) {
       const settings = await findAppealSettings(db, guildId);
       if (appeal.status === 'rejected' && !settings.rejectionDm) return 'off';
       const guild = await findGuild(db, guildId);
-      const content = appealDirectMessage({
+      const message = appealDirectMessage({
         guildName: guild?.name ?? 'the server',
         number,
         approved: appeal.status === 'approved',
@@ -54,7 +54,7 @@ export function createAppealsActivities(deps: ActivityDeps) {
         inviteUrl,
         reappealAfter: appeal.reappealAfter,
       });
-      return platform.sendDirectMessage(guildId, appeal.userId, content, `appeal-dm/${guildId}/${number}`);
+      return platform.sendDirectMessage(guildId, appeal.userId, message.content, `appeal-dm/${guildId}/${number}`, message);
     },
 
     async finishAppealDecision(guildId: string, number: number, failed: FailedAppealAction | null): Promise<void> {

@@ -37,7 +37,7 @@ export function createApplicationsActivities(deps: ActivityDeps) {
     async notifyApplicant(guildId: string, number: number): Promise<'sent' | 'failed'> {
       const { submission } = await load(guildId, number);
       const guild = await findGuild(db, guildId);
-      const content = applicationDirectMessage({
+      const message = applicationDirectMessage({
         guildName: guild?.name ?? 'the server',
         formTitle: submission.formTitle,
         number,
@@ -45,7 +45,7 @@ export function createApplicationsActivities(deps: ActivityDeps) {
         reason: submission.reason,
         reapplyAfter: submission.reapplyAfter,
       });
-      return platform.sendDirectMessage(guildId, submission.userId, content, `application-dm/${guildId}/${number}`);
+      return platform.sendDirectMessage(guildId, submission.userId, message.content, `application-dm/${guildId}/${number}`, message);
     },
 
     /** Announces an accepted applicant in the form's announcement channel (none: nothing to do). */

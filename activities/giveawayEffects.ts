@@ -32,7 +32,8 @@ export function createGiveawayEffects(deps: Pick<ActivityDeps, 'db' | 'platform'
       const g = await load(guildId, giveawayId);
       if (g.messageId === null) return;
       // The ended or cancelled message takes no more entries: its button goes.
-      if (!(await platform.editMessage(guildId, g.channelId, g.messageId, closedGiveawayMessage(g), { buttons: [] }))) {
+      const message = closedGiveawayMessage(g);
+      if (!(await platform.editMessage(guildId, g.channelId, g.messageId, message.content, { ...message, buttons: [] }))) {
         throw refuse('MESSAGE_NOT_FOUND', `The message of giveaway ${giveawayId} is gone.`);
       }
       if (drawNumber !== null) await done(guildId, giveawayId, 'edit', drawNumber, null);
@@ -42,7 +43,8 @@ export function createGiveawayEffects(deps: Pick<ActivityDeps, 'db' | 'platform'
     async announceDraw(guildId: string, giveawayId: number, drawNumber: number): Promise<void> {
       const g = await load(guildId, giveawayId);
       const draw = (await findDraw(db, guildId, giveawayId, drawNumber))!;
-      await platform.postMessage(guildId, g.channelId, drawAnnouncement(g, draw.winnerIds, draw.kind === 'reroll'), `giveaway-announce/${guildId}/${giveawayId}/${drawNumber}`);
+      const message = drawAnnouncement(g, draw.winnerIds, draw.kind === 'reroll');
+      await platform.postMessage(guildId, g.channelId, message.content, `giveaway-announce/${guildId}/${giveawayId}/${drawNumber}`, message);
       await done(guildId, giveawayId, 'announce', drawNumber, null);
     },
 
@@ -56,7 +58,8 @@ export function createGiveawayEffects(deps: Pick<ActivityDeps, 'db' | 'platform'
     async dmWinner(guildId: string, giveawayId: number, drawNumber: number, userId: string): Promise<'sent' | 'failed'> {
       const g = await load(guildId, giveawayId);
       const guild = await findGuild(db, guildId);
-      const status = await platform.sendDirectMessage(guildId, userId, winnerDirectMessage(g, guild?.name ?? 'the server'), `giveaway-dm/${guildId}/${giveawayId}/${drawNumber}/${userId}`);
+      const message = winnerDirectMessage(g, guild?.name ?? 'the server');
+      const status = await platform.sendDirectMessage(guildId, userId, message.content, `giveaway-dm/${guildId}/${giveawayId}/${drawNumber}/${userId}`, message);
       await done(guildId, giveawayId, 'dm', drawNumber, status === 'sent' ? null : 'DM_FAILED', userId);
       return status;
     },

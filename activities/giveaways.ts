@@ -31,7 +31,9 @@ export function createGiveawaysActivities(deps: ActivityDeps) {
       const g = await load(guildId, giveawayId);
       if (g.status === 'cancelled') return 'cancelled';
       if (g.status !== 'scheduled') return 'active';
-      const messageId = await platform.postMessage(guildId, g.channelId, activeGiveawayMessage(g), `giveaway-message/${guildId}/${giveawayId}`, {
+      const message = activeGiveawayMessage(g);
+      const messageId = await platform.postMessage(guildId, g.channelId, message.content, `giveaway-message/${guildId}/${giveawayId}`, {
+        ...message,
         buttons: [{ id: giveawayEnterButtonId(giveawayId), label: GIVEAWAY_ENTER_LABEL }],
       });
       return db.transaction().execute((trx) => recordGiveawayPosted(trx, { guildId, giveawayId, channelId: g.channelId, messageId, at: clock.now(), endBy }));

@@ -98,7 +98,7 @@ export function createModerationActivities(deps: ActivityDeps) {
     async postModLog(guildId: string, caseNumber: number): Promise<boolean> {
       const entry = await modLogEntry(db, guildId, caseNumber);
       if (!entry) return false;
-      await platform.postMessage(guildId, entry.channelId, entry.line, `mod-log/${guildId}/${caseNumber}`);
+      await platform.postMessage(guildId, entry.channelId, entry.message.content, `mod-log/${guildId}/${caseNumber}`, entry.message);
       return true;
     },
 

@@ -15,6 +15,8 @@ export interface LevelUpEffectRecord {
   userId: string;
   previousLevel: number;
   level: number;
+  /** The channel of the message that reached the level: where a `current` announcement goes; null for none. */
+  channelId: string | null;
   createdAt: Date;
   appliedAt: Date | null;
   refused: LevelEffectRefusal[] | null;
@@ -23,7 +25,10 @@ export interface LevelUpEffectRecord {
 export type LevelUpEffectRef = Pick<LevelUpEffectRecord, 'eventId' | 'guildId' | 'userId' | 'previousLevel' | 'level'>;
 
 /** Records level-ups' effects as pending, in the transaction that moved the XP. */
-export async function insertLevelUpEffects(trx: Kysely<Database>, effects: Array<LevelUpEffectRef & { createdAt: Date }>): Promise<void> {
+export async function insertLevelUpEffects(
+  trx: Kysely<Database>,
+  effects: Array<LevelUpEffectRef & Pick<LevelUpEffectRecord, 'channelId' | 'createdAt'>>,
+): Promise<void> {
   if (effects.length === 0) return;
   await trx
     .insertInto('level_up_effects')
@@ -34,6 +39,7 @@ export async function insertLevelUpEffects(trx: Kysely<Database>, effects: Array
         user_id: e.userId,
         previous_level: e.previousLevel,
         level: e.level,
+        channel_id: e.channelId,
         created_at: e.createdAt,
         workflow_started_at: null,
         applied_at: null,
@@ -82,6 +88,7 @@ function toRecord(row: Selectable<LevelUpEffectsTable>): LevelUpEffectRecord {
     userId: row.user_id,
     previousLevel: row.previous_level,
     level: row.level,
+    channelId: row.channel_id,
     createdAt: row.created_at,
     appliedAt: row.applied_at,
     refused: row.refused as LevelEffectRefusal[] | null,

@@ -1,7 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import type { LevelAnnounceTarget } from './tables.js';
+
+export type { LevelAnnounceTarget };
 
 export interface LevelSettings {
+  /** `channel`: announceChannelId; `current`: where the member wrote the message that reached the level; `dm`; `off`. */
+  announceTo: LevelAnnounceTarget;
+  /** The channel of `channel` (kept while another target is chosen, so switching back finds it). */
   announceChannelId: string | null;
   announceTemplate: string;
   removePreviousRewards: boolean;
@@ -10,6 +16,7 @@ export interface LevelSettings {
 }
 
 export const DEFAULT_LEVEL_SETTINGS: LevelSettings = {
+  announceTo: 'off',
   announceChannelId: null,
   announceTemplate: 'GG {user}, you reached level {level}!',
   removePreviousRewards: false,
@@ -20,6 +27,7 @@ export async function findLevelSettings(db: Kysely<Database>, guildId: string): 
   const row = await db.selectFrom('level_settings').selectAll().where('guild_id', '=', guildId).executeTakeFirst();
   if (!row) return DEFAULT_LEVEL_SETTINGS;
   return {
+    announceTo: row.announce_to,
     announceChannelId: row.announce_channel_id,
     announceTemplate: row.announce_template,
     removePreviousRewards: row.remove_previous_rewards,
@@ -27,13 +35,17 @@ export async function findLevelSettings(db: Kysely<Database>, guildId: string): 
   };
 }
 
-/** Saves the settings; without `messageCooldownSeconds` a new row gets the default and an existing one keeps its own. */
+/**
+ * Saves the settings; without `messageCooldownSeconds` a new row gets the default and an existing one keeps its own;
+ * without `announceTo`, a channel means `channel` and none `off` (what the settings meant before the target existed).
+ */
 export async function saveLevelSettings(
   db: Kysely<Database>,
   guildId: string,
-  s: Omit<LevelSettings, 'messageCooldownSeconds'> & { messageCooldownSeconds?: number },
+  s: Omit<LevelSettings, 'messageCooldownSeconds' | 'announceTo'> & { messageCooldownSeconds?: number; announceTo?: LevelAnnounceTarget },
 ): Promise<void> {
   const values = {
+    announce_to: s.announceTo ?? (s.announceChannelId ? 'channel' : 'off'),
     announce_channel_id: s.announceChannelId,
     announce_template: s.announceTemplate,
     remove_previous_rewards: s.removePreviousRewards,

@@ -1,9 +1,13 @@
 import type { ColumnType, Generated } from 'kysely';
 
+/** Where a level-up is announced (migration 2026-11-29-020). */
+export type LevelAnnounceTarget = 'channel' | 'current' | 'dm' | 'off';
+
 export interface LevelSettingsTable {
   guild_id: string;
   announce_channel_id: string | null;
   announce_template: string;
+  announce_to: ColumnType<LevelAnnounceTarget, LevelAnnounceTarget | undefined, LevelAnnounceTarget>;
   remove_previous_rewards: boolean;
   message_cooldown_seconds: Generated<number>;
 }
@@ -39,6 +43,8 @@ export interface LevelUpEffectsTable {
   user_id: string;
   previous_level: number;
   level: number;
+  /** The channel of the message that reached the level (migration 2026-11-29-055). */
+  channel_id: string | null;
   created_at: Date;
   workflow_started_at: Date | null;
   applied_at: Date | null;

@@ -15,6 +15,7 @@ import { discordGroup } from './discordCommands.js';
 import { guildGroup } from './guildCommands.js';
 import { commandHelp, generalHelp, groupHelp } from './help.js';
 import { keyGroup } from './keyCommands.js';
+import { levelGroup } from './levelCommands.js';
 import { memberGroup } from './memberCommands.js';
 import { simulateGroup } from './simulateCommands.js';
 import { ticketGroup } from './ticketCommands.js';
@@ -22,7 +23,7 @@ import { flowGroup } from './flowCommands.js';
 import { shopGroup } from './shopCommands.js';
 import { webhookGroup } from './webhookCommands.js';
 
-const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, applicationGroup, flowGroup, shopGroup, consoleGroup, discordGroup, simulateGroup];
+const GROUPS: CommandGroup[] = [guildGroup, memberGroup, keyGroup, webhookGroup, ticketGroup, applicationGroup, levelGroup, flowGroup, shopGroup, consoleGroup, discordGroup, simulateGroup];
 
 export interface AdminDeps {
   db: Kysely<Database>;

@@ -81,6 +81,7 @@ export const simulateGroup: CommandGroup = {
         ...MEMBER_FLAGS,
         messages: { type: 'string', placeholder: 'N', help: 'messages they sent (each one counts)' },
         'voice-minutes': { type: 'string', placeholder: 'M', help: 'minutes they spent in voice channels' },
+        channel: { type: 'string', placeholder: 'ID', help: "where they were active (a level-up announced in the member's current channel goes there)" },
         ...OPERATOR_FLAG,
       },
       async run(flags, ctx) {
@@ -92,12 +93,13 @@ export const simulateGroup: CommandGroup = {
         const messages = optional(flags.messages, (v) => wholeNumber(v, 'messages', 0, MAX_ACTIVITY_PER_REPORT)) ?? 0;
         const voiceMinutes = optional(flags['voice-minutes'], (v) => wholeNumber(v, 'voice-minutes', 0, MAX_ACTIVITY_PER_REPORT)) ?? 0;
         if (messages === 0 && voiceMinutes === 0) throw usageError('INVALID_ARGUMENT', 'Nothing to count: --messages and --voice-minutes are both 0.');
+        const channelId = optional(flags.channel, (v) => snowflake(v, 'channel')) ?? null;
         await requireGuild(ctx.db, guildId);
         const platform = createLocalPlatform(ctx.db);
         // The bot counts members' messages only, never a bot's (as XP changes through the API refuse bots).
         await requireHumanMember(platform, guildId, userId);
         const { result, events, levelUps } = await ctx.db.transaction().execute((trx) =>
-          recordActivity(trx, { guildId, userId, messages, voiceMinutes, at: ctx.clock.now(), actor: operatorActor(ctx, flags.operator) }),
+          recordActivity(trx, { guildId, userId, messages, voiceMinutes, channelId, at: ctx.clock.now(), actor: operatorActor(ctx, flags.operator) }),
         );
         const lines = [
           `Member ${userId} earned ${result.xpEarned} XP: ${result.xp} XP, level ${result.level}` +

@@ -41,7 +41,8 @@ export async function seedDemoGiveaways(db: Kysely<Database>, guildId: string, p
   };
   // Posted and open for entries, as the workflow leaves a giveaway once it started.
   const open = async (g: Awaited<ReturnType<typeof create>>, entrants: number, from: number) => {
-    const messageId = await platform.postMessage(guildId, g.channelId, activeGiveawayMessage(g), `giveaway-message/${guildId}/${g.id}`);
+    const message = activeGiveawayMessage(g);
+    const messageId = await platform.postMessage(guildId, g.channelId, message.content, `giveaway-message/${guildId}/${g.id}`, message);
     await db
       .updateTable('giveaways')
       .set({ status: 'active', message_id: messageId, message_url: giveawayMessageUrl(guildId, g.channelId, messageId) })

@@ -1,10 +1,27 @@
-/** The applicant's DM about the decision on their submission. */
-export function applicationDirectMessage(d: { guildName: string; formTitle: string | null; number: number; accepted: boolean; reason: string | null; reapplyAfter: Date | null }): string {
+import type { ComposedMessage } from '../core/platform.js';
+
+const ACCEPTED = 0x57f287;
+const DENIED = 0xed4245;
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** The applicant's DM about the decision on their submission: a card, green when accepted, red when denied. */
+export function applicationDirectMessage(d: {
+  guildName: string;
+  formTitle: string | null;
+  number: number;
+  accepted: boolean;
+  reason: string | null;
+  reapplyAfter: Date | null;
+}): ComposedMessage {
   const what = d.formTitle ? `Your application "${d.formTitle}" (#${d.number})` : `Your application #${d.number}`;
   const lines = [`${what} in ${d.guildName} was ${d.accepted ? 'accepted' : 'denied'}.`];
   if (d.reason) lines.push(`Reason: ${d.reason}`);
-  if (d.reapplyAfter) lines.push(`You can apply again after ${d.reapplyAfter.toISOString()}.`);
-  return lines.join('\n');
+  if (d.reapplyAfter) lines.push(`You can apply again after <t:${unix(d.reapplyAfter)}:f> (<t:${unix(d.reapplyAfter)}:R>).`);
+  return {
+    content: '',
+    embeds: [{ title: `Application ${d.accepted ? 'accepted' : 'denied'}`, description: lines.join('\n'), color: d.accepted ? ACCEPTED : DENIED }],
+    mentions: { userIds: [], roleIds: [] },
+  };
 }
 
 /** The public announcement of an accepted applicant. */

@@ -17,7 +17,7 @@ export const BOT_PERMISSION = {
 export const ALL_PERMISSIONS = (1n << 64n) - 1n;
 
 /** What README's invite link asks for: every permission the service uses (Administrator not among them). */
-export const INVITE_LINK_PERMISSIONS = 1391837908023n;
+export const INVITE_LINK_PERMISSIONS = 1391838055479n;
 
 export interface PermissionSource {
   guildId: string;

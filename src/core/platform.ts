@@ -56,12 +56,57 @@ export interface PlatformButton {
   label: string;
 }
 
+/** One name and value of an embed (Discord's embed field). */
+export interface PlatformEmbedField {
+  name: string;
+  value: string;
+  /** Shown beside its neighbours rather than on a line of its own. */
+  inline?: boolean;
+}
+
+/**
+ * A card under a message's text (Discord's embed). Lengths are Discord's (title 256, description 4,096, footer
+ * 2,048, 25 fields of 256 and 1,024, 6,000 in all): adapters fit a message within them (core/messageLimits.ts).
+ * Mentions inside an embed show as names but never ping: a ping belongs in the content.
+ */
+export interface PlatformEmbed {
+  title?: string;
+  description?: string;
+  /** RGB as an integer (0xD94CFF). */
+  color?: number;
+  thumbnailUrl?: string;
+  imageUrl?: string;
+  footer?: string;
+  /** Shown under the card in each reader's own time zone. */
+  timestamp?: Date;
+  fields?: PlatformEmbedField[];
+}
+
+/**
+ * Exactly who a message may ping: these users and roles, and @everyone/@here only with `everyone`. A mention in
+ * the text of anyone else shows without a ping.
+ */
+export interface MessageMentions {
+  userIds: string[];
+  roleIds: string[];
+  everyone?: boolean;
+}
+
 export interface MessageOptions {
   /**
    * Buttons under the message, in rows of five (at most 25: src/core/buttonLimits.ts); on an edit, [] takes them away
    * and undefined leaves them as they are. Discord shows buttons only on messages the bot itself posts.
    */
   buttons?: PlatformButton[];
+  /** Embeds under the text (at most 10); on an edit, [] takes them away and undefined leaves them as they are. */
+  embeds?: PlatformEmbed[];
+  /** Who may be pinged; without it, the users the content mentions (`<@id>`), no role and never @everyone. */
+  mentions?: MessageMentions;
+}
+
+/** A message as a sender composes it: its text and what goes with it, passed whole as the options. */
+export interface ComposedMessage extends MessageOptions {
+  content: string;
 }
 
 /** An invite link of the server with how often it was used: what invite attribution compares. */
@@ -101,14 +146,14 @@ export interface Platform {
   /** Undefined when the user is not a member. */
   getMember(guildId: string, userId: string, options?: ReadOptions): Promise<PlatformMember | undefined>;
   /**
-   * Posts a text message. The idempotency key makes a retried call a no-op that returns the first
+   * Posts a message (text, embeds, buttons; content may be empty when embeds carry it). The idempotency key makes a retried call a no-op that returns the first
    * message's id, so an activity retried after a lost answer never posts twice.
    */
   postMessage(guildId: string, channelId: string, content: string, idempotencyKey: string, options?: MessageOptions): Promise<string>;
   /**
-   * Replaces the content (and, when given, the buttons) of a message the bot posted. Editing is idempotent by nature
-   * (the same content twice is one edit); false when the message or its channel is gone, so the caller can post anew
-   * or record the effect as failed.
+   * Replaces the content (and the embeds or buttons the options give) of a message the bot posted. Editing is
+   * idempotent by nature (the same content twice is one edit); false when the message or its channel is gone, so the
+   * caller can post anew or record the effect as failed.
    */
   editMessage(guildId: string, channelId: string, messageId: string, content: string, options?: MessageOptions): Promise<boolean>;
   /** Gives or takes a role; doing what is already done is a no-op. Returns whether the member changed. */
@@ -123,7 +168,10 @@ export interface Platform {
   kick(guildId: string, userId: string, reason: string | null): Promise<boolean>;
   /** Times the member out until `until`; null lifts the timeout. */
   timeout(guildId: string, userId: string, until: Date | null, reason: string | null): Promise<boolean>;
-  /** A DM from the bot (with buttons, when given), sent once per idempotency key; 'failed' when the user does not accept it. */
+  /**
+   * A DM from the bot (with the embeds, buttons and mentions the options give), sent once per idempotency key; 'failed'
+   * when the user does not accept it.
+   */
   sendDirectMessage(guildId: string, userId: string, content: string, idempotencyKey: string, options?: MessageOptions): Promise<DirectMessageStatus>;
   /** The server's invites with their use counts (on Discord the bot needs Manage Server). */
   listInvites(guildId: string): Promise<PlatformInvite[]>;

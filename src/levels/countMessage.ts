@@ -13,6 +13,8 @@ export interface CountedMessage {
   messageId: string;
   /** When the message was written (the platform's time, so a message handled late counts as when it was sent). */
   at: Date;
+  /** Where it was written: a level it reaches is recorded with it, to be announced there (level settings `current`). */
+  channelId?: string;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function countMessages(
   const { levelUps } = await addActivities(
     trx,
     guildId,
-    earning.map((m) => ({ guildId, userId: m.userId, messages: 1, voiceMinutes: 0, at: m.at, actor: { type: 'system' as const }, startsCooldown: true })),
+    earning.map((m) => ({ guildId, userId: m.userId, messages: 1, voiceMinutes: 0, at: m.at, actor: { type: 'system' as const }, startsCooldown: true, channelId: m.channelId ?? null })),
     locked,
   );
   return { earned: earning.length, levelUps };

@@ -26,15 +26,26 @@ export async function syncRewardRoles(
   return { added, removed };
 }
 
-/** Posts the level-up line in the server's announcement channel, once per idempotency key; false without a channel. */
+/**
+ * Announces a level reached where the server's settings say, once per idempotency key: its announcement channel,
+ * the channel the member wrote in (`channelId`; none for a staff change, so nothing then), their DMs, or nowhere.
+ * False when nothing was announced (off, no place to post, DMs closed).
+ */
 export async function announceLevelUp(
   db: Db,
   platform: Platform,
-  a: { guildId: string; userId: string; level: number; idempotencyKey: string },
+  a: { guildId: string; userId: string; level: number; idempotencyKey: string; channelId?: string | null },
 ): Promise<boolean> {
   const settings = await findLevelSettings(db, a.guildId);
-  if (!settings.announceChannelId) return false;
-  await platform.postMessage(a.guildId, settings.announceChannelId, levelUpMessage(settings.announceTemplate, a.userId, a.level), a.idempotencyKey);
+  const { announceTo } = settings;
+  if (announceTo === 'dm') {
+    const message = levelUpMessage(settings.announceTemplate, { userId: a.userId, level: a.level, direct: true });
+    return (await platform.sendDirectMessage(a.guildId, a.userId, message.content, a.idempotencyKey, message)) === 'sent';
+  }
+  const channelId = announceTo === 'channel' ? settings.announceChannelId : announceTo === 'current' ? (a.channelId ?? null) : null;
+  if (!channelId) return false;
+  const message = levelUpMessage(settings.announceTemplate, { userId: a.userId, level: a.level, direct: false });
+  await platform.postMessage(a.guildId, channelId, message.content, a.idempotencyKey, message);
   return true;
 }
 
@@ -52,7 +63,7 @@ function refusalCode(err: unknown): string | undefined {
 export async function applyLevelMoveEffects(
   db: Db,
   platform: Platform,
-  move: { guildId: string; userId: string; previousLevel: number; level: number; idempotencyKey: string },
+  move: { guildId: string; userId: string; previousLevel: number; level: number; idempotencyKey: string; channelId?: string | null },
 ): Promise<{ refused: LevelEffectRefusal[] }> {
   const refused: LevelEffectRefusal[] = [];
   const attempt = async (effect: LevelEffectRefusal['effect'], run: () => Promise<unknown>) => {

@@ -20,6 +20,8 @@ export interface ActivityReport extends Activity {
   actor: AuditActor;
   /** A message that earned XP: the member's message cooldown starts again at `at` (countMessage.ts). */
   startsCooldown?: boolean;
+  /** Where the activity was (a message's channel): a level it reaches is announced there under `current` settings. */
+  channelId?: string | null;
 }
 
 export interface ActivityResult {
@@ -110,15 +112,15 @@ export async function addActivities(
     })),
   );
   const events: OutboxEvent[] = [];
-  const levelUps: Array<LevelUpEffectRef & { createdAt: Date }> = [];
+  const levelUps: Array<LevelUpEffectRef & { channelId: string | null; createdAt: Date }> = [];
   for (const [i, result] of results.entries()) {
     if (result.level <= result.previousLevel) continue;
     const { userId, level, previousLevel } = result;
     const event = await recordEvent(trx, { type: 'levels.levelUp', guildId, createdAt: reports[i]!.at, data: { userId, level, previousLevel, source: 'activity' } });
     events.push(event);
-    levelUps.push({ eventId: event.id, guildId, userId, previousLevel, level, createdAt: reports[i]!.at });
+    levelUps.push({ eventId: event.id, guildId, userId, previousLevel, level, channelId: reports[i]!.channelId ?? null, createdAt: reports[i]!.at });
   }
   // In the XP's transaction: a level reached always gets its effects, once (the event id is their key).
   await insertLevelUpEffects(trx, levelUps);
-  return { results, events, levelUps: levelUps.map(({ createdAt: _, ...ref }) => ref) };
+  return { results, events, levelUps: levelUps.map(({ channelId: _c, createdAt: _, ...ref }) => ref) };
 }

@@ -21,6 +21,7 @@ import {
 import { changeMemberRole } from '../../db/platform/roles.js';
 import type { Database } from '../../db/schema.js';
 import { buttonProblem } from '../core/buttonLimits.js';
+import { fitMessage } from '../core/messageLimits.js';
 import {
   CHANNEL_TYPES,
   PlatformRefusedError,
@@ -30,6 +31,7 @@ import {
   type PlatformButton,
   type PlatformChannelType,
 } from '../core/platform.js';
+import { readableMessage } from './readableMessage.js';
 
 /** The buttons to record, refused as Discord would refuse them, so both adapters accept the same messages. */
 function checkedButtons(options: MessageOptions | undefined): PlatformButton[] | undefined {
@@ -108,13 +110,14 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
       };
     },
     async postMessage(guildId, channelId, content, idempotencyKey, options) {
-      const id = await postPlatformMessage(db, { guildId, channelId, content, idempotencyKey, buttons: checkedButtons(options) });
+      const id = await postPlatformMessage(db, { guildId, channelId, content: readableMessage(fitMessage(content, options)), idempotencyKey, buttons: checkedButtons(options) });
       if (id === undefined) throw new PlatformUnavailableError();
       return id;
     },
     async editMessage(guildId, channelId, messageId, content, options) {
+      // One text per message here: an edit replaces all of it, embeds included (buttons as the options say).
       await requireReachable(guildId);
-      return editPlatformMessage(db, { guildId, channelId, messageId, content, buttons: checkedButtons(options) });
+      return editPlatformMessage(db, { guildId, channelId, messageId, content: readableMessage(fitMessage(content, options)), buttons: checkedButtons(options) });
     },
     async changeRole(guildId, userId, roleId, action, reason) {
       await requireReachable(guildId);
@@ -143,7 +146,7 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
     },
     async sendDirectMessage(guildId, userId, content, idempotencyKey, options) {
       await requireReachable(guildId);
-      return sendPlatformDirectMessage(db, { guildId, userId, content, idempotencyKey, buttons: checkedButtons(options) });
+      return sendPlatformDirectMessage(db, { guildId, userId, content: readableMessage(fitMessage(content, options)), idempotencyKey, buttons: checkedButtons(options) });
     },
     async listInvites(guildId) {
       const guild = await requireReachable(guildId);

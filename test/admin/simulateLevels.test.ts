@@ -70,7 +70,7 @@ describe('simulate level-activity', () => {
     // What the worker's activity does with them, on the local platform: the reward role and the announcement, once.
     for (let n = 0; n < 2; n += 1) expect(await applyLevelUpEffects(database.db, createLocalPlatform(database.db), events[0]!.id, NOW)).toEqual({ refused: [] });
     expect((await findPlatformMember(database.db, id, user))!.role_ids).toEqual([rewardRole]);
-    expect((await listPlatformMessages(database.db, id, announce)).map((m) => m.content)).toEqual([`GG <@${user}>, level 2!`]);
+    expect((await listPlatformMessages(database.db, id, announce)).map((m) => m.content)).toEqual([`<@${user}>\n**Level 2**\nGG <@${user}>, level 2!`]);
 
     const text = await admin('simulate', 'level-activity', '--guild', id, '--user', user, '--voice-minutes', '4');
     expect(text.stdout.split('\n')).toEqual([
@@ -78,6 +78,24 @@ describe('simulate level-activity', () => {
       "Reward roles and announcement: left to the worker's start relay (Temporal not reachable from here; they apply within seconds once a worker runs).",
       expect.stringMatching(/^Event levels\.levelUp evt_\S+: fan-out left/),
     ]);
+  });
+
+  it("records --channel with the level-up: a server announcing in the member's current channel has it posted there", async () => {
+    const { id } = await cliGuild(admin, { features: 'all' });
+    const [user, current, other] = [snowflake(), snowflake(), snowflake()];
+    await upsertPlatformChannels(database.db, id, [
+      { channelId: current, name: 'general', type: 'text', position: 0 },
+      { channelId: other, name: 'level-ups', type: 'text', position: 1 },
+    ]);
+    await saveLevelSettings(database.db, id, { announceTo: 'current', announceChannelId: other, announceTemplate: '{user} is level {level}', removePreviousRewards: false });
+    await admin('member', 'add', '--guild', id, '--user', user);
+    const res = await admin('simulate', 'level-activity', '--guild', id, '--user', user, '--messages', '5', '--channel', current, '--json');
+    expect(res.code).toBe(0);
+    const [event] = await eventsOf(id, 'levels.levelUp');
+    expect(await database.db.selectFrom('level_up_effects').select(['event_id', 'channel_id']).where('guild_id', '=', id).execute()).toEqual([{ event_id: event!.id, channel_id: current }]);
+    expect(await applyLevelUpEffects(database.db, createLocalPlatform(database.db), event!.id, NOW)).toEqual({ refused: [] });
+    expect((await listPlatformMessages(database.db, id, current)).map((m) => m.content)).toEqual([`<@${user}>\n**Level 1**\n<@${user}> is level 1`]);
+    expect(await listPlatformMessages(database.db, id, other)).toEqual([]);
   });
 
   it('refuses an unknown member, a bot account and a guild without Levels (exit 1), changing nothing', async () => {
@@ -110,6 +128,7 @@ describe('simulate level-activity', () => {
     [['--voice-minutes', '100001'], 'INVALID_ARGUMENT', '--voice-minutes must be a whole number from 0 to 100,000, got "100001".'],
     [['--messages', '0', '--voice-minutes', '0'], 'INVALID_ARGUMENT', 'Nothing to count: --messages and --voice-minutes are both 0.'],
     [['--messages'], 'INVALID_ARGUMENT', '--messages needs a value (`simulate level-activity`).'],
+    [['--messages', '5', '--channel', 'general'], 'INVALID_ARGUMENT', '--channel must be a snowflake id (17 to 20 digits), got "general".'],
   ])('refuses %j with exit code 2 (%s)', async (args, error, message) => {
     const { id } = await cliGuild(admin, { features: 'all' });
     const user = snowflake();

@@ -47,7 +47,7 @@ describe('usage errors (exit code 2, nothing changed)', () => {
     ['an invalid creator', ['key', 'create', '--guild', '@guild', '--name', 'x', '--scopes', 'all', '--created-by', 'owner'], 'INVALID_ARGUMENT', '--created-by must be a snowflake id (17 to 20 digits), got "owner".'],
     ['a too long key name', ['key', 'create', '--guild', '@guild', '--name', 'x'.repeat(101), '--scopes', 'all'], 'INVALID_ARGUMENT', '--name must be 1 to 100 characters.'],
     ['a non-integer key id', ['key', 'revoke', '--guild', '@guild', '--id', '1.5'], 'INVALID_ARGUMENT', '--id must be an API key id (a positive integer, see `key list`), got "1.5".'],
-    ['an unknown group', ['guilds', 'show'], 'UNKNOWN_COMMAND', 'Unknown command group "guilds"; use one of guild, member, key, webhook, tickets, applications, flow, shop, console, discord, simulate.'],
+    ['an unknown group', ['guilds', 'show'], 'UNKNOWN_COMMAND', 'Unknown command group "guilds"; use one of guild, member, key, webhook, tickets, applications, levels, flow, shop, console, discord, simulate.'],
     ['an unknown command', ['key', 'rotate', '--guild', G], 'UNKNOWN_COMMAND', 'Unknown command "key rotate"; use one of create, list, revoke.'],
   ])('refuses %s', async (_, argv, code, message) => {
     const before = await auditCount();

@@ -51,10 +51,15 @@ async function levelUpByMessages(g: DiscordGuild, userId: string) {
 }
 
 const effectsOf = (guildId: string) =>
-  database.db.selectFrom('level_up_effects').select(['event_id', 'user_id', 'previous_level', 'level', 'applied_at', 'refused']).where('guild_id', '=', guildId).execute();
+  database.db
+    .selectFrom('level_up_effects')
+    .select(['event_id', 'user_id', 'previous_level', 'level', 'channel_id', 'applied_at', 'refused'])
+    .where('guild_id', '=', guildId)
+    .execute();
 const rolePuts = (g: DiscordGuild, userId: string) =>
   bed.fake.requests.filter((r) => r.method === 'PUT' && r.path === `/guilds/${g.id}/members/${userId}/roles/${g.roles.reward}`).map((r) => r.status);
-const announcements = (g: DiscordGuild) => [...bed.fake.state.messages.values()].filter((m) => m.channel_id === g.channels.general).map((m) => m.content);
+// The announcement's card (its content is the member's mention, the ping).
+const announcements = (g: DiscordGuild) => [...bed.fake.state.messages.values()].filter((m) => m.channel_id === g.channels.general).map((m) => m.embeds[0]?.description);
 const rolesOf = (g: DiscordGuild, userId: string) => bed.fake.state.guilds.get(g.id)!.members.get(userId)!.roles;
 const outcome = (guildId: string, eventId: string) => gateway.client.workflow.getHandle(levelUpEffectsWorkflowId(guildId, eventId)).result();
 
@@ -62,9 +67,10 @@ describe('level-up effects from messages', () => {
   it('are recorded with the XP and applied by the worker, not by the bot', async () => {
     const g = await levelsGuild();
     const userId = g.addMember();
-    await levelUpByMessages(g, userId);
+    const last = await levelUpByMessages(g, userId);
     const [effect] = await effectsOf(g.id);
-    expect(effect).toEqual({ event_id: expect.stringMatching(/^evt_/), user_id: userId, previous_level: 0, level: 1, applied_at: null, refused: null });
+    // With the channel of the message that reached the level, for a server that announces there (levelUpAnnouncement.test.ts).
+    expect(effect).toEqual({ event_id: expect.stringMatching(/^evt_/), user_id: userId, previous_level: 0, level: 1, channel_id: last.channel_id, applied_at: null, refused: null });
     // The bot itself called nothing on Discord for it.
     expect(rolePuts(g, userId)).toEqual([]);
     expect(announcements(g)).toEqual([]);

@@ -89,8 +89,8 @@ describe('Discord adapter: requests', () => {
     const first = await platform.postMessage(guildId, general, 'hello', 'level-up/1');
     expect(await platform.postMessage(guildId, general, 'hello', 'level-up/1')).toBe(first);
     expect(requests().map((r) => r.body)).toEqual([
-      { content: 'hello', nonce: nonceOf('level-up/1'), enforce_nonce: true, allowed_mentions: { parse: ['users'] } },
-      { content: 'hello', nonce: nonceOf('level-up/1'), enforce_nonce: true, allowed_mentions: { parse: ['users'] } },
+      { content: 'hello', nonce: nonceOf('level-up/1'), enforce_nonce: true, allowed_mentions: { parse: [], users: [], roles: [] } },
+      { content: 'hello', nonce: nonceOf('level-up/1'), enforce_nonce: true, allowed_mentions: { parse: [], users: [], roles: [] } },
     ]);
     expect(nonceOf('level-up/1')).toHaveLength(25);
     expect(nonceOf('level-up/2')).not.toBe(nonceOf('level-up/1'));

@@ -112,7 +112,7 @@ describe('appeal decisions', () => {
     const row = await findAppeal(db(), guild.id, first.number);
     const [dm] = await listPlatformDirectMessages(db(), guild.id, first.userId);
     expect(dm!.content).toContain('rejected');
-    expect(dm!.content).toContain(row!.reappealAfter!.toISOString());
+    expect(dm!.content).toContain(`<t:${Math.floor(row!.reappealAfter!.getTime() / 1000)}:f>`);
     expect(await findPlatformBan(db(), guild.id, first.userId)).toBeDefined();
 
     await saveAppealSettings(db(), guild.id, { rejectionDm: false, reappealCooldownSeconds: 3600, inviteChannelId: null });

@@ -92,7 +92,7 @@ describe('application decisions', () => {
     expect(await rolesOf(guild.id, userId)).toEqual([guild.roles.member]);
     const [dm] = await listPlatformDirectMessages(db(), guild.id, userId);
     expect(dm!.content).toContain('denied');
-    expect(dm!.content).toContain(row!.reapplyAfter!.toISOString());
+    expect(dm!.content).toContain(`<t:${Math.floor(row!.reapplyAfter!.getTime() / 1000)}:f>`);
     expect(await messagesIn(guild.id, announce)).toEqual([]);
     expect(await contentsIn(guild.id, review)).toEqual([reviewOf(number, userId, 'denied through the API (Not yet.)')]);
   });

@@ -19,6 +19,9 @@ const { db, app } = useWorkflowTestBed({ worker: { platform }, app: { deps: { pl
 const { open } = ticketRequests(db, app, new Date());
 
 const messagesIn = (channelId: string | undefined) => [...fake.state.messages.values()].filter((m) => m.channel_id === channelId).map((m) => m.content);
+/** The level-up as Discord shows it: the member pinged above a card with the staff's text. */
+const levelUpsIn = (channelId: string) =>
+  [...fake.state.messages.values()].filter((m) => m.channel_id === channelId).map((m) => ({ content: m.content, text: m.embeds[0]?.description, pinged: m.mentions.map((u) => u.id) }));
 const writes = (path: string) => fake.requests.filter((r) => r.path === path && r.method !== 'GET');
 const reasonOf = (r: { headers: Record<string, string> }) => decodeURIComponent(r.headers['x-audit-log-reason'] ?? '');
 
@@ -40,7 +43,7 @@ describe('levels on Discord', () => {
     expect(reasonOf(put[0]!)).toMatch(/\S/);
     expect(fake.state.guilds.get(g.id)!.members.get(userId)!.roles).toEqual([g.roles.member, g.roles.reward]);
     await eventually(async () => messagesIn(g.channels.general), (m) => m.length > 0);
-    expect(messagesIn(g.channels.general)).toEqual([`<@${userId}> reached level 2`]);
+    expect(levelUpsIn(g.channels.general)).toEqual([{ content: `<@${userId}>`, text: `<@${userId}> reached level 2`, pinged: [userId] }]);
   });
 
   it('a reward role Discord refuses (50013): tried once, the XP stands (done) and the announcement still goes out', async () => {
@@ -57,7 +60,7 @@ describe('levels on Discord', () => {
     expect(done.body).toMatchObject({ status: 'done', result: { level: 2 }, error: null });
     expect(writes(`/guilds/${g.id}/members/${userId}/roles/${g.roles.reward}`).map((r) => r.status)).toEqual([403]);
     expect(fake.state.guilds.get(g.id)!.members.get(userId)!.roles).toEqual([g.roles.member]);
-    expect(messagesIn(g.channels.general)).toEqual([`<@${userId}> reached level 2`]);
+    expect(levelUpsIn(g.channels.general)).toEqual([{ content: `<@${userId}>`, text: `<@${userId}> reached level 2`, pinged: [userId] }]);
   });
 });
 
@@ -88,10 +91,13 @@ describe('giveaways on Discord', () => {
     const posts = fake.requests.filter((r) => r.method === 'POST' && r.path === `/channels/${g.channels.general}/messages`);
     expect(posts).toHaveLength(2);
     expect(posts.every((p) => p.body?.enforce_nonce === true && typeof p.body.nonce === 'string')).toBe(true);
-    const [message, announcement] = messagesIn(g.channels.general);
-    expect(message).toContain('Winners: ');
-    for (const w of winners) expect(message).toContain(`<@${w}>`);
-    expect(announcement).toContain('Congratulations');
+    const [message, announcement] = [...fake.state.messages.values()].filter((m) => m.channel_id === g.channels.general);
+    const card = message!.embeds[0]!.description!;
+    expect(card).toContain('Winners: ');
+    for (const w of winners) expect(card).toContain(`<@${w}>`);
+    expect(message!.components).toEqual([]);
+    expect(announcement!.content).toContain('Congratulations');
+    expect(announcement!.mentions.map((u) => u.id).sort()).toEqual([...winners].sort());
     expect(fake.requests.filter((r) => r.method === 'PATCH' && r.path.startsWith(`/channels/${g.channels.general}/messages/`))).toHaveLength(1);
     for (const w of winners) expect(messagesIn(fake.state.dmChannels.get(w))).toHaveLength(1);
   });
@@ -125,9 +131,9 @@ describe('appeals on Discord', () => {
     expect(fake.state.guilds.get(g.id)!.bans.has(userId)).toBe(false);
     const invites = [...fake.state.invites.values()].filter((i) => i.guildId === g.id);
     expect(invites).toEqual([expect.objectContaining({ channelId: g.channels.general, maxUses: 1 })]);
-    const dm = messagesIn(fake.state.dmChannels.get(userId));
+    const dm = [...fake.state.messages.values()].filter((m) => m.channel_id === fake.state.dmChannels.get(userId));
     expect(dm).toHaveLength(1);
-    expect(dm[0]).toContain(`https://discord.gg/${invites[0]!.code}`);
+    expect(dm[0]!.embeds[0]).toMatchObject({ title: 'Ban appeal approved', description: expect.stringContaining(`https://discord.gg/${invites[0]!.code}`) });
   });
 
   it('approve with the DM refused (50007): unbanned and invited, the DM recorded as failed', async () => {

@@ -99,7 +99,19 @@ describe('moderation on Discord', () => {
       (posted) => posted.length > 0,
     );
     const posted = [...fake.state.messages.values()].filter((m) => m.channel_id === g.channels.log);
-    expect(posted.map((m) => m.content)).toEqual([`Case #1 | warn | <@${target}> | by <@${g.moderatorId}> | spam`]);
+    // The case as a card that names the member and the moderator without pinging anyone.
+    expect(posted.map((m) => ({ content: m.content, title: m.embeds[0]?.title, fields: m.embeds[0]?.fields, pinged: m.mentions }))).toEqual([
+      {
+        content: '',
+        title: 'Case #1 · warn',
+        fields: [
+          { name: 'Member', value: expect.stringMatching(new RegExp(`^<@${target}>`)), inline: true },
+          { name: 'Moderator', value: `<@${g.moderatorId}>`, inline: true },
+          { name: 'Reason', value: 'spam', inline: false },
+        ],
+        pinged: [],
+      },
+    ]);
   });
 
   it('a lost answer to the mod log post (the worker never hears back): retried with the same nonce, one message', async () => {

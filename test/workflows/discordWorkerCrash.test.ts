@@ -60,7 +60,7 @@ describe('a worker that dies while Discord holds its answer', () => {
     }
     expect(announcements()).toHaveLength(2);
     expect(new Set(announcements().map((r) => r.body?.nonce)).size).toBe(1);
-    expect([...fake.state.messages.values()].filter((m) => m.channel_id === g.channels.general).map((m) => m.content)).toEqual(['up 2']);
+    expect([...fake.state.messages.values()].filter((m) => m.channel_id === g.channels.general).map((m) => [m.content, m.embeds[0]?.description])).toEqual([[`<@${userId}>`, 'up 2']]);
     expect(fake.state.guilds.get(g.id)!.members.get(userId)!.roles).toEqual([g.roles.member, g.roles.reward]);
   });
 });

@@ -87,7 +87,14 @@ describe('moderation actions', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actor_type: 'api_key', api_key_id: g.keyId, actor_id: g.moderatorId, target_id: target });
     await eventually(() => listPlatformMessages(db(), g.id, logChannel), (m) => m.length > 0);
-    expect((await listPlatformMessages(db(), g.id, logChannel))[0]!.content).toContain('Case #1 | warn');
+    expect((await listPlatformMessages(db(), g.id, logChannel))[0]!.content.split('\n')).toEqual([
+      '**Case #1 · warn**',
+      expect.stringMatching(new RegExp(`^Member: <@${target}>`)),
+      `Moderator: <@${g.moderatorId}>`,
+      'Reason: spam in #general',
+      'Evidence: https://example.com/shot.png',
+      expect.stringMatching(new RegExp(`^User ${target} · api · \\d{4}-`)),
+    ]);
   });
 
   it('times out, then lifts the timeout: the timeout case is revoked by the untimeout case', async () => {

@@ -104,7 +104,7 @@ describe('XP changes', () => {
       { role_id: bronze, action: 'remove' },
     ]);
     const messages = await listPlatformMessages(database.db, guild.id, channel);
-    expect(messages.map((m) => m.content)).toEqual([`<@${userId}> is now level 1`, `<@${userId}> is now level 3`]);
+    expect(messages.map((m) => m.content)).toEqual([`<@${userId}>\n**Level 1**\n<@${userId}> is now level 1`, `<@${userId}>\n**Level 3**\n<@${userId}> is now level 3`]);
     const events = await database.db.selectFrom('events').select(['type', 'data']).where('guild_id', '=', guild.id).orderBy('seq').execute();
     for (const e of events) EVENT_DATA_SCHEMAS['levels.levelUp'].strict().parse(e.data);
     expect(events).toEqual([

@@ -60,7 +60,7 @@ describe('a worker that dies in the middle of an XP change', () => {
       await second.stop();
     }
     expect(await listRoleChanges(database.db, guild.id, userId)).toEqual([{ role_id: reward, action: 'add' }]);
-    expect((await listPlatformMessages(database.db, guild.id, channel)).map((m) => m.content)).toEqual(['up 2']);
+    expect((await listPlatformMessages(database.db, guild.id, channel)).map((m) => m.content)).toEqual([`<@${userId}>\n**Level 2**\nup 2`]);
     const ledger = await database.db.selectFrom('level_members').select('xp').where('guild_id', '=', guild.id).execute();
     expect(ledger).toEqual([{ xp: 255 }]);
     const events = await database.db.selectFrom('events').select('type').where('guild_id', '=', guild.id).execute();

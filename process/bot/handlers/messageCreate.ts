@@ -15,7 +15,8 @@ const byMember = (d: GatewayMessageCreateDispatchData) => !d.author.bot && !d.au
  * of open tickets' channels go to their transcripts (recordTicketMessages, as `simulate ticket-message`; only a
  * member's own message counts for a side, a bot's notice is no staff response), and members' messages earn XP
  * (countMessages, as `simulate level-activity`), each level reached recording its reward roles and announcement
- * for the worker to apply (workflow `level-up/...`). Direct messages carry no server and are left out.
+ * (with the message's channel, for a server that announces in the member's current channel) for the worker to apply
+ * (workflow `level-up/...`). Direct messages carry no server and are left out.
  */
 async function messageCreateBatch(data: unknown[], { db, clock }: BotDeps): Promise<void> {
   const messages = (data as GatewayMessageCreateDispatchData[]).filter((d) => d.guild_id);
@@ -24,7 +25,7 @@ async function messageCreateBatch(data: unknown[], { db, clock }: BotDeps): Prom
     const guild = await knownGuild(trx, messages[0]!.guild_id!);
     if (!guild) return;
     await recordTicketMessages(trx, guild, messages.map((d) => ({ channelId: d.channel_id, message: transcriptMessage(d, !byMember(d)) })));
-    const counted = messages.filter(byMember).map((d) => ({ userId: d.author.id, messageId: d.id, at: new Date(d.timestamp) }));
+    const counted = messages.filter(byMember).map((d) => ({ userId: d.author.id, messageId: d.id, at: new Date(d.timestamp), channelId: d.channel_id }));
     await countMessages(trx, guild, counted, clock.now());
   });
 }

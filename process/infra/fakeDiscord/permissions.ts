@@ -35,7 +35,7 @@ function memberRank(guild: FakeGuild, userId: string): number {
   return Math.max(0, ...roles.map((id) => guild.roles.get(id)?.position ?? 0));
 }
 
-function channelPermissions(state: FakeDiscordState, guild: FakeGuild, channel: APIChannel): bigint {
+export function channelPermissions(state: FakeDiscordState, guild: FakeGuild, channel: APIChannel): bigint {
   const base = botGuildPermissions(state, guild) ?? 0n;
   if (base === ALL) return ALL;
   // A thread takes its parent's overwrites.

@@ -2,7 +2,8 @@ import { ChannelType, type APIChannel, type APIGuildMember, type APIMessage } fr
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { componentRefusal } from './componentRules.js';
 import { discordError, type FakeAnswer } from './faults.js';
-import { botGuildPermissions } from './permissions.js';
+import { messageBodyRefusal, pingsOf } from './messageLimits.js';
+import { botGuildPermissions, channelPermissions } from './permissions.js';
 import type { FakeDiscordState, FakeGuild, FakeInvite } from './state.js';
 
 export interface FakeRequest {
@@ -60,7 +61,8 @@ function postMessage(state: FakeDiscordState, req: FakeRequest): FakeAnswer {
     const recipient = [...state.dmChannels.entries()].find(([, id]) => id === channelId)![0];
     if (state.closedDms.has(recipient)) return discordError(403, 50007, 'Cannot send messages to this user');
   }
-  const refused = componentRefusal(req.body);
+  // Components first (their own rules), then the content and embed limits and the empty-message check.
+  const refused = componentRefusal(req.body) ?? messageBodyRefusal(req.body);
   if (refused) return refused;
   const nonce = req.body?.nonce as string | undefined;
   // enforce_nonce: a second post with the same nonce in the channel answers the first message.
@@ -76,10 +78,37 @@ function postMessage(state: FakeDiscordState, req: FakeRequest): FakeAnswer {
     timestamp: new Date().toISOString(),
     edited_timestamp: null,
     nonce,
-    components: (req.body?.components as APIMessage['components']) ?? [],
+    ...messageParts(state, found, req.body, { content: '', embeds: [], components: [] }),
   } as APIMessage;
   state.messages.set(message.id, message);
   return json(message);
+}
+
+/**
+ * What a post or an edit sets beside the content: embeds (dropped, as Discord does, where the bot lacks Embed Links),
+ * components, and who the content pings. An edit keeps the embeds and components it does not send.
+ */
+function messageParts(
+  state: FakeDiscordState,
+  where: { guild?: FakeGuild; channel: APIChannel },
+  body: Record<string, unknown> | null,
+  before: { content: string; embeds: unknown[]; components?: unknown[] },
+) {
+  const { guild, channel } = where;
+  const held = guild ? channelPermissions(state, guild, channel) : PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.MentionEveryone;
+  const embeds = Array.isArray(body?.embeds) ? body.embeds : before.embeds;
+  const content = String(body?.content ?? before.content);
+  const pings = pingsOf(content, body?.allowed_mentions as never, {
+    mentionable: (roleId) => guild?.roles.get(roleId)?.mentionable === true,
+    botMayMentionEveryone: (held & PermissionFlagsBits.MentionEveryone) !== 0n,
+  });
+  return {
+    embeds: (held & PermissionFlagsBits.EmbedLinks) !== 0n ? embeds : [],
+    components: Array.isArray(body?.components) ? body.components : (before.components ?? []),
+    mentions: pings.userIds.map((id) => state.users.get(id) ?? { id }),
+    mention_roles: pings.roleIds,
+    mention_everyone: pings.everyone,
+  };
 }
 
 /** A guild channel as Discord creates it, with the permission overwrites it was given (kept as sent). */
@@ -220,10 +249,10 @@ export const DISCORD_ROUTES: FakeRoute[] = [
       if (!message || message.channel_id !== req.params.channel) return unknown.message();
       // Only the bot's own messages are edited, so only they ever carry its buttons (Discord shows components only there).
       if (message.author.id !== state.bot.id) return discordError(403, 50005, 'Cannot edit a message authored by another user');
-      const refused = componentRefusal(req.body);
+      const refused = componentRefusal(req.body) ?? messageBodyRefusal(req.body, message);
       if (refused) return refused;
-      if (req.body && 'components' in req.body) message.components = req.body.components as APIMessage['components'];
       message.content = String(req.body?.content ?? message.content);
+      Object.assign(message, messageParts(state, findChannel(state, message.channel_id)!, req.body, message));
       message.edited_timestamp = new Date().toISOString();
       return json(message);
     },

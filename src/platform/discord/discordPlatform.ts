@@ -14,9 +14,11 @@ import {
 } from 'discord-api-types/v10';
 import { BOT_PERMISSION } from '../../core/botPermissions.js';
 import { buttonProblem, buttonRows } from '../../core/buttonLimits.js';
+import { fitMessage } from '../../core/messageLimits.js';
 import { PlatformRefusedError, type MessageOptions, type Platform, type PlatformMember } from '../../core/platform.js';
 import { createDiscordCaller, type DiscordPlatformOptions } from './discordCaller.js';
 import { DISCORD } from './discordErrors.js';
+import { discordMessageBody } from './discordMessage.js';
 import { toChannel, toGuild, toInvite, toMember, toRole } from './discordShapes.js';
 import { isTicketChannelOf, ticketChannelBody } from './ticketChannelShape.js';
 import { createTtlCache } from './ttlCache.js';
@@ -72,7 +74,7 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       'posting a message',
       'post',
       Routes.channelMessages(channelId),
-      { body: { content, nonce: nonceOf(idempotencyKey), enforce_nonce: true, allowed_mentions: { parse: ['users'] }, ...componentsOf(options) } },
+      { body: { ...discordMessageBody(fitMessage(content, options)), nonce: nonceOf(idempotencyKey), enforce_nonce: true, ...componentsOf(options) } },
       guildId,
     );
   }
@@ -120,7 +122,13 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
     },
     async editMessage(guildId, channelId, messageId, content, options = {}) {
       const edited = await unless([DISCORD.UnknownMessage, DISCORD.UnknownChannel], undefined, () =>
-        call<APIMessage>('editing a message', 'patch', Routes.channelMessage(channelId, messageId), { body: { content, ...componentsOf(options) } }, guildId),
+        call<APIMessage>(
+          'editing a message',
+          'patch',
+          Routes.channelMessage(channelId, messageId),
+          { body: { ...discordMessageBody(fitMessage(content, options)), ...componentsOf(options) } },
+          guildId,
+        ),
       );
       return edited !== undefined;
     },

@@ -1,5 +1,6 @@
 import type { REST } from '@discordjs/rest';
 import { InteractionResponseType, MessageFlags, Routes } from 'discord-api-types/v10';
+import { clip, MESSAGE_LIMITS } from '../../core/messageLimits.js';
 import { translateDiscordError } from './discordErrors.js';
 
 /** An interaction as its answer needs it: the callback takes the id and token, later edits the application id. */
@@ -53,11 +54,16 @@ export function createInteractionReplies(options: { rest: REST }): InteractionRe
   const callback = (i: InteractionRef, body: unknown) =>
     send('answering an interaction', (signal) => rest.post(Routes.interactionCallback(i.id, i.token), { body, auth: false, signal }));
   return {
-    reply: (i, content) => callback(i, { type: InteractionResponseType.ChannelMessageWithSource, data: { content, flags: EPHEMERAL, allowed_mentions: { parse: [] } } }),
+    reply: (i, content) =>
+      callback(i, { type: InteractionResponseType.ChannelMessageWithSource, data: { content: clip(content, MESSAGE_LIMITS.content), flags: EPHEMERAL, allowed_mentions: { parse: [] } } }),
     defer: (i) => callback(i, { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: EPHEMERAL } }),
     editOriginal: (i, content) =>
       send('editing an interaction answer', (signal) =>
-        rest.patch(Routes.webhookMessage(i.applicationId, i.token, '@original'), { body: { content, allowed_mentions: { parse: [] } }, auth: false, signal }),
+        rest.patch(Routes.webhookMessage(i.applicationId, i.token, '@original'), {
+          body: { content: clip(content, MESSAGE_LIMITS.content), allowed_mentions: { parse: [] } },
+          auth: false,
+          signal,
+        }),
       ),
     autocomplete: (i, choices) => callback(i, { type: InteractionResponseType.ApplicationCommandAutocompleteResult, data: { choices } }),
     showForm: (i, form) =>

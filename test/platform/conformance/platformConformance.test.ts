@@ -84,6 +84,10 @@ describe.each(SUBJECTS)('Platform port: %s adapter', (_, makeSubject, botId) => 
     const appeal = [{ id: `appeal:open:${w.guildId}`, label: 'Appeal' }];
     expect(await s.platform.sendDirectMessage(w.guildId, member, 'You were banned.', `conf/${w.guildId}/dm-button`, { buttons: appeal })).toBe('sent');
     expect(await s.buttonsIn(w.guildId, { dm: member })).toEqual([appeal]);
+    // One options object: a card, who it pings and the button together, with no text (Discord refuses an empty message).
+    const card = { embeds: [{ title: 'Banned', description: 'From Conformance.' }], mentions: { userIds: [], roleIds: [] }, buttons: appeal };
+    expect(await s.platform.sendDirectMessage(w.guildId, member, '', `conf/${w.guildId}/dm-card-button`, card)).toBe('sent');
+    expect(await s.buttonsIn(w.guildId, { dm: member })).toEqual([appeal, appeal]);
   });
 
   it('editing a message that does not exist answers false', async () => {

@@ -21,21 +21,30 @@ describe('appealDirectMessage', () => {
     [
       'rejected with reason and cooldown',
       { approved: false, reason: 'Not convincing', reappealAfter: after },
-      'Your ban appeal #7 in Cozy Corner was rejected.\nReason: Not convincing\nYou can appeal again after 2026-12-22T12:00:00.000Z.',
+      'Your ban appeal #7 in Cozy Corner was rejected.\nReason: Not convincing\nYou can appeal again after <t:1797940800:f> (<t:1797940800:R>).',
     ],
     [
       'rejected with a cooldown only',
       { approved: false, reappealAfter: after },
-      'Your ban appeal #7 in Cozy Corner was rejected.\nYou can appeal again after 2026-12-22T12:00:00.000Z.',
+      'Your ban appeal #7 in Cozy Corner was rejected.\nYou can appeal again after <t:1797940800:f> (<t:1797940800:R>).',
     ],
     ['an empty reason and an empty invite left out', { reason: '', inviteUrl: '' }, 'Your ban appeal #7 in Cozy Corner was approved.'],
     [
       'every part, in order',
       { reason: 'r', inviteUrl: 'https://x.test/i', reappealAfter: after },
-      'Your ban appeal #7 in Cozy Corner was approved.\nReason: r\nYou are unbanned. Join again: https://x.test/i\nYou can appeal again after 2026-12-22T12:00:00.000Z.',
+      'Your ban appeal #7 in Cozy Corner was approved.\nReason: r\nYou are unbanned. Join again: https://x.test/i\nYou can appeal again after <t:1797940800:f> (<t:1797940800:R>).',
     ],
     ['a large appeal number as written', { number: 123456 }, 'Your ban appeal #123456 in Cozy Corner was approved.'],
   ])('%s', (_label, over, expected) => {
-    expect(appealDirectMessage({ ...base, ...over })).toBe(expected);
+    expect(appealDirectMessage({ ...base, ...over }).embeds![0]!.description).toBe(expected);
+  });
+
+  it('is a card titled with the decision, green when approved and red when rejected, pinging no one', () => {
+    expect(appealDirectMessage(base)).toEqual({
+      content: '',
+      embeds: [{ title: 'Ban appeal approved', description: 'Your ban appeal #7 in Cozy Corner was approved.', color: 0x57f287 }],
+      mentions: { userIds: [], roleIds: [] },
+    });
+    expect(appealDirectMessage({ ...base, approved: false }).embeds![0]).toMatchObject({ title: 'Ban appeal rejected', color: 0xed4245 });
   });
 });
