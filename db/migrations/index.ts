@@ -41,13 +41,13 @@ import * as platformGuildLeft from './2026-11-28-050-platform-guild-left.js';
 import * as modActionModerator from './2026-11-29-005-mod-action-moderator.js';
 import * as panels from './2026-11-29-010-panels.js';
 import * as platformButtons from './2026-11-29-010-platform-buttons.js';
-import * as levelAnnounceTarget from './2026-11-29-020-level-announce-target.js';
 import * as platformBlocks from './2026-11-29-030-platform-blocks.js';
 import * as identifySlots from './2026-11-29-040-identify-slots.js';
 import * as levelUpEffects from './2026-11-29-050-level-up-effects.js';
-import * as levelUpEffectChannel from './2026-11-29-055-level-up-effect-channel.js';
 import * as retentionIndexes from './2026-11-29-070-retention-indexes.js';
 import * as flowRunIdsBigint from './2026-11-29-071-flow-run-ids-bigint.js';
+import * as levelAnnounceTarget from './2026-11-29-080-level-announce-target.js';
+import * as levelUpEffectChannel from './2026-11-29-081-level-up-effect-channel.js';
 
 /**
  * A migration file's exports. Each runs in a transaction of its own (with its record in kysely_migration) unless it
@@ -102,11 +102,11 @@ export const migrations: Record<string, SchemaMigration> = {
   '2026-11-29-005-mod-action-moderator': modActionModerator,
   '2026-11-29-010-panels': panels,
   '2026-11-29-010-platform-buttons': platformButtons,
-  '2026-11-29-020-level-announce-target': levelAnnounceTarget,
   '2026-11-29-030-platform-blocks': platformBlocks,
   '2026-11-29-040-identify-slots': identifySlots,
   '2026-11-29-050-level-up-effects': levelUpEffects,
-  '2026-11-29-055-level-up-effect-channel': levelUpEffectChannel,
   '2026-11-29-070-retention-indexes': retentionIndexes,
   '2026-11-29-071-flow-run-ids-bigint': flowRunIdsBigint,
+  '2026-11-29-080-level-announce-target': levelAnnounceTarget,
+  '2026-11-29-081-level-up-effect-channel': levelUpEffectChannel,
 };
