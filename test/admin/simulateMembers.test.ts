@@ -16,7 +16,7 @@ describe('simulate --help', () => {
     expect((await admin('--help')).stdout).toMatch(/^ {2}simulate +member-join\|member-leave\|level-activity\|appeal-file/m);
     const command = await admin('simulate', 'level-activity', '--help');
     expect(command.code).toBe(0);
-    expect(command.stdout).toContain('Usage: npm run admin -- simulate level-activity --guild ID --user ID [--messages N] [--voice-minutes M] [--operator NAME] [--json]');
+    expect(command.stdout).toContain('Usage: npm run admin -- simulate level-activity --guild ID --user ID [--messages N] [--voice-minutes M] [--channel ID] [--operator NAME] [--json]');
     expect(command.stdout).toContain('20 a message, 10 a voice minute');
   });
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredCommands, startFakeDiscord, type FakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 import { COMMAND_DEFINITIONS } from '../../process/bot/commands/commandTable.js';
@@ -13,13 +14,17 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-async function put(body: unknown, path = `/applications/${appId}/commands`) {
+/** One PUT as a well-behaved client sends it: a 429 (the route's bucket, which this file's many PUTs empty) waited out. */
+async function put(body: unknown, path = `/applications/${appId}/commands`): Promise<{ status: number; body: { code?: number; message?: string; errors?: unknown } }> {
   const res = await fetch(`${fake.apiUrl}/v10${path}`, {
     method: 'PUT',
     headers: { Authorization: `Bot ${fake.token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as { code?: number; message?: string; errors?: unknown } };
+  const answer = (await res.json()) as { code?: number; message?: string; errors?: unknown; retry_after?: number };
+  if (res.status !== 429) return { status: res.status, body: answer };
+  await sleep(Math.ceil((answer.retry_after ?? Number(res.headers.get('retry-after'))) * 1000));
+  return put(body, path);
 }
 
 const slash = (extra: Record<string, unknown> = {}) => ({ name: 'rank', description: 'Your rank', ...extra });
