@@ -2,6 +2,7 @@ import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { AuditRecord } from '../../../src/console/readAuditLog.js';
 import { DataTable } from './dataTable.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
+import { OlderLink } from './olderLink.js';
 
 const ACTOR_LABELS: Record<string, string> = { console_user: 'console user', api_key: 'API key', operator: 'operator', system: 'system' };
 
@@ -68,13 +69,7 @@ export function AuditPage(props: {
             </tr>
           )}
         />
-        {props.olderHref && (
-          <p>
-            <a href={props.olderHref} rel="next">
-              Older entries
-            </a>
-          </p>
-        )}
+        <OlderLink href={props.olderHref} label="Older entries" />
       </div>
     </Layout>
   );

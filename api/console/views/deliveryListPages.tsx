@@ -4,6 +4,7 @@ import type { WebhookEndpoint } from '../../../src/webhooks/readEndpoints.js';
 import { DataTable } from './dataTable.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
 import { endpointPath, webhooksNav } from './webhookPages.js';
+import { OlderLink } from './olderLink.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 
@@ -41,13 +42,7 @@ function DeliveryTable(props: { guild: GuildRecord; deliveries: DeliveryListRow[
           </tr>
         )}
       />
-      {props.olderHref && (
-        <p>
-          <a href={props.olderHref} rel="next">
-            Older deliveries
-          </a>
-        </p>
-      )}
+      <OlderLink href={props.olderHref} label="Older deliveries" />
     </div>
   );
 }
