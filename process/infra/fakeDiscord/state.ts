@@ -35,6 +35,8 @@ export interface FakeDiscordState {
   /** DM channel id by recipient. */
   dmChannels: Map<string, string>;
   invites: Map<string, FakeInvite>;
+  /** Each message's nonce, by channel, author and nonce, with when it was made (enforce_nonce's window: messageNonces.ts). */
+  nonces: Map<string, { messageId: string; at: number }>;
   /** Every answer to an interaction (callbacks and edits of the original response), in order, with when it arrived. */
   interactionAnswers: FakeInteractionAnswer[];
   /** Interactions the gateway sent, by token, with when (`now`): their tokens expire as Discord's do. */
@@ -94,6 +96,7 @@ export function createFakeState(bot: { id: string; username: string }, seeds: Fa
     messages: new Map(),
     dmChannels: new Map(),
     invites: new Map(),
+    nonces: new Map(),
     interactionAnswers: [],
     interactions: new Map(),
     now,
