@@ -1,3 +1,4 @@
+import type { IssuedInteraction } from './autocompleteRules.js';
 import type { APIBan, APIChannel, APIGuildMember, APIMessage, APIRole, APIUser } from 'discord-api-types/v10';
 
 // What the fake Discord knows: guilds with roles, channels and members, bans, messages, DM channels and
@@ -40,7 +41,7 @@ export interface FakeDiscordState {
   /** Every answer to an interaction (callbacks and edits of the original response), in order, with when it arrived. */
   interactionAnswers: FakeInteractionAnswer[];
   /** Interactions the gateway sent, by token, with when (`now`): their tokens expire as Discord's do. */
-  interactions: Map<string, { id: string; issuedAt: number }>;
+  interactions: Map<string, IssuedInteraction>;
   /** The fake's clock (default Date.now): interaction tokens and the gateway's windows are judged by it. */
   now(): number;
   nextId(): string;
