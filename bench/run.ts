@@ -22,6 +22,7 @@ import { runDiscordEffects } from './scenarios/discordEffects.js';
 import { runGatewayIngest } from './scenarios/gatewayIngest.js';
 import { runGatewayReady } from './scenarios/gatewayReady.js';
 import { runGatewayRestart } from './scenarios/gatewayRestart.js';
+import { runCommands } from './scenarios/commandsLatency.js';
 import { runPurge } from './scenarios/purge.js';
 import type { ScenarioContext } from './scenarios/context.js';
 import { createBenchKey, seedBenchGuild } from './seed.js';
@@ -59,6 +60,8 @@ const STANDALONE = {
   'gateway-ready': () => runGatewayReady({ guilds: Number(values['ready-guilds']), members: Number(values['ready-members']) }),
   // `npm run bot` fed messages while it is stopped (SIGTERM) and killed (SIGKILL): each counted once.
   'gateway-restart': () => runGatewayRestart({ guilds: Number(values['restart-guilds']), rate: Number(values['restart-rate']), seconds: Number(values['restart-seconds']) }),
+  // `/rank`, `/balance` and `/leaderboard` through the fake gateway to `npm run bot`, timed from each interaction's snowflake.
+  commands: () => runCommands({ rows: Number(values['commands-rows']), rate: Number(values['commands-rate']), seconds: Number(values['commands-seconds']) }),
 } as const;
 type ScenarioName = keyof typeof SCENARIOS | keyof typeof STANDALONE;
 type ScenarioResult = Awaited<ReturnType<(typeof SCENARIOS)[keyof typeof SCENARIOS] | (typeof STANDALONE)[keyof typeof STANDALONE]>>;
@@ -94,6 +97,10 @@ const { values } = parseArgs({
     'restart-guilds': { type: 'string', default: '100' },
     'restart-rate': { type: 'string', default: '500' },
     'restart-seconds': { type: 'string', default: '30' },
+    /** `commands`: level rows of the server, interactions/s, and how long (the issue's size: 1,000,000 rows at 50/s). */
+    'commands-rows': { type: 'string', default: '1000000' },
+    'commands-rate': { type: 'string', default: '50' },
+    'commands-seconds': { type: 'string', default: '60' },
   },
 });
 if (values.target !== 'dev' && values.target !== 'prod') {
@@ -292,6 +299,17 @@ function printTable(results: ScenarioResult[]) {
         '-',
         String(r.lost),
         `${r.counted}/${r.sent} counted over ${r.guilds} servers, XP ${r.xpApplied}/${r.xpExpected}, SIGTERM then SIGKILL; caught up ${r.catchUpMs} ms after the last; ${r.identifies} identify, ${r.resumes} resumes, ${r.invalidRequests} invalid`,
+      ]);
+    } else if (r.scenario === 'commands') {
+      const f = r.firstAnswerMs;
+      const per = Object.entries(r.byCommand).map(([name, c]) => `/${name} p99 ${c.firstAnswerMs.p99}`).join(', ');
+      rows.push([
+        'commands',
+        String(r.achievedRatePerSecond),
+        String(f.p50),
+        String(f.p99),
+        String(r.pastThreeSeconds),
+        `max ${f.max} ms; ${r.sent} interactions, ${r.levelRows.toLocaleString('en-US')} level rows; snowflake to first answer (goal p99 <= 500, none past 3 s); ${per}; text p99 ${r.textMs.p99} ms; ${r.unanswered} unanswered, ${r.refusedAnswers} refused`,
       ]);
     } else if (r.scenario === 'purge') {
       rows.push(['purge reads before', String(r.before.requestsPerSecond), String(r.before.latencyMs.p50), String(r.before.latencyMs.p99), String(r.before.non2xx), `${r.expiredRows.toLocaleString('en-US')} expired rows`]);

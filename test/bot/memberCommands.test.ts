@@ -132,6 +132,17 @@ describe('/shop and /buy', () => {
     expect(await purchasesOf(late)).toEqual([]);
   });
 
+  it("suggests at most 25 items, their names fitted within Discord's 100 characters with an ellipsis (the fake refuses more)", async () => {
+    const long = await Promise.all(Array.from({ length: 30 }, (_, i) => item({ name: `Banner ${String(i).padStart(2, '0')} ${'w'.repeat(90)}`, price: 5, sortOrder: 100 + i })));
+    const choices = await t.suggestions({ userId: t.member(), name: 'buy', options: { item: 'banner' }, focused: 'item' });
+    expect(choices).toHaveLength(25);
+    expect(choices.map((c) => c.value)).toEqual(long.slice(0, 25).map((i) => String(i.id)));
+    for (const c of choices) {
+      expect([...c.name]).toHaveLength(100);
+      expect(c.name).toMatch(/^Banner \d\d w{89}…$/);
+    }
+  });
+
   it.each([
     ['a balance too low', { price: 10_000 }, (b: number) => `You cannot afford it: your balance is ${b}.`],
     ['a level not reached', { price: 1, minLevel: 50 }, () => "You do not meet the item's requirement: level 50 needed, you are level 0."],

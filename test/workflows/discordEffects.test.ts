@@ -101,6 +101,26 @@ describe('giveaways on Discord', () => {
     expect(fake.requests.filter((r) => r.method === 'PATCH' && r.path.startsWith(`/channels/${g.channels.general}/messages/`))).toHaveLength(1);
     for (const w of winners) expect(messagesIn(fake.state.dmChannels.get(w))).toHaveLength(1);
   });
+
+  it('a lost answer to the giveaway post (Discord made it, the worker never heard): the retry carries the same nonce and gets that message; one post, its id recorded', async () => {
+    const g = await createDiscordGuild(db(), fake);
+    fake.fail({ method: 'POST', path: `/channels/${g.channels.general}/messages`, dropAnswer: true });
+    const res = await app.http('POST', `/guilds/${g.id}/giveaways`, {
+      headers: bearer(g.key),
+      body: { channelId: g.channels.general, prize: 'Lost answer', durationSeconds: 3600, winners: 1 },
+    });
+    expect(res.status).toBe(201);
+    const active = await eventually(
+      () => app.http('GET', `/guilds/${g.id}/giveaways/${res.body.id as number}`, { headers: bearer(g.key) }),
+      (r) => r.body?.status === 'active' && r.body.messageUrl !== null,
+    );
+    const posts = fake.requests.filter((r) => r.method === 'POST' && r.path === `/channels/${g.channels.general}/messages`);
+    expect(posts.map((p) => p.status)).toEqual([200, 200]);
+    expect(new Set(posts.map((p) => p.body?.nonce)).size).toBe(1);
+    const messages = [...fake.state.messages.values()].filter((m) => m.channel_id === g.channels.general);
+    expect(messages).toHaveLength(1);
+    expect(active.body.messageUrl).toMatch(new RegExp(`/${messages[0]!.id}$`));
+  });
 });
 
 describe('appeals on Discord', () => {

@@ -2,6 +2,7 @@ import { ApplicationCommandOptionType } from 'discord-api-types/v10';
 import { readForms } from '../../../src/applications/readApplications.js';
 import { showApplicationForm } from '../interactions/applicationForm.js';
 import type { BotCommand } from './command.js';
+import { choiceOf } from './choices.js';
 
 /**
  * `/apply form`: the form's dialog, as its panel button shows it (the dialog's submission is the same
@@ -24,6 +25,6 @@ export const applyCommand: BotCommand = {
   async complete({ deps, guildId }, typed) {
     const { items } = await readForms(deps.db, guildId);
     const needle = typed.trim().toLowerCase();
-    return items.filter((f) => f.open && f.title.toLowerCase().includes(needle)).map((f) => ({ name: f.title.slice(0, 100), value: String(f.id) }));
+    return items.filter((f) => f.open && f.title.toLowerCase().includes(needle)).map((f) => choiceOf(f.title, String(f.id)));
   },
 };

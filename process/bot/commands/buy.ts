@@ -6,6 +6,7 @@ import { shopItemNotFound } from '../../../src/shop/shopErrors.js';
 import type { BotCommand, CommandUse } from './command.js';
 import { money } from './format.js';
 import { itemsOnSale } from './shop.js';
+import { choiceOf } from './choices.js';
 
 /** The item the option names: its id (what a suggestion sends), else an item on sale by its exact name. */
 async function itemIdOf(use: CommandUse, typed: string): Promise<number> {
@@ -60,6 +61,6 @@ export const buyCommand: BotCommand = {
     const needle = typed.trim().toLowerCase();
     return items
       .filter((i) => i.name.toLowerCase().includes(needle))
-      .map((i) => ({ name: `${i.name} (${i.price === 0 ? 'free' : money(i.price, currency)})`.slice(0, 100), value: String(i.id) }));
+      .map((i) => choiceOf(`${i.name} (${i.price === 0 ? 'free' : money(i.price, currency)})`, String(i.id)));
   },
 };

@@ -9,6 +9,7 @@ import { durationWords, parseDuration } from './duration.js';
 import { openGiveaways, giveawayDraw, giveawayIdOf } from './giveawayDraws.js';
 import { launchAfterCommit } from './launch.js';
 import { validated } from './validated.js';
+import { choiceOf } from './choices.js';
 
 const GIVEAWAY = { type: O.String, name: 'giveaway', description: 'The giveaway (its number or prize)', required: true, autocomplete: true, max_length: 200 } as const;
 
@@ -91,6 +92,6 @@ export const giveawayCommand: BotCommand = {
     const items = await openGiveaways(use, use.options.subcommand === 'end' ? 'active' : 'ended');
     return items
       .filter((g) => String(g.id).startsWith(needle) || g.prize.toLowerCase().includes(needle))
-      .map((g) => ({ name: `#${g.id} ${g.prize}`.slice(0, 100), value: String(g.id) }));
+      .map((g) => choiceOf(`#${g.id} ${g.prize}`, String(g.id)));
   },
 };

@@ -14,6 +14,7 @@ import type { BotCommand, CommandUse } from './command.js';
 import { CommandOptions, resolvedMember } from './commandOptions.js';
 import { findBotCommand } from './commandTable.js';
 import { featureOffAnswer, missingPermissionAnswer, NOT_SERVED_ANSWER, refusalAnswer } from './refusalAnswers.js';
+import { firstChoices } from './choices.js';
 
 export const UNKNOWN_COMMAND_ANSWER = 'This command is no longer in use.';
 export const SERVER_ONLY_ANSWER = 'This command works in a server only.';
@@ -89,5 +90,5 @@ export async function completeCommand(deps: BotDeps, i: APIApplicationCommandAut
   const ref = { id: i.id, token: i.token, applicationId: i.application_id };
   if (!command?.complete || !use || (await refusal(command, use))) return deps.replies.autocomplete(ref, []);
   const typed = use.options.string(use.options.focused ?? '') ?? '';
-  return deps.replies.autocomplete(ref, (await command.complete(use, typed)).slice(0, 25));
+  return deps.replies.autocomplete(ref, firstChoices(await command.complete(use, typed)));
 }

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { constants as zlibConstants, createDeflate } from 'node:zlib';
 import { GatewayCloseCodes, GatewayOpcodes } from 'discord-api-types/v10';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { focusedTypeOf } from './autocompleteRules.js';
 import { DEFAULT_RESUME_WINDOW_MS, detach, newSession, replayAfter, resumable, type FakeSession } from './gatewaySessions.js';
 import { guildCreatePayload } from './guildEvents.js';
 import type { FakeDiscord } from './server.js';
@@ -130,8 +131,8 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     if (replayable) session.sent.push(entry);
     // Its token is valid from now: the callback within 3 s, edits within 15 minutes (interactionRoutes.ts).
     if (t === 'INTERACTION_CREATE') {
-      const i = d as { id: string; token: string };
-      fake.state.interactions.set(i.token, { id: i.id, issuedAt: now() });
+      const i = d as { id: string; token: string; type: number; data?: Record<string, unknown> };
+      fake.state.interactions.set(i.token, { id: i.id, issuedAt: now(), type: i.type, focusedType: focusedTypeOf(i.data) });
     }
     if (session.socket) send(session.socket, { op: GatewayOpcodes.Dispatch, ...entry });
     return entry.s;

@@ -1,3 +1,4 @@
+import { autocompleteRefusal } from './autocompleteRules.js';
 import { discordError, type FakeAnswer } from './faults.js';
 import type { FakeRoute } from './routes.js';
 import type { FakeDiscordState } from './state.js';
@@ -30,7 +31,10 @@ export const INTERACTION_ROUTES: FakeRoute[] = [
       if (callbacked(state.interactionAnswers, id)) return discordError(400, 40060, 'Interaction has already been acknowledged.');
       // An interaction the gateway never sent, or one answered too late: Discord no longer knows it.
       const age = ageOf(state, token);
-      if (age === undefined || state.interactions.get(token)!.id !== id || age > CALLBACK_WINDOW_MS) return discordError(404, 10062, 'Unknown interaction');
+      const issued = state.interactions.get(token);
+      if (age === undefined || issued!.id !== id || age > CALLBACK_WINDOW_MS) return discordError(404, 10062, 'Unknown interaction');
+      const refused = autocompleteRefusal(issued!, req.body);
+      if (refused) return refused;
       state.interactionAnswers.push({ kind: 'callback', id, token, body: req.body, at: state.now() });
       return { status: 204 };
     },

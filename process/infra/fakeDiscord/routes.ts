@@ -3,6 +3,7 @@ import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { componentRefusal } from './componentRules.js';
 import { discordError, type FakeAnswer } from './faults.js';
 import { messageBodyRefusal, pingsOf } from './messageLimits.js';
+import { earlierByNonce, nonceRefusal, rememberNonce } from './messageNonces.js';
 import { botGuildPermissions, channelPermissions } from './permissions.js';
 import type { FakeDiscordState, FakeGuild, FakeInvite } from './state.js';
 
@@ -62,25 +63,22 @@ function postMessage(state: FakeDiscordState, req: FakeRequest): FakeAnswer {
     if (state.closedDms.has(recipient)) return discordError(403, 50007, 'Cannot send messages to this user');
   }
   // Components first (their own rules), then the content and embed limits and the empty-message check.
-  const refused = componentRefusal(req.body) ?? messageBodyRefusal(req.body);
+  const refused = componentRefusal(req.body) ?? messageBodyRefusal(req.body) ?? nonceRefusal(req.body);
   if (refused) return refused;
-  const nonce = req.body?.nonce as string | undefined;
-  // enforce_nonce: a second post with the same nonce in the channel answers the first message.
-  if (nonce !== undefined && req.body?.enforce_nonce === true) {
-    const earlier = [...state.messages.values()].find((m) => m.channel_id === channelId && m.nonce === nonce);
-    if (earlier) return json(earlier);
-  }
+  const earlier = earlierByNonce(state, channelId, req.body);
+  if (earlier) return json(earlier);
   const message = {
     id: state.nextId(),
     channel_id: channelId,
     author: state.bot,
     content: String(req.body?.content ?? ''),
-    timestamp: new Date().toISOString(),
+    timestamp: new Date(state.now()).toISOString(),
     edited_timestamp: null,
-    nonce,
+    nonce: req.body?.nonce ?? undefined,
     ...messageParts(state, found, req.body, { content: '', embeds: [], components: [] }),
   } as APIMessage;
   state.messages.set(message.id, message);
+  rememberNonce(state, message);
   return json(message);
 }
 

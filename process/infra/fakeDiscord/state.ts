@@ -1,3 +1,4 @@
+import type { IssuedInteraction } from './autocompleteRules.js';
 import type { APIBan, APIChannel, APIGuildMember, APIMessage, APIRole, APIUser } from 'discord-api-types/v10';
 
 // What the fake Discord knows: guilds with roles, channels and members, bans, messages, DM channels and
@@ -35,10 +36,12 @@ export interface FakeDiscordState {
   /** DM channel id by recipient. */
   dmChannels: Map<string, string>;
   invites: Map<string, FakeInvite>;
+  /** Each message's nonce, by channel, author and nonce, with when it was made (enforce_nonce's window: messageNonces.ts). */
+  nonces: Map<string, { messageId: string; at: number }>;
   /** Every answer to an interaction (callbacks and edits of the original response), in order, with when it arrived. */
   interactionAnswers: FakeInteractionAnswer[];
   /** Interactions the gateway sent, by token, with when (`now`): their tokens expire as Discord's do. */
-  interactions: Map<string, { id: string; issuedAt: number }>;
+  interactions: Map<string, IssuedInteraction>;
   /** The fake's clock (default Date.now): interaction tokens and the gateway's windows are judged by it. */
   now(): number;
   nextId(): string;
@@ -94,6 +97,7 @@ export function createFakeState(bot: { id: string; username: string }, seeds: Fa
     messages: new Map(),
     dmChannels: new Map(),
     invites: new Map(),
+    nonces: new Map(),
     interactionAnswers: [],
     interactions: new Map(),
     now,
