@@ -1,7 +1,7 @@
 export * from './faults.js';
 export * from './server.js';
 export * from './state.js';
-export type { FakeHandler, FakeRequest } from './routes.js';
+export type { FakeHandler, FakeRequest } from './fakeRoute.js';
 export * from './gateway.js';
 export * from './guildEvents.js';
 export * from './oauth.js';
