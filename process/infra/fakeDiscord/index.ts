@@ -10,3 +10,4 @@ export { BOT_INVITE_PERMISSIONS, botGuildPermissions } from './permissions.js';
 export { registeredCommands, type FakeCommand } from './commandRoutes.js';
 export { autocompleteInteraction, commandInteraction, memberPermissions, type CommandUse } from './commandInteractions.js';
 export { buttonPressPayload, type FakeButtonPress } from './componentPress.js';
+export { memberMessagePayload, type MemberMessage } from './messagePayload.js';
