@@ -6,6 +6,18 @@ function member(guild: FakeGuild, req: FakeRequest): APIGuildMember | undefined 
   return guild.members.get(req.params.user!);
 }
 
+/** A member's role given or taken: the member and the role must exist (Unknown Member answered first). */
+function roleChange(change: (m: APIGuildMember, roleId: string) => void) {
+  return withGuild((_, g, req) => {
+    const m = member(g, req);
+    if (!m) return unknown.member();
+    const roleId = req.params.role!;
+    if (!g.roles.has(roleId)) return unknown.role();
+    change(m, roleId);
+    return noContent();
+  });
+}
+
 /** A server's members: one read, timed out or kicked, given or stripped of a role; its bans. */
 export const MEMBER_ROUTES: FakeRoute[] = [
   { method: 'GET', pattern: '/guilds/:guild/members/:user', handler: withGuild((_, g, req) => { const m = member(g, req); return m ? json(m) : unknown.member(); }) },
@@ -27,23 +39,15 @@ export const MEMBER_ROUTES: FakeRoute[] = [
   {
     method: 'PUT',
     pattern: '/guilds/:guild/members/:user/roles/:role',
-    handler: withGuild((_, g, req) => {
-      const m = member(g, req);
-      if (!m) return unknown.member();
-      if (!g.roles.has(req.params.role!)) return unknown.role();
-      if (!m.roles.includes(req.params.role!)) m.roles.push(req.params.role!);
-      return noContent();
+    handler: roleChange((m, roleId) => {
+      if (!m.roles.includes(roleId)) m.roles.push(roleId);
     }),
   },
   {
     method: 'DELETE',
     pattern: '/guilds/:guild/members/:user/roles/:role',
-    handler: withGuild((_, g, req) => {
-      const m = member(g, req);
-      if (!m) return unknown.member();
-      if (!g.roles.has(req.params.role!)) return unknown.role();
-      m.roles = m.roles.filter((r) => r !== req.params.role);
-      return noContent();
+    handler: roleChange((m, roleId) => {
+      m.roles = m.roles.filter((r) => r !== roleId);
     }),
   },
   { method: 'GET', pattern: '/guilds/:guild/bans/:user', handler: withGuild((_, g, req) => (g.bans.has(req.params.user!) ? json(g.bans.get(req.params.user!)) : unknown.ban())) },
