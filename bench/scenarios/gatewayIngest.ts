@@ -10,11 +10,13 @@ import { systemClock } from '../../src/core/clock.js';
 import { loadConfig } from '../../src/core/config.js';
 import { createGuild } from '../../src/guild/guildManagement.js';
 import { XP_PER_MESSAGE } from '../../src/levels/activityXp.js';
+import { messageIdAt } from '../../src/tickets/botInput.js';
 import { createBotDeps } from '../../process/bot/botDeps.js';
 import { startBot } from '../../process/bot/startBot.js';
-import { attachFakeGateway, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
+import { attachFakeGateway, memberMessagePayload, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 import { ensureDatabase, startEmbeddedPostgres, withDatabase } from '../../process/infra/embeddedPostgres.js';
 import { freePort } from '../../process/infra/freePort.js';
+import { benchSnowflake } from '../botBench.js';
 import { latencySummary, type LatencySummary } from '../latency.js';
 
 export interface GatewayIngestStep {
@@ -68,12 +70,12 @@ export async function runGatewayIngest(): Promise<GatewayIngestResult> {
   const database = createDatabase(url, config.database.poolMax);
   try {
     await migrateToLatest(database.db);
-    const guildIds = Array.from({ length: GUILDS }, () => snowflake());
+    const guildIds = Array.from({ length: GUILDS }, () => benchSnowflake());
     for (const id of guildIds) {
-      await createGuild(database.db, { id, name: 'bench', icon: null, locale: 'en', plan: 'pro', features: ['levels'], blocked: false, ownerId: snowflake(), botUserId: fake.state.bot.id, actor: { type: 'system' } });
+      await createGuild(database.db, { id, name: 'bench', icon: null, locale: 'en', plan: 'pro', features: ['levels'], blocked: false, ownerId: benchSnowflake(), botUserId: fake.state.bot.id, actor: { type: 'system' } });
       await saveLevelSettings(database.db, id, { announceChannelId: null, announceTemplate: 'GG {user}', removePreviousRewards: false, messageCooldownSeconds: 0 });
     }
-    const users = Array.from({ length: MEMBERS }, () => snowflake());
+    const users = Array.from({ length: MEMBERS }, () => benchSnowflake());
     const logger = pino({ level: 'silent' });
     const bot = await startBot(config, createBotDeps(config, database.db, systemClock, logger));
     const sentAt = new Map<number, number>();
@@ -146,23 +148,8 @@ export async function runGatewayIngest(): Promise<GatewayIngestResult> {
   }
 }
 
-const snowflake = () => `1${String(randomInt(0, 2 ** 47)).padStart(18, '0')}`;
-
 let messageSeq = 0;
-const message = (guildId: string, authorId: string) => ({
-  id: `${BigInt(Date.now() - 1_420_070_400_000) << 22n | BigInt(++messageSeq % 4_194_304)}`,
-  channel_id: '1300000000000000001',
-  guild_id: guildId,
-  author: { id: authorId, username: 'member', discriminator: '0', global_name: null, avatar: null },
-  content: 'hello',
-  timestamp: new Date().toISOString(),
-  edited_timestamp: null,
-  tts: false,
-  mention_everyone: false,
-  mentions: [],
-  mention_roles: [],
-  attachments: [],
-  embeds: [],
-  pinned: false,
-  type: 0,
-});
+function message(guildId: string, authorId: string) {
+  const at = new Date();
+  return memberMessagePayload({ id: messageIdAt(at, ++messageSeq), channelId: '1300000000000000001', guildId, author: { id: authorId, username: 'member' }, at });
+}

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomInt } from 'node:crypto';
 import { XP_PER_MESSAGE } from '../../src/levels/activityXp.js';
-import { attachFakeGateway, startFakeDiscord, type FakeGateway } from '../../process/infra/fakeDiscord/index.js';
+import { messageIdAt } from '../../src/tickets/botInput.js';
+import { attachFakeGateway, memberMessagePayload, startFakeDiscord, type FakeGateway } from '../../process/infra/fakeDiscord/index.js';
 import { benchSnowflake, seedBotServers, withBenchDatabase } from '../botBench.js';
 
 export interface GatewayRestartResult {
@@ -26,6 +27,7 @@ export interface GatewayRestartResult {
 }
 
 const MEMBERS = 200;
+const CHANNEL_ID = '1300000000000000001';
 
 /**
  * The bot as operators run it (`npm run bot`, a process of its own) fed MESSAGE_CREATE at `rate` per second over
@@ -107,21 +109,6 @@ export async function runGatewayRestart(o: { guilds: number; rate: number; secon
 
 let messageSeq = 0;
 function send(gateway: FakeGateway, guildId: string, authorId: string) {
-  gateway.dispatch('MESSAGE_CREATE', {
-    id: `${(BigInt(Date.now() - 1_420_070_400_000) << 22n) | BigInt(++messageSeq % 4_194_304)}`,
-    channel_id: '1300000000000000001',
-    guild_id: guildId,
-    author: { id: authorId, username: 'member', discriminator: '0', global_name: null, avatar: null },
-    content: 'hello',
-    timestamp: new Date().toISOString(),
-    edited_timestamp: null,
-    tts: false,
-    mention_everyone: false,
-    mentions: [],
-    mention_roles: [],
-    attachments: [],
-    embeds: [],
-    pinned: false,
-    type: 0,
-  });
+  const at = new Date();
+  gateway.dispatch('MESSAGE_CREATE', memberMessagePayload({ id: messageIdAt(at, ++messageSeq), channelId: CHANNEL_ID, guildId, author: { id: authorId, username: 'member' }, at }));
 }

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { listenForNotifications } from '../shared/notificationListener.js';
 
 /** The channel and sequence of the credential triggers (migration 2026-11-25-010). */
 const CHANNEL = 'credential_changes';
@@ -21,58 +22,28 @@ export interface CredentialChangeListener {
 }
 
 /**
- * One dedicated connection (not from the pool: it stays checked out for good) that LISTENs to the credential
- * changes. It reconnects after a loss, `retryMs` apart; LISTEN comes before the version read, so a change that
- * commits in between is either announced or already counted in the version.
+ * The credential changes heard on a dedicated connection (db/shared/notificationListener.ts); LISTEN comes before
+ * the version read, so a change that commits in between is either announced or already counted in the version.
  */
 export function listenForCredentialChanges(
   connectionString: string,
   handlers: CredentialChangeHandlers,
   options: { retryMs?: number; applicationName?: string } = {},
 ): CredentialChangeListener {
-  const { retryMs = 1000, applicationName } = options;
-  let client: pg.Client | undefined;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-
-  const lose = (from: pg.Client, err: unknown) => {
-    if (client !== from) return;
-    client = undefined;
-    from.removeAllListeners('notification');
-    from.end().catch(() => {});
-    handlers.lost(err);
-    if (!closed) retry = setTimeout(() => void connect(), retryMs).unref();
-  };
-
-  const connect = async () => {
-    const next = new pg.Client({ connectionString, keepAlive: true, application_name: applicationName });
-    client = next;
-    next.on('error', (err) => lose(next, err));
-    next.on('end', () => lose(next, new Error('the credential listener connection ended')));
-    next.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload) handlers.changed(message.payload);
-    });
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${CHANNEL}`);
-      const version = await currentVersion(next);
-      if (client === next && !closed) handlers.listening(version);
-    } catch (err) {
-      lose(next, err);
-    }
-  };
-  void connect();
-
+  const listener = listenForNotifications(
+    connectionString,
+    CHANNEL,
+    'credential listener',
+    { notified: (v) => handlers.changed(v), catchUp: currentVersion, listening: (v) => handlers.listening(v), lost: (err) => handlers.lost(err) },
+    options,
+  );
   return {
-    readVersion: () => (client ? currentVersion(client) : Promise.reject(new Error('the credential listener is not connected'))),
-    backendPid: () => (client as (pg.Client & { processID?: number }) | undefined)?.processID,
-    close: async () => {
-      closed = true;
-      clearTimeout(retry);
-      const current = client;
-      client = undefined;
-      await current?.end().catch(() => {});
+    readVersion: () => {
+      const client = listener.connection();
+      return client ? currentVersion(client) : Promise.reject(new Error('the credential listener is not connected'));
     },
+    backendPid: () => (listener.connection() as (pg.Client & { processID?: number }) | undefined)?.processID,
+    close: () => listener.close(),
   };
 }
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import type { Database } from '../schema.js';
+import { listenForNotifications } from '../shared/notificationListener.js';
 
 /** The channel a block is announced on (migration 2026-11-29-030). */
 const CHANNEL = 'platform_blocks';
@@ -43,55 +43,31 @@ export interface PlatformBlockListener {
 }
 
 /**
- * One dedicated connection (LISTEN needs a session of its own: through a transaction pooler no notification would
- * arrive) that hears every block announced. After LISTEN, and after each reconnection, the recorded block is read and
- * handed over too: one announced while the connection was down is not missed. Reconnects `retryMs` apart.
+ * Every block announced, heard on a dedicated connection (db/shared/notificationListener.ts). After LISTEN, and after
+ * each reconnection, the recorded block is read and handed over too: one announced while the connection was down is
+ * not missed. Reconnects `retryMs` apart.
  */
 export function listenForPlatformBlocks(
   connectionString: string,
   handlers: { block(block: PlatformBlock): void; lost(err: unknown): void },
   options: { retryMs?: number; applicationName?: string } = {},
 ): PlatformBlockListener {
-  const { retryMs = 1000, applicationName } = options;
-  let client: pg.Client | undefined;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-
-  const lose = (from: pg.Client, err: unknown) => {
-    if (client !== from) return;
-    client = undefined;
-    from.removeAllListeners('notification');
-    from.end().catch(() => {});
-    handlers.lost(err);
-    if (!closed) retry = setTimeout(() => void connect(), retryMs).unref();
-  };
-
-  const connect = async () => {
-    const next = new pg.Client({ connectionString, keepAlive: true, application_name: applicationName });
-    client = next;
-    next.on('error', (err) => lose(next, err));
-    next.on('end', () => lose(next, new Error('the platform block listener connection ended')));
-    next.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload) handlers.block(fromAnnounced(JSON.parse(message.payload) as Announced));
-    });
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${CHANNEL}`);
-      const { rows } = await next.query<Announced>("select blocked_until as until, reason, set_by from platform_blocks where platform = 'discord'");
-      if (client === next && !closed && rows[0]) handlers.block({ until: new Date(rows[0].until), reason: rows[0].reason, setBy: rows[0].set_by });
-    } catch (err) {
-      lose(next, err);
-    }
-  };
-  void connect();
-
-  return {
-    close: async () => {
-      closed = true;
-      clearTimeout(retry);
-      const current = client;
-      client = undefined;
-      await current?.end().catch(() => {});
+  const listener = listenForNotifications(
+    connectionString,
+    CHANNEL,
+    'platform block listener',
+    {
+      notified: (payload) => handlers.block(fromAnnounced(JSON.parse(payload) as Announced)),
+      catchUp: async (client) => {
+        const { rows } = await client.query<Announced>("select blocked_until as until, reason, set_by from platform_blocks where platform = 'discord'");
+        return rows[0];
+      },
+      listening: (recorded) => {
+        if (recorded) handlers.block(fromAnnounced(recorded));
+      },
+      lost: (err) => handlers.lost(err),
     },
-  };
+    options,
+  );
+  return { close: () => listener.close() };
 }

@@ -5,7 +5,7 @@ import type { Database } from '../schema.js';
  * Deletes at most `limit` rows of `table` whose `column` is before `cutoff` (and match `where`), found through the
  * column's index and deleted by row address in one statement; answers how many.
  */
-async function deleteBefore(db: Kysely<Database>, table: string, column: string, cutoff: Date, limit: number, where: RawBuilder<unknown> = sql`true`): Promise<number> {
+async function deleteBefore(db: Kysely<Database>, table: string, column: string, cutoff: Date | string, limit: number, where: RawBuilder<unknown> = sql`true`): Promise<number> {
   const result = await sql`
     delete from ${sql.table(table)} where ctid = any(array(
       select ctid from ${sql.table(table)} where ${sql.ref(column)} < ${cutoff} and ${where} limit ${limit}))`.execute(db);
@@ -18,6 +18,13 @@ export const purgeHandledInteractionsBatch = (db: Kysely<Database>, cutoff: Date
 /** Applied level-up effects only: one not applied yet is still owed to its member. */
 export const purgeLevelUpEffectsBatch = (db: Kysely<Database>, cutoff: Date, limit: number) =>
   deleteBefore(db, 'level_up_effects', 'applied_at', cutoff, limit, sql`applied_at is not null`);
+
+/**
+ * Daily flow-run counts whose UTC day ended by `cutoff`: the day is compared as a date (YYYY-MM-DD), so the process's
+ * time zone plays no part. The table is one row per server and day, a day or two of them once purged: no index.
+ */
+export const purgeFlowRunQuotasBatch = (db: Kysely<Database>, cutoff: Date, limit: number) =>
+  deleteBefore(db, 'flow_run_quotas', 'day', cutoff.toISOString().slice(0, 10), limit);
 
 /** Records past their own expiry (`expires_at` = creation + 24 h); `now` is the cutoff. */
 export const purgeIdempotencyRecordsBatch = (db: Kysely<Database>, now: Date, limit: number) =>

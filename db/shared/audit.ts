@@ -6,6 +6,8 @@ export type AuditActor =
   | { type: 'operator'; name: string | null }
   /** A server manager signed in to the web console (the platform's user id). */
   | { type: 'console_user'; userId: string }
+  /** A member acting through the bot's slash commands (the platform's user id of the invoker). */
+  | { type: 'member'; userId: string }
   | { type: 'system' };
 
 export interface AuditEntry {
@@ -22,7 +24,7 @@ const auditRow = (entry: AuditEntry) => {
   return {
     guild_id: entry.guildId,
     actor_type: actor.type,
-    actor_id: actor.type === 'api_key' || actor.type === 'console_user' ? actor.userId : actor.type === 'operator' ? actor.name : null,
+    actor_id: actor.type === 'api_key' || actor.type === 'console_user' || actor.type === 'member' ? actor.userId : actor.type === 'operator' ? actor.name : null,
     api_key_id: actor.type === 'api_key' ? actor.apiKeyId : null,
     action: entry.action,
     target_type: entry.target?.type ?? null,

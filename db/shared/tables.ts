@@ -36,7 +36,7 @@ export interface ApiKeysTable {
 export interface AuditLogTable {
   id: Generated<string>;
   guild_id: string;
-  actor_type: 'api_key' | 'operator' | 'system' | 'console_user';
+  actor_type: 'api_key' | 'operator' | 'system' | 'console_user' | 'member';
   actor_id: string | null;
   api_key_id: number | null;
   action: string;

@@ -3,7 +3,8 @@ import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { snowflake, wholeNumber } from './args.js';
 import type { AdminContext } from './command.js';
 
-// What the panel commands (tickets panel, applications panel) share: the panel number, the platform they post on.
+// What the panel commands (tickets panel, applications panel; panelCommands.ts) share: the panel number, the
+// platform they post on, the id flags.
 
 export const PANEL_FLAG = { panel: { type: 'string', placeholder: 'N', required: true, help: 'the panel number (1 to 999,999,999; its button names it)' } } as const;
 

@@ -1,37 +1,8 @@
-import { isDependencyUnavailable } from '../../src/core/dependencyErrors.js';
-import { PlatformUnavailableError } from '../../src/core/platform.js';
-import type { SessionProgress } from './gatewayPositions.js';
+import { createDispatchBound } from './dispatchBound.js';
+import { createRunRetrier, type RunRetryOptions } from './dispatchRetry.js';
+import type { DispatchOutcome, QueuedDispatch } from './queuedDispatch.js';
 
-/** One gateway dispatch waiting for its handling. */
-export interface QueuedDispatch {
-  t: string;
-  s: number;
-  d: unknown;
-  shardId: number;
-  /** The lane that keeps its order: its server's id (dispatchLane.ts), '' for events of none. */
-  lane: string;
-  /** When the bot received it (performance.now()), for the dispatch-to-commit latency. */
-  receivedAt: number;
-  /** Its gateway session's progress (gatewayPositions.ts), told when it is done with; none in the queue's own tests. */
-  progress?: SessionProgress | null;
-  /**
-   * Handled ahead of every server's backlog, in slots of its own (`urgentConcurrency`): an interaction, whose answer
-   * Discord wants within 3 s of the press.
-   */
-  urgent?: boolean;
-  /**
-   * Not counted toward `maxQueued`: work the bot makes itself (a member reconciliation), paced by its maker, that
-   * must not stop the gateway from being read (heartbeat ACKs go unread on a paused socket).
-   */
-  unbounded?: boolean;
-}
-
-export interface DispatchQueueOptions {
-  /**
-   * Handles dispatches of one type and one server, in gateway order. It gets one dispatch, or several in a row
-   * when `batchSize` allows it for their type (all applied, or none: it must be one transaction).
-   */
-  handle(run: QueuedDispatch[]): Promise<void>;
+export interface DispatchQueueOptions extends RunRetryOptions {
   /** How many dispatches of type `t` may be handled together (1: one at a time). */
   batchSize(t: string): number;
   /** Most dispatches held; from this many on, `onPressure(true)` asks the gateway side to stop reading. */
@@ -42,11 +13,7 @@ export interface DispatchQueueOptions {
   urgentConcurrency?: number;
   onPressure(paused: boolean): void;
   /** Each dispatch once it is done with: handled, or given up for a failure that is not an outage. */
-  onDone(item: QueuedDispatch, outcome: 'handled' | 'failed'): void;
-  onFailure(item: QueuedDispatch, err: unknown): void;
-  onRetry(run: QueuedDispatch[], err: unknown, delayMs: number): void;
-  backoff?: { initialMs: number; maxMs: number };
-  wait?: (ms: number) => Promise<void>;
+  onDone(item: QueuedDispatch, outcome: DispatchOutcome): void;
 }
 
 export interface DispatchQueue {
@@ -62,57 +29,31 @@ export interface DispatchQueue {
   stop(): Promise<void>;
 }
 
-const DEFAULT_BACKOFF = { initialMs: 100, maxMs: 5_000 };
-
 /**
  * The bot's dispatch queue. Per server, dispatches are handled one after the other in gateway order (a join
- * before the leave that follows it); servers proceed side by side. A handling that fails on an outage (the
- * database down: src/core/dependencyErrors.ts) is retried with exponential backoff until it passes, holding its
- * server's later dispatches back; any other failure is reported and passed over, as retrying cannot cure it. The
- * queue is bounded: at `maxQueued` it asks the gateway side to stop reading (back-pressure), and to go on once
- * half of it is done, so an outage costs waiting, not memory. Urgent lanes (interactions) wait only for each other,
- * never behind servers' backlogs; unbounded items (the bot's own paced work) keep their server's order but do not
- * count toward the bound.
+ * before the leave that follows it); servers proceed side by side. A run that fails on an outage holds its server's
+ * later dispatches back while it is retried (dispatchRetry.ts); the queue is bounded (dispatchBound.ts). Urgent
+ * lanes (interactions) wait only for each other, never behind servers' backlogs; unbounded items (the bot's own
+ * paced work) keep their server's order but do not count toward the bound.
  */
 export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
-  const backoff = o.backoff ?? DEFAULT_BACKOFF;
-  const wait = o.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()));
+  const retrier = createRunRetrier(o);
+  const bound = createDispatchBound(o.maxQueued, (paused) => o.onPressure(paused));
   const lanes = new Map<string, QueuedDispatch[]>();
   const ready: string[] = [];
   const urgentReady: string[] = [];
-  let size = 0;
-  /** Items counted toward the bound. */
-  let bounded = 0;
   const running = new Set<Promise<void>>();
   let urgentRunning = 0;
-  let paused = false;
   let closed = false;
-  let idle: Array<() => void> = [];
-  const wakeRetries = new Set<() => void>();
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const wake = () => {
-        wakeRetries.delete(wake);
-        resolve();
-      };
-      wakeRetries.add(wake);
-      void wait(ms).then(wake);
-    });
 
   function push(item: QueuedDispatch) {
-    size += 1;
-    if (!item.unbounded) bounded += 1;
     const lane = lanes.get(item.lane);
     if (lane) lane.push(item);
     else {
       lanes.set(item.lane, [item]);
       (item.urgent ? urgentReady : ready).push(item.lane);
     }
-    // Again at each dispatch past the bound: a connection opened since (a resume) starts unpaused.
-    if (!item.unbounded && bounded >= o.maxQueued) {
-      paused = true;
-      o.onPressure(true);
-    }
+    bound.held(item);
     pump();
   }
 
@@ -137,10 +78,10 @@ export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
     const lane = lanes.get(key)!;
     while (lane.length > 0 && !closed) {
       const run = takeRun(lane);
-      const outcomes = await handleRun(run).catch(() => null);
+      const outcomes = await retrier.handleRun(run).catch(() => null);
       if (!outcomes) break;
       lane.splice(0, run.length);
-      run.forEach((item, i) => finish(item, outcomes[i]!));
+      run.forEach((item, i) => bound.released(item, () => o.onDone(item, outcomes[i]!)));
     }
     lanes.delete(key);
   }
@@ -152,64 +93,16 @@ export function createDispatchQueue(o: DispatchQueueOptions): DispatchQueue {
     return lane.slice(0, n);
   }
 
-  /** Handles a run until it passes or fails for another reason than an outage; a failed batch goes one by one. */
-  async function handleRun(run: QueuedDispatch[]): Promise<Array<'handled' | 'failed'>> {
-    let delay = backoff.initialMs;
-    for (;;) {
-      try {
-        await o.handle(run);
-        return run.map(() => 'handled');
-      } catch (err) {
-        if (closed) throw err;
-        if (!isDependencyUnavailable(err)) {
-          if (run.length > 1) {
-            const outcomes: Array<'handled' | 'failed'> = [];
-            for (const item of run) outcomes.push(...(await handleRun([item])));
-            return outcomes;
-          }
-          o.onFailure(run[0]!, err);
-          return ['failed'];
-        }
-        // A stop the platform named (the fleet's ban latch, a long rate limit) is waited out, not retried into.
-        const wait = Math.max(delay, platformWaitMs(err));
-        o.onRetry(run, err, wait);
-        await pause(wait);
-        if (closed) throw err;
-        delay = Math.min(delay * 2, backoff.maxMs);
-      }
-    }
-  }
-
-  function finish(item: QueuedDispatch, outcome: 'handled' | 'failed') {
-    size -= 1;
-    if (!item.unbounded) bounded -= 1;
-    o.onDone(item, outcome);
-    if (paused && bounded <= o.maxQueued / 2) {
-      paused = false;
-      o.onPressure(false);
-    }
-    if (size === 0) {
-      const waiting = idle;
-      idle = [];
-      waiting.forEach((resolve) => resolve());
-    }
-  }
-
   return {
     push,
     get size() {
-      return size;
+      return bound.size;
     },
-    drained: () => (size === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve))),
+    drained: () => bound.drained(),
     async stop() {
       closed = true;
-      wakeRetries.forEach((wake) => wake());
+      retrier.stop();
       await Promise.all([...running]);
     },
   };
-}
-
-/** How long the platform asked to be left alone (PlatformUnavailableError's Retry-After), 0 when it did not say. */
-function platformWaitMs(err: unknown): number {
-  return err instanceof PlatformUnavailableError && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0;
 }

@@ -32,6 +32,8 @@ export const FIXED_RETENTION_MS = {
   countedMessages: 7 * DAY_MS,
   /** The bot's claims of handled interactions: an interaction's token lasts 15 minutes. */
   handledInteractions: DAY_MS,
+  /** Each server's count of flow runs per UTC day, past the day's end: only the current day's count is ever read. */
+  flowRunQuotas: DAY_MS,
 } as const;
 
 /**

@@ -26,7 +26,7 @@ const eligibilityCheck =
     Promise.all(batch.map(async (c) => eligibleAtDraw(g.requirements, await platform.getMember(g.guildId, c.userId))));
 
 const auditActor = (a: DrawActor | null): AuditActor =>
-  a?.apiKeyId ? { type: 'api_key', apiKeyId: a.apiKeyId, userId: a.userId } : { type: 'system' };
+  a?.apiKeyId ? { type: 'api_key', apiKeyId: a.apiKeyId, userId: a.userId } : a?.userId ? { type: 'member', userId: a.userId } : { type: 'system' };
 
 /** The bot actions a stored draw makes due: the message edit, the announcement, a DM per winner when dmWinners. */
 function drawActions(g: GiveawayRecord, draw: DrawRecord): ActionRef[] {

@@ -24,7 +24,7 @@ export interface GiveawayOutcome {
   draws: number;
 }
 
-/** Who asked for an end or a reroll (for the audit row); the API key and its creator. */
+/** Who asked for an end or a reroll (for the audit row): the API key and its creator, or a member's slash command (no key). */
 export interface DrawActor {
   apiKeyId: number | null;
   userId: string | null;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { purgeEndedSessions } from '../../db/console/sessions.js';
 import {
   purgeCountedMessagesBatch,
+  purgeFlowRunQuotasBatch,
   purgeHandledInteractionsBatch,
   purgeIdempotencyRecordsBatch,
   purgeLevelUpEffectsBatch,
@@ -56,4 +57,6 @@ export const PURGE_STEPS: readonly PurgeStep[] = [
   byPlan('xpChanges', purgeXpChangesBatch),
   byPlan('moderationActions', purgeModerationActionsBatch),
   byPlan('ticketTranscripts', purgeTranscriptsBatch),
+  // Last, so a run resumed from the heartbeat of a worker that had no such step keeps every other step's number.
+  fixed('flowRunQuotas', purgeFlowRunQuotasBatch),
 ];

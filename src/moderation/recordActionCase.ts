@@ -61,6 +61,12 @@ export async function recordActionCase(
           : null;
     const { key, moderatorId: by } = await actionModerator(trx, action);
     const moderatorId = by ?? guildLook!.botUserId;
+    // The key's creator for an API action; the invoker for a slash command's; the bot's own (an escalation): system.
+    const actor: AuditActor = key
+      ? { type: 'api_key', apiKeyId: key.id, userId: key.createdBy }
+      : action.source === 'command' && by
+        ? { type: 'member', userId: by }
+        : { type: 'system' };
     const target = await deps.platform.getMember(action.guildId, action.userId);
     const { number, event } = await recordCase(
       trx,
@@ -82,12 +88,12 @@ export async function recordActionCase(
         operationId: actionId,
         createdAt: at,
       },
-      key ? { type: 'api_key', apiKeyId: key.id, userId: key.createdBy } : { type: 'system' },
+      actor,
     );
     if (event) {
       events.push(event);
       await onNewCase(trx, { action, caseNumber: number, moderatorId, dmStatus: effect.dmStatus, at });
-      events.push(...(await recordRemoval(trx, action, key ? { type: 'api_key', apiKeyId: key.id, userId: key.createdBy } : { type: 'system' }, at)));
+      events.push(...(await recordRemoval(trx, action, actor, at)));
     }
     const recorded = (await findCase(trx, action.guildId, number))!;
     const escalation = await findModAction(trx, escalationActionId(actionId));

@@ -26,8 +26,8 @@ export interface BuyInput {
   /** Whether the server's Bank feature is on: a priced item cannot be charged without it. */
   bankEnabled: boolean;
   reason: string | null;
-  /** An API key's creator, or the bot (`system`) for the member's own purchase through a command. */
-  actor: Extract<AuditActor, { type: 'api_key' | 'system' }>;
+  /** An API key's creator, or the buyer (`member`) for their own purchase through a command. */
+  actor: Extract<AuditActor, { type: 'api_key' | 'member' }>;
   requestId?: string;
   at: Date;
 }

@@ -3,9 +3,9 @@ import { upsertPlatformChannels } from '../../db/platform/local.js';
 import { listPlatformMessages } from '../../db/platform/messages.js';
 import { findTicketPanel } from '../../db/tickets/panels.js';
 import { applicationApplyButtonId } from '../../src/applications/applicationButtons.js';
-import { createForm } from '../../src/applications/createForm.js';
 import { fixedClock } from '../../src/core/clock.js';
 import { ticketPanelButtonId } from '../../src/tickets/panelButtons.js';
+import { createPanelForm } from '../harness/applications.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createTestGuild, snowflake } from '../harness/fixtures.js';
 import { cli } from './cli.js';
@@ -48,28 +48,7 @@ describe('panels on the local platform', () => {
   it('an application panel: one button per form', async () => {
     const { guildId, channelId } = await localServer();
     const forms = [];
-    for (const title of ['Staff', 'Events']) {
-      forms.push(
-        await database.db.transaction().execute((trx) =>
-          createForm(trx, {
-            guildId,
-            title,
-            description: '',
-            open: true,
-            opensAt: null,
-            closesAt: null,
-            questions: [{ id: 'why', type: 'paragraph', label: 'Why?', required: true }],
-            acceptRoleIds: [],
-            removeRoleIds: [],
-            reapplyCooldownSeconds: 0,
-            announceChannelId: null,
-            reviewChannelId: null,
-            at: clock.now(),
-            actor: { type: 'system' },
-          }),
-        ),
-      );
-    }
+    for (const title of ['Staff', 'Events']) forms.push(await createPanelForm(database.db, guildId, title, clock.now()));
     const res = await admin('applications', 'panel', 'post', '--guild', guildId, '--panel', '1', '--channel', channelId, '--text', 'Apply');
     expect(res.stderr).toBe('');
     const [message] = await listPlatformMessages(database.db, guildId, channelId);

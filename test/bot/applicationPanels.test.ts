@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findApplicationPanel } from '../../db/applications/panels.js';
 import { addGuild, addMember, buttonPressPayload } from '../../process/infra/fakeDiscord/index.js';
 import { applicationApplyButtonId, applicationFormDialogId } from '../../src/applications/applicationButtons.js';
-import { createForm } from '../../src/applications/createForm.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createDiscordPlatform } from '../../src/platform/discord/discordPlatform.js';
 import { cli } from '../admin/cli.js';
+import { createPanelForm } from '../harness/applications.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createTestGuild, snowflake } from '../harness/fixtures.js';
 import { startBotBedOnServer, type BotBed } from './botHarness.js';
@@ -28,25 +28,7 @@ const admin = (...argv: string[]) =>
     platform: createDiscordPlatform({ token: bed.fake.token, apiUrl: bed.fake.apiUrl, clock: bed.clock, logger: createLogger('silent', 'panel-test') }),
   })(...argv);
 
-const newForm = (guildId: string, title: string) =>
-  database.db.transaction().execute((trx) =>
-    createForm(trx, {
-      guildId,
-      title,
-      description: '',
-      open: true,
-      opensAt: null,
-      closesAt: null,
-      questions: [{ id: 'why', type: 'paragraph', label: 'Why?', required: true }],
-      acceptRoleIds: [],
-      removeRoleIds: [],
-      reapplyCooldownSeconds: 0,
-      announceChannelId: null,
-      reviewChannelId: null,
-      at: NOW,
-      actor: { type: 'system' },
-    }),
-  );
+const newForm = (guildId: string, title: string) => createPanelForm(database.db, guildId, title, NOW);
 
 /** A server of its own (forms are per server), on the fake with a #apply channel. */
 async function serverWithForms(titles: string[]) {

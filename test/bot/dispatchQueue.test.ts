@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PlatformUnavailableError } from '../../src/core/platform.js';
 import { dispatchLane } from '../../process/bot/dispatchLane.js';
-import { createDispatchQueue, type DispatchQueueOptions, type QueuedDispatch } from '../../process/bot/dispatchQueue.js';
+import { createDispatchQueue, type DispatchQueueOptions } from '../../process/bot/dispatchQueue.js';
+import type { QueuedDispatch } from '../../process/bot/queuedDispatch.js';
 
 // The dispatch queue on its own: order per server, retries on outages only, the bound. Its waits between retries
 // are the test's own (no timers): a retry goes on when the test says so.

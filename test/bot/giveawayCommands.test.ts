@@ -6,6 +6,7 @@ import { eventually } from '../harness/eventually.js';
 import { startStoppableWorker, testGateway } from '../harness/temporal.js';
 import { startCommandBed, type CommandBed } from './commandBed.js';
 import { buttonPress } from './payloads.js';
+import { auditActorsOf } from '../harness/rows.js';
 
 // /giveaway start, end and reroll on Discord: the API's giveaway use cases asked by the invoker (the host), the
 // giveaway's workflow on a real worker posting on the fake Discord, and its end and reroll updates sent by the bot's
@@ -70,6 +71,10 @@ describe('/giveaway', () => {
     expect((await giveaways()).find((g) => g.id === id)!.winner_ids).toEqual([third]);
 
     expect(await t.answer({ userId: host, name: 'giveaway', subcommand: 'end', options: { giveaway: String(id) } })).toBe('The giveaway is ended; only an active giveaway can be ended.');
+    // Each step in the audit log names the member who used the command.
+    for (const action of ['giveaways.start', 'giveaways.end', 'giveaways.reroll']) {
+      expect((await auditActorsOf(db(), t.server.id, action)).at(-1), action).toEqual({ actor_type: 'member', actor_id: host });
+    }
   });
 
   it('refuses in words: an unknown giveaway, a duration out of bounds, a member without Manage Server (even when opened to everyone)', async () => {

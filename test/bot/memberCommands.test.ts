@@ -7,6 +7,7 @@ import { levelFromXp } from '../../src/levels/curve.js';
 import { useTestDatabase } from '../harness/database.js';
 import { ITEM_DEFAULTS } from '../api/shop/shopBed.js';
 import { answerText, startCommandBed, type CommandBed } from './commandBed.js';
+import { auditActorsOf } from '../harness/rows.js';
 
 // The members' slash commands end to end: the interaction through the fake gateway, the use case the API's route
 // calls, the answer (ephemeral) on the fake's interaction endpoints, and what changed in the database.
@@ -124,6 +125,8 @@ describe('/shop and /buy', () => {
     expect(stock.stock).toBe(0);
     const event = await db().selectFrom('events').select('data').where('guild_id', '=', t.server.id).where('type', '=', 'shop.purchase').orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(event.data).toMatchObject({ userId: buyer, item: { id: poster.id, name: 'Poster' }, price: 300 });
+    // The audit log names the member who used the command, not the bot.
+    expect(await auditActorsOf(db(), t.server.id, 'shop.buy')).toEqual([{ actor_type: 'member', actor_id: buyer }]);
 
     // Sold out now: the next buyer is told so and nothing changes.
     const late = t.member();

@@ -7,6 +7,7 @@ import { discordPlatformOn } from '../harness/discordGuild.js';
 import { snowflake } from '../harness/fixtures.js';
 import { startStoppableWorker, testGateway } from '../harness/temporal.js';
 import { startCommandBed, type CommandBed } from './commandBed.js';
+import { auditActorsOf } from '../harness/rows.js';
 
 // /warn, /timeout, /untimeout, /kick, /ban and /unban on Discord: the same action the API's moderation routes
 // record, asked by the invoker (source `command`, the invoker as moderator), run by the moderation workflow on a
@@ -64,6 +65,7 @@ describe('each action, end to end', () => {
     expect((await actions()).filter((a) => a.moderator_id === mod)).toEqual([
       { action: 'warn', user_id: target, moderator_id: mod, api_key_id: null, source: 'command', status: 'done', error: null },
     ]);
+    expect((await auditActorsOf(db(), t.server.id, 'moderation.warn')).at(-1)).toEqual({ actor_type: 'member', actor_id: mod });
   });
 
   it('/timeout and /untimeout: the member is timed out on Discord for the duration, then the timeout is lifted', async () => {
@@ -88,6 +90,9 @@ describe('each action, end to end', () => {
     expect(await t.answer({ userId: mod, name: 'kick', options: { member: target, reason: 'Rude' } })).toBe(`Kicked <@${target}>: case #${(await lastCase())!.number}.`);
     expect(guild().members.has(target)).toBe(false);
     expect(await lastCase()).toMatchObject({ action: 'kick', user_id: target, moderator_id: mod, source: 'command' });
+    // The kick is the member's leave, recorded with the case: both name the moderator who used the command.
+    expect((await auditActorsOf(db(), t.server.id, 'moderation.kick')).at(-1)).toEqual({ actor_type: 'member', actor_id: mod });
+    expect(await auditActorsOf(db(), t.server.id, 'members.leave').then((rows) => rows.at(-1))).toEqual({ actor_type: 'member', actor_id: mod });
   });
 
   it('/ban with delete_messages, then /unban of the user who is no member any more', async () => {

@@ -4,6 +4,7 @@ import { applicationFormDialogId } from '../../src/applications/applicationButto
 import { useTestDatabase } from '../harness/database.js';
 import { createTestForm } from '../harness/applications.js';
 import { startCommandBed, type CommandBed } from './commandBed.js';
+import { auditActorsOf } from '../harness/rows.js';
 
 // /ticket, the "Open a ticket about this message" menu and /apply end to end through the fake Discord.
 
@@ -31,6 +32,7 @@ describe('/ticket', () => {
     expect(text).toBe(`Ticket #${ticket!.ticket_no} is open in <#${ticket!.channel_id}>. Staff will be with you shortly.`);
     const opened = await db().selectFrom('events').select('data').where('guild_id', '=', t.server.id).where('type', '=', 'tickets.opened').orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(opened.data).toMatchObject({ ticketNo: ticket!.ticket_no, userId: me, source: 'command', subject: 'My order never came' });
+    expect((await auditActorsOf(db(), t.server.id, 'tickets.open')).at(-1)).toEqual({ actor_type: 'member', actor_id: me });
   });
 
   it('with Tickets off answers so and opens nothing', async () => {

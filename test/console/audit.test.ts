@@ -38,6 +38,16 @@ describe('the audit log page', () => {
     expect(errorCodeOf(bad)).toBe('INVALID_INPUT');
   });
 
+  it("shows a member's slash command as theirs, and filters by it", async () => {
+    const { guild, client } = await guildWithLog([
+      { actor: { type: 'member', userId: '1200000000000000003' }, action: 'shop.buy' },
+      { actor: { type: 'system' }, action: 'members.join' },
+    ]);
+    const page = await client.get(`/console/servers/${guild.id}/audit`);
+    expect(page.text).toContain('member 1200000000000000003 (bot command)');
+    expect(shown((await client.get(`/console/servers/${guild.id}/audit?actor=member`)).text).map((e) => e.actor)).toEqual(['member']);
+  });
+
   it('pages 50 at a time and never shows another server’s entries', async () => {
     const many = Array.from({ length: 60 }, (_, i) => ({ actor: { type: 'system' } as const, action: `step.${i}` }));
     const { guild, client } = await guildWithLog(many);

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { insertForm, type FormRecord, type NewForm } from '../../db/applications/forms.js';
 import type { ApplicantSnapshot, SubmissionAnswer, SubmissionStatus } from '../../db/applications/submissions.js';
 import type { Database } from '../../db/schema.js';
+import { createForm } from '../../src/applications/createForm.js';
 import { fileSubmission } from '../../src/applications/fileSubmission.js';
 import { FEATURES, type Feature } from '../../src/core/features.js';
 import type { Scope } from '../../src/core/scopes.js';
@@ -45,6 +46,28 @@ export function createTestForm(db: Kysely<Database>, guildId: string, f: Partial
       reviewChannelId: null,
       createdAt: new Date('2026-11-01T00:00:00.000Z'),
       ...f,
+    }),
+  );
+}
+
+/** An open form of one question, created as the console creates it: what a panel test shows a button of. */
+export function createPanelForm(db: Kysely<Database>, guildId: string, title: string, at: Date): Promise<FormRecord> {
+  return db.transaction().execute((trx) =>
+    createForm(trx, {
+      guildId,
+      title,
+      description: '',
+      open: true,
+      opensAt: null,
+      closesAt: null,
+      questions: [{ id: 'why', type: 'paragraph', label: 'Why?', required: true }],
+      acceptRoleIds: [],
+      removeRoleIds: [],
+      reapplyCooldownSeconds: 0,
+      announceChannelId: null,
+      reviewChannelId: null,
+      at,
+      actor: { type: 'system' },
     }),
   );
 }

@@ -66,5 +66,10 @@ export async function insertLevelUpEffect(db: Kysely<Database>, guildId: string,
   return id;
 }
 
+/** A server's flow-run count of the UTC day `day` (YYYY-MM-DD). */
+export async function insertFlowRunQuota(db: Kysely<Database>, guildId: string, day: string) {
+  await sql`insert into flow_run_quotas (guild_id, day, used) values (${guildId}, ${day}, 3)`.execute(db);
+}
+
 export const countRows = async (db: Kysely<Database>, table: string) =>
   (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(db)).rows[0]!.n;

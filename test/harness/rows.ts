@@ -25,3 +25,7 @@ export async function countWrites(db: Kysely<Database>, guildId: string) {
     idempotency: Number(idem.n),
   };
 }
+
+/** Who the audit log names for a server's rows of `action`, oldest first. */
+export const auditActorsOf = (db: Kysely<Database>, guildId: string, action: string) =>
+  db.selectFrom('audit_log').select(['actor_type', 'actor_id']).where('guild_id', '=', guildId).where('action', '=', action).orderBy('id').execute();

@@ -10,6 +10,7 @@ import {
   insertAuditRow,
   insertEvent,
   insertFlowRun,
+  insertFlowRunQuota,
   insertLevelUpEffect,
   insertModAction,
   insertTicket,
@@ -105,6 +106,29 @@ describe('each kind past its retention', () => {
     expect(windows.map((w) => w.window_start)).toEqual([ago(30_000)]);
     const key = await db().selectFrom('api_keys').select('last_used_at').where('id', '=', 990001).executeTakeFirstOrThrow();
     expect(key.last_used_at).toEqual(ago(120_000));
+  });
+});
+
+describe('flow-run quotas', () => {
+  it("purges a day's count a day past the end of its UTC day, keeps it until then, and leaves the current day's alone", async () => {
+    const guild = await server();
+    const other = await server();
+    for (const day of ['2031-03-08', '2031-03-09', '2031-03-10']) await insertFlowRunQuota(db(), guild.id, day);
+    await insertFlowRunQuota(db(), other.id, '2031-03-09');
+    const days = async (guildId: string) =>
+      (await sql<{ day: string }>`select day::text as day from flow_run_quotas where guild_id = ${guildId} order by day`.execute(db())).rows.map((r) => r.day);
+    // 2031-03-09 ends at 2031-03-10T00:00Z: its count goes once a day more has passed, not a millisecond before.
+    const gone = Date.parse('2031-03-10T00:00:00.000Z') + FIXED_RETENTION_MS.flowRunQuotas;
+
+    const before = await run(fixedClock(new Date(gone - 1)));
+    expect(before.purged.flowRunQuotas).toBe(1);
+    expect(await days(guild.id)).toEqual(['2031-03-09', '2031-03-10']);
+    expect(await days(other.id)).toEqual(['2031-03-09']);
+
+    const after = await run(fixedClock(new Date(gone)));
+    expect(after.purged.flowRunQuotas).toBe(2);
+    expect(await days(guild.id)).toEqual(['2031-03-10']);
+    expect(await days(other.id)).toEqual([]);
   });
 });
 

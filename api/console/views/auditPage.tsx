@@ -4,12 +4,13 @@ import { DataTable } from './dataTable.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
 import { OlderLink } from './olderLink.js';
 
-const ACTOR_LABELS: Record<string, string> = { console_user: 'console user', api_key: 'API key', operator: 'operator', system: 'system' };
+const ACTOR_LABELS: Record<string, string> = { console_user: 'console user', api_key: 'API key', operator: 'operator', member: 'member (bot command)', system: 'system' };
 
 function Actor({ entry }: { entry: AuditRecord }) {
   if (entry.actorType === 'api_key') return <>API key #{entry.apiKeyId}{entry.actorId && <> (for {entry.actorId})</>}</>;
   if (entry.actorType === 'console_user') return <>console user {entry.actorId}</>;
   if (entry.actorType === 'operator') return <>operator {entry.actorId ?? ''}</>;
+  if (entry.actorType === 'member') return <>member {entry.actorId} (bot command)</>;
   return <>system</>;
 }
 

@@ -44,7 +44,7 @@ export const buyCommand: BotCommand = {
         roleIds: member.roleIds,
         bankEnabled: guild?.features.includes('bank') ?? false,
         reason: null,
-        actor: { type: 'system' },
+        actor: { type: 'member', userId },
         at,
       });
     });

@@ -43,7 +43,7 @@ async function start(use: CommandUse): Promise<string | null> {
   const at = deps.clock.now();
   const giveaway = await deps.db.transaction().execute(async (trx) => {
     if (!(await claimInteraction(trx, use.interactionId, guildId, at))) return null;
-    return createGiveaway(trx, { guildId, body, defaultHostId: use.userId, at, actor: { type: 'system' } });
+    return createGiveaway(trx, { guildId, body, defaultHostId: use.userId, at, actor: { type: 'member', userId: use.userId } });
   });
   if (!giveaway) return null;
   await launchAfterCommit(deps, giveawayOperation, giveaway);

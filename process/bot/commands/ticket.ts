@@ -20,7 +20,7 @@ async function openFor(use: CommandUse, ticket: { source: TicketSource; subject:
   const at = deps.clock.now();
   const opened = await deps.db.transaction().execute(async (trx) => {
     if (!(await claimInteraction(trx, use.interactionId, guildId, at))) return null;
-    return openTicket(trx, { guildId, userId, panel: null, isThread: false, channelId: null, channelPending: true, at, actor: { type: 'system' }, ...ticket });
+    return openTicket(trx, { guildId, userId, panel: null, isThread: false, channelId: null, channelPending: true, at, actor: { type: 'member', userId }, ...ticket });
   });
   if (!opened) return null;
   const channelId = await giveTicketChannel(deps.db, deps.platform, { guildId, ticketNo: opened.ticketNo, openerId: userId, panelId: null, at });

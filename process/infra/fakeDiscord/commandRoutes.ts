@@ -1,7 +1,7 @@
 import { commandListErrors } from './commandValidation.js';
 import { discordError, type FakeAnswer } from './faults.js';
 import { botGuildPermissions } from './permissions.js';
-import type { FakeRoute } from './routes.js';
+import type { FakeRoute } from './fakeRoute.js';
 import type { FakeDiscordState } from './state.js';
 
 // The application's commands as Discord keeps them: global, and per server. A bulk overwrite (PUT) replaces the

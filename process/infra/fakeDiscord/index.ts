@@ -1,7 +1,7 @@
 export * from './faults.js';
 export * from './server.js';
 export * from './state.js';
-export type { FakeHandler, FakeRequest } from './routes.js';
+export type { FakeHandler, FakeRequest } from './fakeRoute.js';
 export * from './gateway.js';
 export * from './guildEvents.js';
 export * from './oauth.js';
@@ -10,3 +10,4 @@ export { BOT_INVITE_PERMISSIONS, botGuildPermissions } from './permissions.js';
 export { registeredCommands, type FakeCommand } from './commandRoutes.js';
 export { autocompleteInteraction, commandInteraction, memberPermissions, type CommandUse } from './commandInteractions.js';
 export { buttonPressPayload, type FakeButtonPress } from './componentPress.js';
+export { memberMessagePayload, type MemberMessage } from './messagePayload.js';

@@ -1,6 +1,6 @@
 import { autocompleteRefusal } from './autocompleteRules.js';
 import { discordError, type FakeAnswer } from './faults.js';
-import type { FakeRoute } from './routes.js';
+import type { FakeRoute } from './fakeRoute.js';
 import type { FakeDiscordState } from './state.js';
 
 // Discord's interaction endpoints: the callback that acknowledges a press or a form (once per interaction) and the

@@ -1,5 +1,5 @@
 import { discordError } from './faults.js';
-import type { FakeRoute } from './routes.js';
+import type { FakeRoute } from './fakeRoute.js';
 
 /**
  * `GET /guilds/{guild.id}/members`: a page of members in user id order (as snowflakes sort), `limit` 1 to 1,000

@@ -117,7 +117,7 @@ export const ROUTE_PERMISSIONS: Record<string, Check> = {
   'GET /guilds/:guild/bans/:user': inGuild(P.BanMembers),
   'PUT /guilds/:guild/bans/:user': onMember(P.BanMembers),
   'DELETE /guilds/:guild/bans/:user': inGuild(P.BanMembers),
-  // Manage Server lists them with their use counts; View Audit Log alone without (routes.ts shapes each).
+  // Manage Server lists them with their use counts; View Audit Log alone without (guildRoutes.ts shapes each).
   'GET /guilds/:guild/invites': inGuild(P.ManageGuild, P.ViewAuditLog),
   'POST /channels/:channel/messages': inChannel(P.SendMessages, P.SendMessagesInThreads),
   'PATCH /channels/:channel/messages/:message': inChannel(0n),

@@ -1,13 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { CHANNEL_ROUTES } from './channelRoutes.js';
 import { COMMAND_ROUTES } from './commandRoutes.js';
+import type { FakeHandler, FakeRoute } from './fakeRoute.js';
 import { matches, type FakeAnswer, type Fault } from './faults.js';
+import { GUILD_ROUTES } from './guildRoutes.js';
 import { MEMBER_LIST_ROUTES } from './memberList.js';
+import { MEMBER_ROUTES } from './memberRoutes.js';
+import { MESSAGE_ROUTES } from './messageRoutes.js';
 import { ROUTE_PERMISSIONS } from './permissions.js';
 import { DISCORD_RATE_LIMITS, createRateLimiter, type FakeRateLimits } from './rateLimits.js';
 import { INTERACTION_ROUTES, TOKENLESS_PATHS } from './interactionRoutes.js';
-import { DISCORD_ROUTES, type FakeHandler, type FakeRoute } from './routes.js';
 import { createFakeState, type FakeDiscordState, type FakeGuildSeed } from './state.js';
 
 export interface RecordedRequest {
@@ -74,7 +78,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'));
     routes.push({ method, pattern, handler, regex: new RegExp(`^${source}$`), names });
   }
-  for (const r of [...DISCORD_ROUTES, ...INTERACTION_ROUTES, ...MEMBER_LIST_ROUTES, ...COMMAND_ROUTES]) route(r.method, r.pattern, r.handler);
+  for (const r of [...GUILD_ROUTES, ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...CHANNEL_ROUTES, ...INTERACTION_ROUTES, ...MEMBER_LIST_ROUTES, ...COMMAND_ROUTES]) route(r.method, r.pattern, r.handler);
 
   async function answer(req: IncomingMessage, body: Record<string, unknown> | null, path: string, query: URLSearchParams): Promise<FakeAnswer & { drop?: boolean; hold?: boolean }> {
     const method = req.method ?? 'GET';

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import { Client, Connection } from '@temporalio/client';
+import { createDatabase } from '../db/pool.js';
+import { loadConfig } from '../src/core/config.js';
+import type { BenchValues } from './options.js';
+import { SCENARIOS, type ScenarioResult } from './scenarioTable.js';
+import type { ScenarioContext } from './scenarios/context.js';
+import { createBenchKey, seedBenchGuild } from './seed.js';
+import type { ServerThreadData } from './serverThread.js';
+import { startBenchStack, type BenchTarget } from './stack.js';
+
+/** The Temporal the scenarios ran against, as the report records it. */
+export interface TemporalRecord {
+  target: BenchTarget;
+  serverVersion: string;
+  historyShards: number | null;
+  workers: number;
+}
+
+/** The scenarios that drive the api and worker: PostgreSQL and Temporal started (or reused), the guild seeded. */
+export async function runOnStack(
+  onStack: Array<keyof typeof SCENARIOS>,
+  o: { values: BenchValues; target: BenchTarget; workers: number; root: string; log: (line: string) => void },
+): Promise<{ results: ScenarioResult[]; temporal: TemporalRecord }> {
+  const { values, target, workers, log } = o;
+  const members = Number(values.members);
+  const stack = await startBenchStack(loadConfig(), o.root, target, log);
+  const { db, close } = createDatabase(stack.databaseUrl, 4);
+  const threads: Worker[] = [];
+  try {
+    await seedBenchGuild(db, members, log);
+    const taskQueue = `bench-${randomUUID()}`;
+    const startThread = (role: ServerThreadData['role']) => {
+      const thread = new Worker(new URL('./serverThread.boot.mjs', import.meta.url), {
+        workerData: {
+          databaseUrl: stack.databaseUrl,
+          temporalAddress: stack.temporalAddress,
+          temporalNamespace: stack.temporalNamespace,
+          taskQueue,
+          role,
+          credentialCacheEntries: Number(values['credential-cache']),
+          responseCheck: values['response-check'],
+        } satisfies ServerThreadData,
+      });
+      threads.push(thread);
+      return new Promise<{ fullPort: number; barePort: number }>((resolve, reject) => {
+        thread.once('message', resolve);
+        thread.once('error', reject);
+      });
+    };
+    const ports = await startThread('api+worker');
+    const apiThread = threads[0]!;
+    for (let i = 1; i < workers; i++) await startThread('worker');
+    // The thread's own event loop utilization, read from this side (worker.performance).
+    const apiThreadBusyMs = async () => apiThread.performance.eventLoopUtilization().active;
+    const ctx: ScenarioContext = {
+      apiThreadBusyMs,
+      db,
+      databaseUrl: stack.databaseUrl,
+      fullUrl: `http://127.0.0.1:${ports.fullPort}`,
+      bareUrl: `http://127.0.0.1:${ports.barePort}`,
+      apiKey: await createBenchKey(db),
+      members,
+      connections: Number(values.connections),
+      durationSeconds: Number(values.duration),
+      readRounds: Number(values['read-rounds']),
+      xpRatePerSecond: Number(values.rate),
+      leaderboardRows: Number(values.rows),
+      workers,
+      giveaways: Number(values.giveaways),
+      temporal: {
+        client: new Client({ connection: Connection.lazy({ address: stack.temporalAddress }), namespace: stack.temporalNamespace }),
+        taskQueue,
+      },
+      temporalAddress: stack.temporalAddress,
+    };
+    const { serverVersion } = await ctx.temporal.client.workflowService.getSystemInfo({});
+    const temporal: TemporalRecord = { target, serverVersion: serverVersion ?? 'unknown', historyShards: stack.historyShards, workers };
+    log(`Temporal ${target === 'prod' ? 'server' : 'dev server'} ${temporal.serverVersion} at ${stack.temporalAddress}, ${workers} worker(s)`);
+    const results: ScenarioResult[] = [];
+    for (const name of onStack) {
+      log(`running ${name}...`);
+      results.push(await SCENARIOS[name](ctx));
+    }
+    return { results, temporal };
+  } finally {
+    await Promise.all(
+      threads.map((thread) => {
+        const exited = new Promise((resolve) => thread.once('exit', resolve));
+        thread.postMessage('stop');
+        return exited;
+      }),
+    );
+    await close();
+    await stack.stop();
+  }
+}

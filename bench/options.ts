@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import type { BenchTarget } from './stack.js';
+
+const OPTIONS = {
+  /** Comma-separated scenario names; default all of them (scenarioTable.ts). */
+  only: { type: 'string' },
+  members: { type: 'string', default: '100000' },
+  duration: { type: 'string', default: '10' },
+  connections: { type: 'string', default: '50' },
+  /** `dev`: the Temporal dev server (SQLite, in memory); `prod`: the real server on PostgreSQL (docs/deployment.md). */
+  target: { type: 'string', default: 'dev' },
+  /** Temporal workers, each in a thread of its own (the first one also serves the api); default 1, 2 with `--target prod`. */
+  workers: { type: 'string' },
+  /** Giveaways opened by `giveaways-open` and `giveaways-end` (the issue's size is 10,000: about 25 minutes here). */
+  giveaways: { type: 'string', default: '1000' },
+  /** `read` rounds, each a bare and a full load in alternating order; the median ratio is reported. */
+  'read-rounds': { type: 'string', default: '5' },
+  /** Role changes sent by `discord-effects` from its two worker processes through the egress. */
+  'discord-changes': { type: 'string', default: '1000' },
+  /** XP changes per second posted by `xp-latency`. */
+  rate: { type: 'string', default: '10' },
+  /** Rows of the levels and invites leaderboards, and expired rows of `purge` (the goals are stated at 10,000,000). */
+  rows: { type: 'string', default: '1000000' },
+  /** Usable keys the api keeps in memory (CREDENTIAL_CACHE_ENTRIES); 0 looks every request's key up, as before issue 28. */
+  'credential-cache': { type: 'string', default: '10000' },
+  /** How the api checks responses (RESPONSE_CHECK): `parse` (the schema, every response) or `shape` (production's default). */
+  'response-check': { type: 'string', default: 'shape' },
+  /** `gateway-ready`: servers in the session and members in each (the issue's size: 2,500 of 1,000). */
+  'ready-guilds': { type: 'string', default: '2500' },
+  'ready-members': { type: 'string', default: '1000' },
+  /** `gateway-restart`: servers written in, messages/s, and how long (the issue's size: 100 servers at 500/s). */
+  'restart-guilds': { type: 'string', default: '100' },
+  'restart-rate': { type: 'string', default: '500' },
+  'restart-seconds': { type: 'string', default: '30' },
+  /** `commands`: level rows of the server, interactions/s, and how long (the issue's size: 1,000,000 rows at 50/s). */
+  'commands-rows': { type: 'string', default: '1000000' },
+  'commands-rate': { type: 'string', default: '50' },
+  'commands-seconds': { type: 'string', default: '60' },
+} as const;
+
+const parse = () => parseArgs({ options: OPTIONS });
+export type BenchValues = ReturnType<typeof parse>['values'];
+
+/**
+ * The command line of `npm run bench`: its values, the Temporal target, the worker threads and the scenarios named.
+ * Exits 2 with one line on a target or a scenario it does not know.
+ */
+export function parseBenchOptions<Name extends string>(known: Name[]): { values: BenchValues; target: BenchTarget; workers: number; names: Name[] } {
+  const { values } = parse();
+  if (values.target !== 'dev' && values.target !== 'prod') {
+    console.error(`--target must be dev or prod (got "${values.target}").`);
+    process.exit(2);
+  }
+  const target: BenchTarget = values.target;
+  const workers = Number(values.workers ?? (target === 'prod' ? 2 : 1));
+  const names = (values.only ?? known.join(',')).split(',') as Name[];
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length > 0) {
+    console.error(`Unknown scenario(s): ${unknown.join(', ')}. Known: ${known.join(', ')}`);
+    process.exit(2);
+  }
+  return { values, target, workers, names };
+}
