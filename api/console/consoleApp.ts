@@ -6,6 +6,7 @@ import type { AppDeps, RequestState } from '../context.js';
 import { assetRoutes } from './assets.js';
 import { consoleErrors } from './consoleErrors.js';
 import type { ConsoleState } from './consoleState.js';
+import { applicationRoutes } from './routes/applicationRoutes.js';
 import { auditRoutes } from './routes/auditRoutes.js';
 import { deliveryRoutes } from './routes/deliveryRoutes.js';
 import { deliverySearchRoutes } from './routes/deliverySearchRoutes.js';
@@ -42,6 +43,7 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   // Panels first: their paths would otherwise be taken for a ticket's number.
   ticketPanelRoutes(router, deps);
   ticketRoutes(router, deps);
+  applicationRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { insertEvent } from '../../db/shared/events.js';
 import { insertEndpoint } from '../../db/webhooks/webhooks.js';
+import { createTestForm, fileTestSubmission } from '../harness/applications.js';
 import { saveTicketPanel } from '../../db/tickets/panels.js';
 import { closeTicket } from '../../src/tickets/closeTicket.js';
 import { openTicket } from '../../src/tickets/openTicket.js';
@@ -23,6 +24,8 @@ async function serverRoutes() {
   const s = `/console/servers/${guild.id}`;
   const e = `${s}/webhooks/${endpoint.id}`;
   const t = await ticketRecords(guild.id);
+  const form = await createTestForm(database.db, guild.id);
+  const { number: submission } = await fileTestSubmission(database.db, guild.id, { form, userId: guild.memberId, at: new Date() });
   const pages = [
     `${s}/keys`,
     `${s}/keys/${key.id}/revoke`,
@@ -38,6 +41,8 @@ async function serverRoutes() {
     `${s}/tickets/panels`,
     `${s}/tickets/panels/new`,
     `${s}/tickets/panels/${t.panel}`,
+    `${s}/applications`,
+    `${s}/applications/${submission}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/keys`, { name: 'x', scopes: 'guild:read' }],
@@ -54,6 +59,7 @@ async function serverRoutes() {
     [`${s}/tickets/panels`, { 'panel-text': 'x', 'panel-label': 'y' }],
     [`${s}/tickets/panels/${t.panel}`, { 'panel-text': 'x', 'panel-label': 'y' }],
     [`${s}/tickets/settings`, { 'ticket-transcripts': 'on' }],
+    [`${s}/applications/${submission}/decision`, { decision: 'accepted' }],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -76,6 +82,7 @@ const snapshot = async (guildId: string) => ({
   tickets: await database.db.selectFrom('tickets').select(['ticket_no', 'status', 'close_reason']).where('guild_id', '=', guildId).orderBy('ticket_no').execute(),
   ticketPanels: await database.db.selectFrom('ticket_panels').selectAll().where('guild_id', '=', guildId).execute(),
   ticketSettings: await database.db.selectFrom('ticket_settings').selectAll().where('guild_id', '=', guildId).execute(),
+  submissions: await database.db.selectFrom('application_submissions').select(['number', 'status', 'decided_by']).where('guild_id', '=', guildId).execute(),
   messages: await database.db.selectFrom('platform_messages').select('id').where('guild_id', '=', guildId).execute(),
   keys: await database.db.selectFrom('api_keys').select(['id', 'revoked_at']).where('guild_id', '=', guildId).execute(),
   endpoints: await database.db
