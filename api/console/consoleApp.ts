@@ -6,6 +6,7 @@ import type { AppDeps, RequestState } from '../context.js';
 import { assetRoutes } from './assets.js';
 import { consoleErrors } from './consoleErrors.js';
 import type { ConsoleState } from './consoleState.js';
+import { applicationRoutes } from './routes/applicationRoutes.js';
 import { auditRoutes } from './routes/auditRoutes.js';
 import { deliveryRoutes } from './routes/deliveryRoutes.js';
 import { deliverySearchRoutes } from './routes/deliverySearchRoutes.js';
@@ -14,6 +15,8 @@ import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
 import { webhookRoutes } from './routes/webhookRoutes.js';
 import { signInRoutes } from './routes/signInRoutes.js';
+import { ticketPanelRoutes } from './routes/ticketPanelRoutes.js';
+import { ticketRoutes } from './routes/ticketRoutes.js';
 import { securityHeaders } from './securityHeaders.js';
 import { guardWrites, loadSession, requireSession } from './sessionGuards.js';
 import { sessionPolicy } from './sessionPolicy.js';
@@ -37,6 +40,10 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   deliverySearchRoutes(router, deps);
   deliveryRoutes(router, deps);
   auditRoutes(router, deps);
+  // Panels first: their paths would otherwise be taken for a ticket's number.
+  ticketPanelRoutes(router, deps);
+  ticketRoutes(router, deps);
+  applicationRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([

@@ -74,6 +74,7 @@ export function applicationsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
           decision: body.decision,
           reason: body.reason ?? null,
           apiKeyId: caller.apiKey.id,
+          decidedBy: null,
           actor: { type: 'api_key', apiKeyId: caller.apiKey.id, userId: caller.apiKey.createdBy },
           requestId: caller.requestId,
           at: clock.now(),

@@ -110,13 +110,13 @@ export async function storeSubmissionDecision(
   trx: Db,
   guildId: string,
   number: number,
-  d: { status: 'accepted' | 'denied'; reason: string | null; apiKeyId: number; at: Date; reapplyAfter: Date | null },
+  d: { status: 'accepted' | 'denied'; reason: string | null; decidedBy: string | null; apiKeyId: number | null; at: Date; reapplyAfter: Date | null },
 ): Promise<void> {
   await trx
     .updateTable('application_submissions')
     .set({
       status: d.status,
-      decided_by: null,
+      decided_by: d.decidedBy,
       decided_at: d.at,
       reason: d.reason,
       decided_with_api_key_id: d.apiKeyId,

@@ -63,3 +63,17 @@ export async function saveTicketPanel(db: Kysely<Database>, p: TicketPanel): Pro
     .onConflict((oc) => oc.columns(['guild_id', 'panel_id']).doUpdateSet(values))
     .execute();
 }
+
+/** A server's ticket panels, highest number first (the newest, as the console numbers them), below `before`. */
+export async function listTicketPanels(db: Kysely<Database>, guildId: string, f: { before?: number; limit: number }): Promise<TicketPanel[]> {
+  let q = db.selectFrom('ticket_panels').selectAll().where('guild_id', '=', guildId);
+  if (f.before !== undefined) q = q.where('panel_id', '<', f.before);
+  const rows = await q.orderBy('panel_id', 'desc').limit(f.limit).execute();
+  return rows.map(toPanel);
+}
+
+/** The number a new panel of the server gets: one more than its highest. */
+export async function nextTicketPanelId(db: Kysely<Database>, guildId: string): Promise<number> {
+  const row = await db.selectFrom('ticket_panels').select((eb) => eb.fn.max('panel_id').as('top')).where('guild_id', '=', guildId).executeTakeFirst();
+  return (row?.top ?? 0) + 1;
+}

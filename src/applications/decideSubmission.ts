@@ -12,14 +12,17 @@ export interface SubmissionVerdict {
   number: number;
   decision: 'accepted' | 'denied';
   reason: string | null;
-  apiKeyId: number;
+  /** The key of an API decision; null for the dashboard's. */
+  apiKeyId: number | null;
+  /** The staff member who decided (the console user); null through the API, as the spec's decidedBy says. */
+  decidedBy: string | null;
   actor: AuditActor;
   requestId: string;
   at: Date;
 }
 
 /**
- * Decides a submission in the caller's transaction: status, reason and decidedAt stand at once (with the
+ * Decides a submission for the API or the console in the caller's transaction: status, reason and decidedAt stand at once (with the
  * form's re-apply cooldown after a denial), `applying` until its effects ran (applicationDecisionOperation).
  * Refused with 404 APPLICATION_NOT_FOUND or 409 APPLICATION_NOT_OPEN.
  */
@@ -31,6 +34,7 @@ export async function decideSubmission(trx: Kysely<Database>, v: SubmissionVerdi
   await storeSubmissionDecision(trx, v.guildId, v.number, {
     status: v.decision,
     reason: v.reason,
+    decidedBy: v.decidedBy,
     apiKeyId: v.apiKeyId,
     at: v.at,
     reapplyAfter: reapplyAfter(v.decision, v.at, form?.reapplyCooldownSeconds ?? null),

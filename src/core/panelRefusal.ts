@@ -5,6 +5,7 @@ export class PanelRefusal extends Refusal<
   | 'GUILD_NOT_FOUND'
   | 'FEATURE_DISABLED'
   | 'PANEL_NOT_FOUND'
+  | 'PANEL_EXISTS'
   | 'INVALID_PANEL'
   | 'UNKNOWN_CHANNEL'
   | 'UNKNOWN_CATEGORY'

@@ -20,13 +20,16 @@ export interface TicketPanelPublishing {
   guildId: string;
   panelId: number;
   change: TicketPanelChange;
-  /** `update` refuses a panel never posted; `post` makes it or, when it exists, changes it in place. */
-  mode: 'post' | 'update';
+  /**
+   * `update` refuses a panel never posted; `post` makes it or, when it exists, changes it in place; `create` (the
+   * console's new panel, numbered for the manager) refuses a number already taken, so a new panel never replaces one.
+   */
+  mode: 'post' | 'update' | 'create';
   actor: AuditActor;
 }
 
 /**
- * Staff post or change a ticket panel (the admin CLI now, the console later): its message, with the panel's open
+ * Staff post or change a ticket panel (the admin CLI and the console): its message, with the panel's open
  * button, is posted once and edited in place after that (posted again if someone deleted it). Every check runs
  * before anything is posted; the settings and the message's place are stored, with an audit row, only once the
  * platform took the message, so a refusal (unknown channel, a permission the bot lacks) changes nothing.
@@ -37,6 +40,7 @@ export async function publishTicketPanel(deps: PanelDeps, p: TicketPanelPublishi
   if (!guild.features.includes('tickets')) throw new PanelRefusal('FEATURE_DISABLED', `The Tickets feature is disabled in guild ${p.guildId}.`);
   const before = await findTicketPanel(deps.db, p.guildId, p.panelId);
   if (!before && p.mode === 'update') throw new PanelRefusal('PANEL_NOT_FOUND', `Ticket panel ${p.panelId} was never posted in guild ${p.guildId}; post it first.`);
+  if (before && p.mode === 'create') throw new PanelRefusal('PANEL_EXISTS', `Ticket panel ${p.panelId} already exists in guild ${p.guildId}.`);
   const settings = mergeTicketPanel(before, p.change);
   if (typeof settings === 'string') throw new PanelRefusal('INVALID_PANEL', settings);
   await checkPanelPlace(deps.platform, p.guildId, { channelId: settings.channelId, categoryId: settings.categoryId, roleIds: settings.staffRoleIds });

@@ -32,17 +32,25 @@ export function mergeTicketPanel(before: TicketPanelSettings | undefined, c: Tic
     categoryId: c.categoryId === undefined ? (before?.categoryId ?? null) : c.categoryId,
     staffRoleIds: c.staffRoleIds ?? before?.staffRoleIds ?? [],
   };
-  return ticketPanelProblem(s) ?? s;
+  return ticketPanelProblem(s)?.message ?? s;
 }
 
-function ticketPanelProblem(s: TicketPanelSettings): string | undefined {
-  if (s.text.trim() === '') return 'The panel text cannot be empty.';
-  if (s.title !== null && (s.title.trim() === '' || [...s.title].length > MAX_PANEL_TITLE)) return `The panel title has 1 to ${MAX_PANEL_TITLE} characters.`;
+/** What is wrong with a panel's settings, and which setting to fix (`content`: title and text together). */
+export interface TicketPanelProblem {
+  setting: keyof TicketPanelSettings | 'content';
+  message: string;
+}
+
+/** The first problem of complete settings (the console checks a form with it to name the field), if any. */
+export function ticketPanelProblem(s: TicketPanelSettings): TicketPanelProblem | undefined {
+  const problem = (setting: TicketPanelProblem['setting'], message: string) => ({ setting, message });
+  if (s.text.trim() === '') return problem('text', 'The panel text cannot be empty.');
+  if (s.title !== null && (s.title.trim() === '' || [...s.title].length > MAX_PANEL_TITLE)) return problem('title', `The panel title has 1 to ${MAX_PANEL_TITLE} characters.`);
   const label = [...s.buttonLabel.trim()].length;
-  if (label === 0 || label > MAX_BUTTON_LABEL) return `The button label has 1 to ${MAX_BUTTON_LABEL} characters (Discord's limit); it has ${label}.`;
+  if (label === 0 || label > MAX_BUTTON_LABEL) return problem('buttonLabel', `The button label has 1 to ${MAX_BUTTON_LABEL} characters (Discord's limit); it has ${label}.`);
   const content = ticketPanelContent(s).length;
-  if (content > MAX_CONTENT) return `The panel's message would have ${content} characters; Discord takes at most ${MAX_CONTENT} (title and text together).`;
-  if (s.staffRoleIds.length > MAX_STAFF_ROLES) return `A panel has at most ${MAX_STAFF_ROLES} staff roles.`;
-  if (new Set(s.staffRoleIds).size !== s.staffRoleIds.length) return 'A staff role is named twice.';
+  if (content > MAX_CONTENT) return problem('content', `The panel's message would have ${content} characters; Discord takes at most ${MAX_CONTENT} (title and text together).`);
+  if (s.staffRoleIds.length > MAX_STAFF_ROLES) return problem('staffRoleIds', `A panel has at most ${MAX_STAFF_ROLES} staff roles.`);
+  if (new Set(s.staffRoleIds).size !== s.staffRoleIds.length) return problem('staffRoleIds', 'A staff role is named twice.');
   return undefined;
 }

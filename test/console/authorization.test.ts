@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { insertEvent } from '../../db/shared/events.js';
 import { insertEndpoint } from '../../db/webhooks/webhooks.js';
+import { createTestForm, fileTestSubmission } from '../harness/applications.js';
+import { saveTicketPanel } from '../../db/tickets/panels.js';
+import { closeTicket } from '../../src/tickets/closeTicket.js';
+import { openTicket } from '../../src/tickets/openTicket.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { createTestKey } from '../harness/fixtures.js';
 import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
@@ -19,6 +23,9 @@ async function serverRoutes() {
   const delivery = await database.db.updateTable('webhook_deliveries').set({ status: 'failed' }).where('event_id', '=', event.id).returning('id').executeTakeFirstOrThrow();
   const s = `/console/servers/${guild.id}`;
   const e = `${s}/webhooks/${endpoint.id}`;
+  const t = await ticketRecords(guild.id);
+  const form = await createTestForm(database.db, guild.id);
+  const { number: submission } = await fileTestSubmission(database.db, guild.id, { form, userId: guild.memberId, at: new Date() });
   const pages = [
     `${s}/keys`,
     `${s}/keys/${key.id}/revoke`,
@@ -27,6 +34,15 @@ async function serverRoutes() {
     `${s}/deliveries`,
     `${s}/deliveries/${delivery.id}`,
     `${s}/audit`,
+    `${s}/tickets`,
+    `${s}/tickets/${t.open}`,
+    `${s}/tickets/${t.open}/close`,
+    `${s}/tickets/${t.closed}/transcript`,
+    `${s}/tickets/panels`,
+    `${s}/tickets/panels/new`,
+    `${s}/tickets/panels/${t.panel}`,
+    `${s}/applications`,
+    `${s}/applications/${submission}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/keys`, { name: 'x', scopes: 'guild:read' }],
@@ -39,12 +55,35 @@ async function serverRoutes() {
     ...['disable', 'remove'].map((a): [string, Record<string, string>] => [`${e}/${a}`, {}]),
     [`${s}/webhooks/${disabled.id}/enable`, {}],
     [`${s}/deliveries/${delivery.id}/retry`, {}],
+    [`${s}/tickets/${t.open}/close`, { 'close-reason': 'x' }],
+    [`${s}/tickets/panels`, { 'panel-text': 'x', 'panel-label': 'y' }],
+    [`${s}/tickets/panels/${t.panel}`, { 'panel-text': 'x', 'panel-label': 'y' }],
+    [`${s}/tickets/settings`, { 'ticket-transcripts': 'on' }],
+    [`${s}/applications/${submission}/decision`, { decision: 'accepted' }],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
 }
 
+/** An open ticket, a closed one with its transcript, and a ticket panel of the server. */
+async function ticketRecords(guildId: string) {
+  const at = new Date();
+  const opening = { guildId, userId: '100000000000000001', panel: null, subject: null, source: 'panel' as const, isThread: false, channelId: null, answers: [], at, actor: { type: 'system' as const } };
+  const { open, closed } = await database.db.transaction().execute(async (trx) => ({ open: (await openTicket(trx, opening)).ticketNo, closed: (await openTicket(trx, opening)).ticketNo }));
+  await database.db
+    .transaction()
+    .execute((trx) => closeTicket(trx, { guildId, ticketNo: closed, closedBy: null, closeType: 'manual', reason: null, messageContent: true, at, actor: { type: 'system' } }));
+  const panel = { guildId, panelId: 1, channelId: '100000000000000002', title: null, text: 'Help', buttonLabel: 'Open', categoryId: null, staffRoleIds: [], message: null, posts: 0, updatedAt: at };
+  await saveTicketPanel(database.db, panel);
+  return { open, closed, panel: panel.panelId };
+}
+
 const snapshot = async (guildId: string) => ({
+  tickets: await database.db.selectFrom('tickets').select(['ticket_no', 'status', 'close_reason']).where('guild_id', '=', guildId).orderBy('ticket_no').execute(),
+  ticketPanels: await database.db.selectFrom('ticket_panels').selectAll().where('guild_id', '=', guildId).execute(),
+  ticketSettings: await database.db.selectFrom('ticket_settings').selectAll().where('guild_id', '=', guildId).execute(),
+  submissions: await database.db.selectFrom('application_submissions').select(['number', 'status', 'decided_by']).where('guild_id', '=', guildId).execute(),
+  messages: await database.db.selectFrom('platform_messages').select('id').where('guild_id', '=', guildId).execute(),
   keys: await database.db.selectFrom('api_keys').select(['id', 'revoked_at']).where('guild_id', '=', guildId).execute(),
   endpoints: await database.db
     .selectFrom('webhook_endpoints')

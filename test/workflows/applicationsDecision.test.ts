@@ -189,6 +189,7 @@ describe('application decisions', () => {
           decision: 'accepted',
           reason: null,
           apiKeyId: 0,
+          decidedBy: null,
           actor: { type: 'system' },
           requestId: 'crashed',
           at: new Date(Date.now() - 60_000),

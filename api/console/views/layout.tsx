@@ -10,7 +10,7 @@ export interface Viewer {
 export interface ServerNav {
   id: string;
   name: string;
-  active: 'keys' | 'webhooks' | 'audit';
+  active: 'keys' | 'webhooks' | 'audit' | 'tickets' | 'applications';
 }
 
 /** The hidden CSRF field every state-changing form carries. */
@@ -20,6 +20,8 @@ const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
   { key: 'keys', label: 'API keys', path: 'keys' },
   { key: 'webhooks', label: 'Webhooks', path: 'webhooks' },
   { key: 'audit', label: 'Audit log', path: 'audit' },
+  { key: 'tickets', label: 'Tickets', path: 'tickets' },
+  { key: 'applications', label: 'Applications', path: 'applications' },
 ];
 
 /** Every console page: no inline script or style (the CSP forbids both), the CSRF token also as an htmx header. */

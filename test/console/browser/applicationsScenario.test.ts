@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { findSubmission } from '../../../db/applications/submissions.js';
+import { createTestForm, fileTestSubmission } from '../../harness/applications.js';
+import { eventually } from '../../harness/eventually.js';
+import { addTestMember } from '../../harness/fixtures.js';
+import { createModerationGuild } from '../../harness/moderationGuild.js';
+import { useWorkflowTestBed } from '../../harness/workflowTestBed.js';
+import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+
+const { db, app } = useWorkflowTestBed();
+const browser = useBrowser();
+
+describe('applications in a real browser', { timeout: 120_000 }, () => {
+  it('lists submissions, keeps a decision without a choice on the form, and accepts one, the worker applying it', async () => {
+    const guild = await createModerationGuild(db());
+    const managerId = await addTestMember(db(), guild, { username: 'boss', roleIds: [guild.roles.admin] });
+    const form = await createTestForm(db(), guild.id, { acceptRoleIds: [guild.roles.helper] });
+    const userId = await addTestMember(db(), guild, { username: 'ada', roleIds: [guild.roles.member] });
+    const { number } = await fileTestSubmission(db(), guild.id, { form, userId, at: new Date() });
+
+    for (const width of [1100, 390]) {
+      const { page } = await browser.open();
+      await page.setViewportSize({ width, height: 844 });
+      await signInLocally(page, app.baseUrl, managerId);
+      await page.goto(`${app.baseUrl}/console/servers/${guild.id}/applications`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectAccessible(page);
+      await screenshot(page, width === 390 ? 'phone-applications' : 'applications');
+      await page.getByRole('link', { name: `#${number}` }).click();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectAccessible(page);
+      await screenshot(page, width === 390 ? 'phone-application' : 'application');
+    }
+
+    const { page } = await browser.open();
+    await signInLocally(page, app.baseUrl, managerId);
+    await page.goto(`${app.baseUrl}/console/servers/${guild.id}/applications/${number}`);
+    await page.getByLabel('Reason (optional)').fill('Welcome aboard.');
+    await page.getByRole('button', { name: 'Record the decision' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-error'))).toBe('INVALID_INPUT');
+    expect(await page.getByLabel('Reason (optional)').inputValue()).toBe('Welcome aboard.');
+    await expectAccessible(page);
+    await screenshot(page, 'application-error');
+    await page.getByRole('radio', { name: 'Accept' }).check();
+    await page.getByRole('button', { name: 'Record the decision' }).click();
+    await page.waitForURL(`${app.baseUrl}/console/servers/${guild.id}/applications/${number}`);
+    await eventually(() => findSubmission(db(), guild.id, number), (s) => s?.applying === false);
+    await page.reload();
+    await expect.poll(() => page.locator('dd[data-status="accepted"]').count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'application-accepted');
+  });
+});
