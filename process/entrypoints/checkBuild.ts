@@ -34,7 +34,7 @@ function run(script: string, args: string[], env: Record<string, string>): Promi
 }
 
 const failures: string[] = [];
-const expect = (ok: boolean, what: string, outcome?: Outcome) => {
+const check = (ok: boolean, what: string, outcome?: Outcome) => {
   if (!ok) failures.push(`${what}${outcome ? ` (exit ${outcome.code}): ${outcome.stderr.trim().split('\n').slice(0, 6).join(' | ')}` : ''}`);
 };
 
@@ -44,12 +44,12 @@ const expect = (ok: boolean, what: string, outcome?: Outcome) => {
 await Promise.all(
   SERVICES.map(async (name) => {
     const outcome = await run(`${name}.js`, [], { LOG_LEVEL: 'not-a-level' });
-    expect(outcome.code === 2 && outcome.stderr.includes('LOG_LEVEL'), `${name}.js does not load as far as its config check`, outcome);
+    check(outcome.code === 2 && outcome.stderr.includes('LOG_LEVEL'), `${name}.js does not load as far as its config check`, outcome);
   }),
 );
 
 const admin = await run('admin.js', ['--help'], {});
-expect(admin.code === 0 && admin.stdout.startsWith('Usage:'), 'admin.js --help does not print its usage', admin);
+check(admin.code === 0 && admin.stdout.startsWith('Usage:'), 'admin.js --help does not print its usage', admin);
 
 // The worker bundles the workflows from the build's workflows/index.js (process/worker.ts): bundling them proves it
 // finds them, and that the bundler's packages are production ones.
@@ -58,7 +58,7 @@ try {
   const out = join(dir, 'workflows.js');
   const bundled = await run('bundleWorkflows.js', ['--out', out], {});
   const size = await stat(out).then((s) => s.size, () => 0);
-  expect(bundled.code === 0 && size > 0, 'the workflows do not bundle from the build', bundled);
+  check(bundled.code === 0 && size > 0, 'the workflows do not bundle from the build', bundled);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
@@ -67,7 +67,7 @@ try {
 try {
   assetRoutes({ get: () => undefined } as unknown as ConsoleRouter);
 } catch (err) {
-  expect(false, `the console's assets are missing from the build: ${(err as Error).message}`);
+  check(false, `the console's assets are missing from the build: ${(err as Error).message}`);
 }
 
 if (failures.length > 0) {
