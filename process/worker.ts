@@ -1,3 +1,4 @@
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import type { ActivityDeps } from '../activities/deps.js';
@@ -10,7 +11,8 @@ import type { workerTracing } from './tracing/temporalTracing.js';
 
 type WorkerTracing = ReturnType<typeof workerTracing>;
 
-const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+// Beside this file's own kind: workflows/index.ts from the source (tsx, tests), index.js from the build (the image).
+const WORKFLOWS_PATH = fileURLToPath(new URL(`../workflows/index${extname(import.meta.url)}`, import.meta.url));
 
 /** Bundles the workflow code; do it once per process and share the bundle between workers. */
 export function bundleWorkflows(tracing?: WorkerTracing): Promise<WorkflowBundle> {

@@ -3,7 +3,10 @@ import { once } from 'node:events';
 import { open } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** An api, worker or bot process of the stack, started as the container image starts it (`node --import tsx`). */
+/**
+ * An api, worker or bot process of the stack, node itself as the process like in the container image, but from the
+ * TypeScript source (`node --import tsx`) rather than the build.
+ */
 export interface ServiceChild {
   name: string;
   pid: number;
