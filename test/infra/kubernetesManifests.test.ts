@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/core/config.js';
 import { opsEndpoints } from '../../process/ops/opsEndpoints.js';
 import { containerEnv } from './kubernetes/containerEnv.js';
 import { kustomizations, manifestFiles, parseManifests, ROOT, schemaErrors, type Manifest } from './kubernetes/manifests.js';
+import { unknownFieldErrors } from './kubernetes/unknownFields.js';
 
 // deploy/kubernetes as CI checks it (docs/deployment.md, Kubernetes): the Kubernetes API's schema of each kind, then
 // what the schema cannot know: every variable one the config reads and the whole environment a valid configuration,
@@ -96,6 +97,11 @@ describe('deploy/kubernetes', () => {
     expect((await Promise.all(all.map(schemaErrors))).flat()).toEqual([]);
   });
 
+  // The TypeScript compiler reads the kinds' interfaces: seconds.
+  it('has no field its kind does not define (the API server refuses them)', { timeout: 90_000 }, () => {
+    expect(unknownFieldErrors(all)).toEqual([]);
+  });
+
   it('lists every manifest file in exactly one kustomization', () => {
     expect(kustomizations().flatMap((k) => k.resources).sort()).toEqual(files.map((f) => f.file).sort());
   });
@@ -178,6 +184,15 @@ describe('a broken manifest fails the checks', () => {
     const [probe] = parseManifests('apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n    - name: c\n      readinessProbe: {httpGet: {path: /readyz}}\n');
     expect(await schemaErrors(probe!)).toEqual(['Pod p: data/spec/containers/0/readinessProbe/httpGet must have required property port']);
     expect(await schemaErrors({ apiVersion: 'apps/v1', kind: 'Deploymnet', metadata: { name: 'x' } })).toEqual(['Deploymnet x: no schema for apiVersion apps/v1, kind Deploymnet']);
+  });
+
+  it('a misspelt field, which the schema lets through, is named', { timeout: 90_000 }, async () => {
+    const broken = api();
+    broken.spec.template.spec.containers[0].livenessProbe.httpGet.paht = '/livez';
+    expect(await schemaErrors(broken)).toEqual([]);
+    expect(unknownFieldErrors([broken])).toEqual([
+      `Deployment community-bot-api: Object literal may only specify known properties, and '"paht"' does not exist in type 'IHTTPGetAction'.`,
+    ]);
   });
 
   it('a variable the config does not read, or a secret file outside the Secret volume, is named', () => {
