@@ -136,6 +136,12 @@ const EnvSchema = z.object({
   }
 });
 
+/**
+ * The environment variables the config reads (each secret's `<NAME>_FILE` form aside: SECRET_SETTINGS); the
+ * deployment manifests set no other (test/infra/kubernetesManifests.test.ts).
+ */
+export const CONFIG_VARIABLES: readonly string[] = Object.freeze(Object.keys(EnvSchema.shape));
+
 export type Config = Readonly<{
   env: 'development' | 'test' | 'production';
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];

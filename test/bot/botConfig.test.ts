@@ -13,7 +13,22 @@ describe('bot settings', () => {
     expect(loadConfig({ DISCORD_SHARD_COUNT: '6', DISCORD_SHARD_IDS: '0,2,5' }).bot.shardIds).toEqual([0, 2, 5]);
   });
 
+  // A StatefulSet's pods differ only by the ordinal ending their name (docs/deployment.md, Kubernetes).
+  it("take the range a StatefulSet pod's ordinal gives with DISCORD_SHARDS_PER_POD, the last pod's clipped at the count", () => {
+    const pod = (name: string) => loadConfig({ DISCORD_SHARD_COUNT: '10', DISCORD_SHARDS_PER_POD: '4', BOT_POD_NAME: name }).bot.shardIds;
+    expect(pod('community-bot-bot-0')).toEqual({ start: 0, end: 3 });
+    expect(pod('community-bot-bot-1')).toEqual({ start: 4, end: 7 });
+    expect(pod('community-bot-bot-2')).toEqual({ start: 8, end: 9 });
+    expect(loadConfig({ DISCORD_SHARD_COUNT: '16', DISCORD_SHARDS_PER_POD: '16', BOT_POD_NAME: 'bot-0' }).bot.shardIds).toEqual({ start: 0, end: 15 });
+  });
+
   it.each([
+    [{ DISCORD_SHARD_COUNT: '8', DISCORD_SHARDS_PER_POD: '4', BOT_POD_NAME: 'bot-2' }, 'BOT_POD_NAME: ordinal 2 would start at shard 8, past DISCORD_SHARD_COUNT (8): run 2 bot pods (DISCORD_SHARD_COUNT / DISCORD_SHARDS_PER_POD, rounded up)'],
+    [{ DISCORD_SHARD_COUNT: '8', DISCORD_SHARDS_PER_POD: '4', BOT_POD_NAME: 'bot' }, "BOT_POD_NAME: must end in the pod's ordinal, as a StatefulSet names its pods (bot-0, bot-1 ...)"],
+    [{ DISCORD_SHARD_COUNT: '8', DISCORD_SHARDS_PER_POD: '4' }, "DISCORD_SHARDS_PER_POD: needs BOT_POD_NAME (the pod's name, from the downward API's metadata.name)"],
+    [{ DISCORD_SHARDS_PER_POD: '4', BOT_POD_NAME: 'bot-0' }, 'DISCORD_SHARDS_PER_POD: needs DISCORD_SHARD_COUNT (the same total on every bot process)'],
+    [{ DISCORD_SHARD_COUNT: '8', DISCORD_SHARDS_PER_POD: '4', DISCORD_SHARD_IDS: '0-3', BOT_POD_NAME: 'bot-0' }, 'DISCORD_SHARDS_PER_POD: must not be set together with DISCORD_SHARD_IDS (set one of the two)'],
+    [{ DISCORD_SHARD_COUNT: '8', DISCORD_SHARDS_PER_POD: '0', BOT_POD_NAME: 'bot-0' }, 'DISCORD_SHARDS_PER_POD: Too small: expected number to be >=1'],
     [{ DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '0-' }, 'DISCORD_SHARD_IDS: must be a range such as 0-3 or a list such as 0,2,5'],
     [{ DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: 'all' }, 'DISCORD_SHARD_IDS: must be a range such as 0-3 or a list such as 0,2,5'],
     [{ DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '3-1' }, 'DISCORD_SHARD_IDS: must be a range whose first shard is not after its last'],

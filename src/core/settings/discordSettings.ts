@@ -23,6 +23,14 @@ export const discordEnv = {
     .string()
     .regex(/^(\d+-\d+|\d+(,\d+)*)$/, 'must be a range such as 0-3 or a list such as 0,2,5')
     .optional(),
+  /**
+   * Instead of DISCORD_SHARD_IDS, for bots run as a Kubernetes StatefulSet: each pod runs this many shards, the range
+   * its ordinal gives (pod `bot-2` with 4: shards 8-11; the last pod may have fewer). Needs DISCORD_SHARD_COUNT and
+   * BOT_POD_NAME.
+   */
+  DISCORD_SHARDS_PER_POD: z.coerce.number().int().min(1).max(100_000).optional(),
+  /** The bot pod's name, whose `-<ordinal>` ending picks its shards with DISCORD_SHARDS_PER_POD (downward API: metadata.name). */
+  BOT_POD_NAME: z.string().optional(),
 };
 
 type DiscordEnv = z.infer<z.ZodObject<typeof discordEnv>>;
@@ -37,6 +45,37 @@ export type EgressSettings = Readonly<{ port: number; upstreamUrl: string }>;
 function shardIdsOf(value: string): ShardIds {
   const range = /^(\d+)-(\d+)$/.exec(value);
   return range ? { start: Number(range[1]), end: Number(range[2]) } : value.split(',').map(Number);
+}
+
+/** A StatefulSet pod's ordinal: the number its name ends in (`bot-3`: 3). */
+const ordinalOf = (podName: string | undefined) => {
+  const match = podName === undefined ? null : /-(\d+)$/.exec(podName);
+  return match ? Number(match[1]) : undefined;
+};
+
+/** The range the pod's ordinal gives, clipped at the last shard (undefined when the settings do not make one). */
+function podShardsOf(e: DiscordEnv): { start: number; end: number } | undefined {
+  const ordinal = ordinalOf(e.BOT_POD_NAME);
+  if (e.DISCORD_SHARDS_PER_POD === undefined || e.DISCORD_SHARD_COUNT === undefined || ordinal === undefined) return undefined;
+  const start = ordinal * e.DISCORD_SHARDS_PER_POD;
+  return { start, end: Math.min(start + e.DISCORD_SHARDS_PER_POD, e.DISCORD_SHARD_COUNT) - 1 };
+}
+
+function checkPodShards(e: DiscordEnv, ctx: z.RefinementCtx): void {
+  const perPod = e.DISCORD_SHARDS_PER_POD;
+  if (perPod === undefined) return;
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (e.DISCORD_SHARD_IDS !== undefined) issue('DISCORD_SHARDS_PER_POD', 'must not be set together with DISCORD_SHARD_IDS (set one of the two)');
+  if (e.DISCORD_SHARD_COUNT === undefined) issue('DISCORD_SHARDS_PER_POD', 'needs DISCORD_SHARD_COUNT (the same total on every bot process)');
+  if (e.BOT_POD_NAME === undefined) issue('DISCORD_SHARDS_PER_POD', "needs BOT_POD_NAME (the pod's name, from the downward API's metadata.name)");
+  else if (ordinalOf(e.BOT_POD_NAME) === undefined) issue('BOT_POD_NAME', "must end in the pod's ordinal, as a StatefulSet names its pods (bot-0, bot-1 ...)");
+  const shards = podShardsOf(e);
+  // A StatefulSet scaled past the shards would run pods with nothing to do, or two processes believing they cover
+  // the bot: stop at start with what to change instead.
+  if (shards && e.DISCORD_SHARD_COUNT !== undefined && shards.start >= e.DISCORD_SHARD_COUNT) {
+    const pods = Math.ceil(e.DISCORD_SHARD_COUNT / perPod);
+    issue('BOT_POD_NAME', `ordinal ${ordinalOf(e.BOT_POD_NAME)} would start at shard ${shards.start}, past DISCORD_SHARD_COUNT (${e.DISCORD_SHARD_COUNT}): run ${pods} bot pods (DISCORD_SHARD_COUNT / DISCORD_SHARDS_PER_POD, rounded up)`);
+  }
 }
 
 export function checkDiscordEnv(e: DiscordEnv, ctx: z.RefinementCtx): void {
@@ -58,6 +97,7 @@ export function checkDiscordEnv(e: DiscordEnv, ctx: z.RefinementCtx): void {
   if (highest !== undefined && e.DISCORD_SHARD_COUNT !== undefined && highest >= e.DISCORD_SHARD_COUNT) {
     ctx.addIssue({ code: 'custom', path: ['DISCORD_SHARD_IDS'], message: `must name shards below DISCORD_SHARD_COUNT (${e.DISCORD_SHARD_COUNT}); shard ids start at 0` });
   }
+  checkPodShards(e, ctx);
 }
 
 export function platformSettingsOf(e: DiscordEnv): PlatformSettings {
@@ -70,7 +110,7 @@ export function botSettingsOf(e: DiscordEnv): BotSettings {
   return Object.freeze({
     port: e.BOT_PORT,
     shardCount: e.DISCORD_SHARD_COUNT,
-    shardIds: e.DISCORD_SHARD_IDS === undefined ? undefined : shardIdsOf(e.DISCORD_SHARD_IDS),
+    shardIds: e.DISCORD_SHARD_IDS === undefined ? podShardsOf(e) : shardIdsOf(e.DISCORD_SHARD_IDS),
   });
 }
 
