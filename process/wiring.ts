@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
-import type { NativeConnection } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
 import { createApp } from '../api/app.js';
 import type { AppDeps } from '../api/context.js';
@@ -17,7 +17,9 @@ import type { Logger } from '../src/core/logger.js';
 import { createMemberCache } from '../src/core/memberCache.js';
 import { CredentialCache } from '../src/keys/credentialCache.js';
 import { connectWorkerConnection, temporalConnectionOptions } from '../src/core/temporal/connection.js';
+import type { CredentialSource } from '../src/core/temporal/credentialSource.js';
 import type { TemporalGateway } from '../src/core/temporal/gateway.js';
+import { rotatingGateway } from '../src/core/temporal/rotatingClient.js';
 import { ensureSchedules } from '../src/core/temporal/schedules.js';
 import { runStartRelay } from '../src/core/temporal/startRelay.js';
 import { AREAS } from './areas.js';
@@ -30,6 +32,8 @@ import { databaseCheck, temporalCheck } from './ops/probes.js';
 import { activeTracing } from './tracing/activeTracing.js';
 import { tracingClientInterceptors, workerTracing } from './tracing/temporalTracing.js';
 import { createWorker, workflowCode } from './worker.js';
+import { followCredentials } from './workerCredentials.js';
+import { workerDeploymentOf } from './workerVersioning.js';
 
 // The one place that builds the service's dependencies; the entrypoints (api, worker, dev) call it.
 
@@ -65,11 +69,14 @@ export function openDatabase(config: Config, logger: Logger, processName: Budget
  * Given `localWorker`, the NativeConnection of a worker polling the task queue in this same thread, it uses that
  * connection and asks for eager starts instead (see eagerStart).
  */
-export function createTemporalGateway(config: Config, localWorker?: NativeConnection): TemporalGateway {
+export function createTemporalGateway(config: Config, localWorker?: NativeConnection, credentials?: CredentialSource): TemporalGateway {
   const tracing = tracingClientInterceptors(activeTracing());
-  const client = localWorker
-    ? new Client({ connection: localWorker, namespace: config.temporal.namespace, interceptors: { workflow: [...(tracing?.workflow ?? []), eagerStart] } })
-    : new Client({ connection: Connection.lazy(temporalConnectionOptions(config.temporal)), namespace: config.temporal.namespace, interceptors: tracing });
+  if (localWorker) {
+    const client = new Client({ connection: localWorker, namespace: config.temporal.namespace, interceptors: { workflow: [...(tracing?.workflow ?? []), eagerStart] } });
+    return { client, taskQueue: config.temporal.taskQueue };
+  }
+  if (credentials) return rotatingGateway(credentials, { namespace: config.temporal.namespace, interceptors: tracing }, config.temporal.taskQueue);
+  const client = new Client({ connection: Connection.lazy(temporalConnectionOptions(config.temporal)), namespace: config.temporal.namespace, interceptors: tracing });
   return { client, taskQueue: config.temporal.taskQueue };
 }
 
@@ -172,15 +179,19 @@ export interface RunningWorker {
  * The worker process's work: the Temporal worker (workflows bundled once), the start relay for work
  * whose workflow start was lost, and the service's schedules.
  */
-export async function startWorker(config: Config, db: Kysely<Database>, temporal: TemporalGateway, logger: Logger): Promise<RunningWorker> {
-  const connection = await connectWorkerConnection(config.temporal);
+export async function startWorker(config: Config, db: Kysely<Database>, temporal: TemporalGateway, logger: Logger, credentials?: CredentialSource): Promise<RunningWorker> {
+  const connection = credentials ? await NativeConnection.connect(credentials.options()) : await connectWorkerConnection(config.temporal);
   const tracing = activeTracing();
   const tracingOptions = tracing ? workerTracing(tracing) : undefined;
+  const bundle = await workflowCode(config.temporal.workflowBundlePath, tracingOptions);
+  const deployment = await workerDeploymentOf(config.temporal, bundle);
+  if (deployment) logger.info({ deploymentName: deployment.name, buildId: deployment.buildId }, 'versioned worker: polls for its deployment version');
   const worker = await createWorker({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    bundle: await workflowCode(config.temporal.workflowBundlePath, tracingOptions),
+    bundle,
+    deployment,
     tracing: tracingOptions,
     deps: { db, platform: createPlatform(config, db, logger, { callSignal: activityCancellation, metrics: platformMetrics }), clock: systemClock, logger, temporal, webhooks: config.webhooks },
     maxCachedWorkflows: config.temporal.maxCachedWorkflows,
@@ -188,6 +199,7 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     shutdownGraceMs: config.ops.workerShutdownGraceMs,
     shutdownForceMs: config.ops.workerShutdownForceMs,
   });
+  if (credentials) followCredentials(worker, credentials);
   await ensureSchedules(temporal, collectSchedules(AREAS), logger);
   const running = worker.run();
   const ops = opsEndpoints({
@@ -210,7 +222,8 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
       // The SDK's runtime also reacts to SIGINT/SIGTERM and may already be draining the worker.
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await Promise.all([running, relay]);
-      await Promise.all([connection.close(), server.close()]);
+      // The worker's connection now: new TLS files may have replaced the one it started with.
+      await Promise.all([(worker.connection ?? connection).close(), server.close()]);
     },
   };
 }

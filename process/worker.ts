@@ -8,6 +8,7 @@ import { AREAS } from './areas.js';
 import { outageRetries } from './outageRetries.js';
 import { collectActivities } from './registry.js';
 import type { workerTracing } from './tracing/temporalTracing.js';
+import { workerDeploymentOptions, type WorkerDeployment } from './workerVersioning.js';
 
 type WorkerTracing = ReturnType<typeof workerTracing>;
 
@@ -47,6 +48,8 @@ export interface WorkerOptions {
   shutdownGraceMs?: number;
   /** Shutdown gives up waiting after this long. */
   shutdownForceMs?: number;
+  /** Worker Deployment Versioning (process/workerVersioning.ts); unset: an unversioned worker. */
+  deployment?: WorkerDeployment;
   /** When tracing is on: the activities' spans and the sink of the workflows' spans (the bundle must have been made with it). */
   tracing?: WorkerTracing;
 }
@@ -73,6 +76,7 @@ export function createWorker(options: WorkerOptions): Promise<Worker> {
     // Only when set: the SDK takes an explicit undefined for a value and refuses it.
     ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceTime: options.shutdownGraceMs }),
     ...(options.shutdownForceMs === undefined ? {} : { shutdownForceTime: options.shutdownForceMs }),
+    ...(options.deployment ? { workerDeploymentOptions: workerDeploymentOptions(options.deployment) } : {}),
   });
 }
 

@@ -1,10 +1,10 @@
-import { Client, Connection } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { Config } from '../../src/core/config.js';
 import type { Logger } from '../../src/core/logger.js';
-import { temporalConnectionOptions } from '../../src/core/temporal/connection.js';
+import { watchTemporalCredentials } from '../../src/core/temporal/credentialSource.js';
+import { rotatingGateway } from '../../src/core/temporal/rotatingClient.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import { discordMemberList } from '../../src/platform/discord/discordMemberList.js';
 import { createInteractionReplies } from '../../src/platform/discord/interactionReplies.js';
@@ -23,10 +23,10 @@ export const MOD_ACTION_WAIT_MS = 10_000;
  * The bot's Temporal client, connected on first use (Connection.lazy): a Temporal that is down fails those calls,
  * which the commands answer in words, and never the bot's start. None without TEMPORAL_ADDRESS.
  */
-export function botTemporalGateway(config: Config): TemporalGateway | undefined {
+export function botTemporalGateway(config: Config, logger: Logger): TemporalGateway | undefined {
   if (!config.temporal.address) return undefined;
-  const connection = Connection.lazy(temporalConnectionOptions(config.temporal));
-  return { client: new Client({ connection, namespace: config.temporal.namespace }), taskQueue: config.temporal.taskQueue };
+  // The API key file and TLS files are re-read (TEMPORAL_CREDENTIALS_RELOAD_MS), as in the api and the worker.
+  return rotatingGateway(watchTemporalCredentials(config.temporal, logger), { namespace: config.temporal.namespace }, config.temporal.taskQueue);
 }
 
 /** What the bot's handlers use, built from the config (PLATFORM=discord) once per bot process. */
@@ -54,7 +54,7 @@ export function createBotDeps(
     latch,
     botUser: { id: null },
     rest,
-    temporal: 'temporal' in overrides ? overrides.temporal : botTemporalGateway(config),
+    temporal: 'temporal' in overrides ? overrides.temporal : botTemporalGateway(config, logger),
     modActionWaitMs: MOD_ACTION_WAIT_MS,
     ...overrides,
   };

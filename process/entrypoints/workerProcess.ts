@@ -9,8 +9,8 @@ const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel, 'worker');
 if (config.ops.temporalMetricsPort !== undefined) installTemporalMetrics(config.http.host, config.ops.temporalMetricsPort);
 runUntilSignal(async (defer) => {
-  const { db, temporal } = openProcessDeps(config, logger, 'worker', defer);
-  const worker = await startWorker(config, db, temporal, logger);
+  const { db, temporal, credentials } = openProcessDeps(config, logger, 'worker', defer);
+  const worker = await startWorker(config, db, temporal, logger, credentials);
   defer(worker.stop);
   logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker polling');
 }, (line) => logger.info(line), { deadlineMs: config.ops.shutdownDeadlineMs });

@@ -8,6 +8,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { SCOPES } from '../../src/core/scopes.js';
 import { createApiKey } from '../../src/keys/keyManagement.js';
 import { addEndpoint } from '../../src/webhooks/endpointManagement.js';
+import { Balancer } from './balancer.js';
 import { checkEffects, flowRefused, takeBaseline, untilDelivered } from './checks.js';
 import { MixedLoad, untilAllTerminal, type LoadTargets } from './load.js';
 import { ChaosStack } from './stack.js';
@@ -15,6 +16,8 @@ import { ChaosStack } from './stack.js';
 // `npm run chaos [-- --short]`: the fault suite (docs/chaos.md). Loopback only; every wait and the load are bounded.
 
 const SHORT = process.argv.includes('--short');
+// `--only roll,frontend`: the faults whose name contains one of these words (a scenario tried on its own).
+const ONLY = process.argv.includes('--only') ? (process.argv[process.argv.indexOf('--only') + 1] ?? '').split(',').filter(Boolean) : [];
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 const SETTLE_MS = 240_000;
 const log = (line: string) => console.log(`chaos: ${line}`);
@@ -22,6 +25,8 @@ const log = (line: string) => console.log(`chaos: ${line}`);
 interface Fault {
   name: string;
   seconds: number;
+  /** No dependency goes away: every request must be answered 2xx (no 5xx, none unanswered). */
+  noErrors?: boolean;
   begin(): Promise<void> | void;
   end(): Promise<void> | void;
 }
@@ -92,18 +97,22 @@ async function untilBothReady(stack: ChaosStack, timeoutMs: number): Promise<num
 
 async function main(): Promise<number> {
   const stack = new ChaosStack();
+  const balancer = new Balancer(1_000);
   const receiver = await startCountingReceiver();
   const startedAt = Date.now();
   const phases: PhaseFigures[] = [];
   try {
     await stack.start(log);
+    // The clients reach the api through a balancer, as behind a Kubernetes Service.
+    const balancerOrigin = await balancer.start();
+    await balancer.add({ name: 'api-1', origin: stack.apiOrigin, opsOrigin: stack.apiOpsOrigin });
     const { db } = stack.db;
     await seedDemoGuild(db);
     const key = async (name: string) =>
       (await createApiKey(db, systemClock, { guildId: DEMO_GUILD_ID, name, scopes: [...SCOPES], expiresInDays: null, createdBy: DEMO_OWNER_ID, actor: { type: 'system' } })).key;
     const [mainKey, moderationKey] = [await key('chaos'), await key('chaos moderation')];
     await addEndpoint({ db, clock: systemClock, actor: { type: 'system' }, allowInsecureLocal: true }, { guildId: DEMO_GUILD_ID, url: receiver.url, events: ['bank.transaction'] });
-    const apiUrl = `${stack.apiOrigin}/api/v1/guilds/${DEMO_GUILD_ID}`;
+    const apiUrl = `${balancerOrigin}/api/v1/guilds/${DEMO_GUILD_ID}`;
     const flows = (await (await fetch(`${apiUrl}/flows`, { headers: { Authorization: `Bearer ${mainKey}` } })).json()) as { items: Array<{ id: number; name: string }> };
     const flowId = String(flows.items.find((f) => f.name === 'Pay a reward')!.id);
     const member = (i: number) => `11000000000000${String(1000 + i).padStart(5, '0')}`;
@@ -111,16 +120,27 @@ async function main(): Promise<number> {
     const targets: LoadTargets = { apiUrl, key: mainKey, moderationKey, xpUsers: range(14, 24), bankUsers: range(24, 34), warnUsers: range(34, 41), flowId };
     const baseline = await takeBaseline(db, DEMO_GUILD_ID, targets.xpUsers);
     const accepted: MixedLoad['accepted'] = [];
+    const rollProblems: string[] = [];
 
     const faults: Fault[] = [
       { name: 'worker kill -9, restarted', seconds: 10, begin: () => stack.killWorker(), end: () => stack.startWorker(false) },
       { name: 'PostgreSQL stopped 10 s', seconds: 10, begin: () => stack.stopPostgres(), end: () => stack.startPostgres() },
       { name: 'Temporal frozen 10 s (SIGSTOP)', seconds: 10, begin: () => stack.freezeTemporal(), end: () => stack.thawTemporal() },
       { name: 'receiver failing half its requests', seconds: 20, begin: () => receiver.setFailing(true), end: () => receiver.setFailing(false) },
+      {
+        name: 'rolling restart of the api and the worker',
+        seconds: 0,
+        noErrors: true,
+        begin: async () => void rollProblems.push(...(await stack.roll(balancer))),
+        end: () => {},
+      },
+      { name: 'Temporal frontend restarted (stopped 10 s, same port and database)', seconds: 10, begin: () => stack.stopTemporal(), end: () => stack.restartTemporal() },
       ...(SHORT ? [] : [{ name: 'PostgreSQL stopped 5 min', seconds: 300, begin: () => stack.stopPostgres(), end: () => stack.startPostgres() }]),
     ];
-    for (const fault of faults) {
+    for (const fault of faults.filter((f) => ONLY.length === 0 || ONLY.some((word) => f.name.includes(word)))) {
       log(`${fault.name}: load on, fault for ${fault.seconds} s`);
+      balancer.errors.length = 0;
+      rollProblems.length = 0;
       const load = new MixedLoad(targets, { phase: phases.length + 1, intervalMs: 150, maxOps: SHORT ? 400 : 3_000 });
       load.start();
       await sleep(3_000);
@@ -134,7 +154,15 @@ async function main(): Promise<number> {
       const settleMs = await untilAllTerminal(apiUrl, mainKey, moderationKey, accepted, SETTLE_MS);
       // A first attempt refused by the receiver is retried a minute later (the spec's schedule).
       const deliveryMs = await untilDelivered(db, DEMO_GUILD_ID, baseline, receiver.delivered, 150_000);
-      const problems = [...load.violations, ...stack.unexpectedExits, ...(await checkEffects(db, DEMO_GUILD_ID, baseline, accepted, receiver.delivered))];
+      const problems = [
+        ...load.violations,
+        ...stack.unexpectedExits,
+        ...rollProblems,
+        // The api stays ready whatever its dependencies do, so the balancer never has to fail a request.
+        ...balancer.errors.map((e) => `the balancer failed a request: ${e}`),
+        ...(fault.noErrors ? clientErrors(load) : []),
+        ...(await checkEffects(db, DEMO_GUILD_ID, baseline, accepted, receiver.delivered)),
+      ];
       const kinds = ['xp', 'bank', 'flow', 'warn'] as const;
       const figures: PhaseFigures = {
         fault: fault.name,
@@ -159,6 +187,7 @@ async function main(): Promise<number> {
       for (const problem of problems.slice(0, 20)) log(`  problem: ${problem}`);
     }
   } finally {
+    await balancer.close();
     await stack.stop().catch((err: unknown) => log(`stopping the stack failed: ${String(err)}`));
     await receiver.close();
   }
@@ -172,6 +201,12 @@ async function main(): Promise<number> {
 }
 
 const round = (ms: number) => Math.round(ms / 100) / 10;
+
+/** Any answer but a success, and any request left without one, is an error a client saw. */
+const clientErrors = (load: MixedLoad) => [
+  ...Object.entries(load.statuses).flatMap(([status, n]) => (Number(status) >= 300 ? [`${n} requests answered ${status}`] : [])),
+  ...(load.noAnswer > 0 ? [`${load.noAnswer} requests without an answer`] : []),
+];
 
 main().then(
   (code) => process.exit(code),

@@ -13,6 +13,7 @@ import { resolveTemporalBinary } from '../../process/infra/temporalBinaries.js';
 import { readTemporalDevSettings } from '../../process/infra/temporalDevSettings.js';
 import { loadConfig } from '../../src/core/config.js';
 import { startServiceProcess, untilReady, type ServiceProcess } from '../harness/serviceProcess.js';
+import type { Backend, Balancer } from './balancer.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -32,7 +33,15 @@ export class ChaosStack {
   workerOrigin = '';
   private postgres?: RunningPostgres;
   private temporal?: ChildProcess;
+  /** The dev server's ports and arguments, kept so that a restart comes back on the same port and database file. */
+  private temporalArgs: string[] = [];
+  private temporalCli = '';
+  private temporalHttpPort = 0;
+  private temporalNamespace = '';
+  private temporalStopping = false;
   private dataDir = '';
+  private temporalDir = '';
+  private instances = 0;
   private pgPort = 0;
   private env: Record<string, string> = {};
   private expectedEnds = new Set<ServiceProcess>();
@@ -40,6 +49,7 @@ export class ChaosStack {
 
   async start(log: (line: string) => void): Promise<void> {
     this.dataDir = await mkdtemp(join(tmpdir(), 'cb-chaos-pg-'));
+    this.temporalDir = await mkdtemp(join(tmpdir(), 'cb-chaos-temporal-'));
     this.pgPort = await freePort();
     await this.startPostgres();
     const url = this.postgres!.url;
@@ -50,19 +60,12 @@ export class ChaosStack {
     const temporalAddress = await this.startTemporal();
     log(`Temporal dev server on ${temporalAddress} (pid ${this.temporal!.pid})`);
 
-    const [apiPort, apiOpsPort, workerPort] = [await freePort(), await freePort(), await freePort()];
-    this.apiOrigin = `http://127.0.0.1:${apiPort}`;
-    this.apiOpsOrigin = `http://127.0.0.1:${apiOpsPort}`;
-    this.workerOrigin = `http://127.0.0.1:${workerPort}`;
     this.env = {
       NODE_ENV: 'development',
       DATABASE_URL: url,
       TEMPORAL_ADDRESS: temporalAddress,
       TEMPORAL_NAMESPACE: 'default',
       HOST: '127.0.0.1',
-      PORT: String(apiPort),
-      API_OPS_PORT: String(apiOpsPort),
-      WORKER_PORT: String(workerPort),
       LOG_LEVEL: 'warn',
       WEBHOOK_ALLOW_INSECURE_LOCAL: 'true',
       // The load goes through a few keys at a rate no customer would: the per-key and per-address limits are not under test.
@@ -70,16 +73,42 @@ export class ChaosStack {
       AUTH_FAILURE_LIMIT: '1000000',
       WORKER_SHUTDOWN_GRACE_MS: '10000',
     };
-    this.api = this.watch('api', startServiceProcess('api', this.env));
+    await this.startApi();
     await this.startWorker();
-    await untilReady(this.api, `${this.apiOpsOrigin}/readyz`);
     log(`api on ${this.apiOrigin}, worker ready on ${this.workerOrigin}`);
   }
 
-  /** Starts a worker process; `ready` waits for its /readyz (a restart's recovery is measured by the caller instead). */
+  /** Starts an api process on ports of its own and waits for its /readyz; it becomes `api`. */
+  async startApi(): Promise<Backend> {
+    const [port, opsPort] = [await freePort(), await freePort()];
+    const name = `api-${++this.instances}`;
+    const api = this.watch(name, startServiceProcess('api', { ...this.env, PORT: String(port), API_OPS_PORT: String(opsPort) }));
+    await untilReady(api, `http://127.0.0.1:${opsPort}/readyz`);
+    [this.api, this.apiOrigin, this.apiOpsOrigin] = [api, `http://127.0.0.1:${port}`, `http://127.0.0.1:${opsPort}`];
+    return { name, origin: this.apiOrigin, opsOrigin: this.apiOpsOrigin };
+  }
+
+  /** Starts a worker process (it becomes `worker`); `ready` waits for its /readyz (a restart's recovery is measured by the caller instead). */
   async startWorker(ready = true): Promise<void> {
-    this.worker = this.watch('worker', startServiceProcess('worker', this.env));
+    const port = await freePort();
+    this.worker = this.watch(`worker-${++this.instances}`, startServiceProcess('worker', { ...this.env, WORKER_PORT: String(port) }));
+    this.workerOrigin = `http://127.0.0.1:${port}`;
     if (ready) await untilReady(this.worker, `${this.workerOrigin}/readyz`, 180_000);
+  }
+
+  /**
+   * A rolling deploy of both: a new api and a new worker started and ready, the new api in the balancer, then the old
+   * ones sent SIGTERM together and waited for (each drains as in production). Answers the old processes' exit codes.
+   */
+  async roll(balancer: Balancer): Promise<string[]> {
+    const [previousApi, previousWorker, previousOrigin] = [this.api, this.worker, this.apiOrigin];
+    await balancer.add(await this.startApi());
+    await this.startWorker();
+    this.expectedEnds.add(previousApi);
+    this.expectedEnds.add(previousWorker);
+    const ends = await Promise.all([previousApi, previousWorker].map(async (service) => (await Promise.all([service.stop(), service.exited]))[1]));
+    balancer.remove(previousOrigin);
+    return ends.flatMap(({ code, signal }, i) => (code === 0 ? [] : [`the old ${i === 0 ? 'api' : 'worker'} ended with code ${code} (signal ${signal}) after SIGTERM`]));
   }
 
   /** kill -9 of the only worker: no drain, no goodbye. */
@@ -122,6 +151,7 @@ export class ChaosStack {
     }
     await this.stopPostgres().catch(() => {});
     if (this.dataDir) await rm(this.dataDir, { recursive: true, force: true });
+    if (this.temporalDir) await rm(this.temporalDir, { recursive: true, force: true });
   }
 
   private watch(name: string, service: ServiceProcess): ServiceProcess {
@@ -139,22 +169,50 @@ export class ChaosStack {
     if (!cliPath) throw new Error('No Temporal CLI: set TEMPORAL_CLI_PATH (README: Temporal binaries).');
     const settings = await readTemporalDevSettings(join(root, 'temporal-dev.yml'));
     const [port, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
-    const args = [
+    // A database file (not the default in-memory store), so that a stopped frontend comes back with every run.
+    this.temporalArgs = [
       'server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--http-port', String(httpPort),
       '--metrics-port', String(metricsPort), '--namespace', settings.namespace, '--log-format', 'json', '--log-level', 'error',
+      '--db-filename', join(this.temporalDir, 'temporal.sqlite'),
       ...Object.entries(settings.searchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
       ...Object.entries(settings.sqlitePragmas).flatMap(([k, v]) => ['--sqlite-pragma', `${k}=${v}`]),
     ];
-    this.temporal = spawn(cliPath, args, { stdio: 'ignore' });
-    this.temporal.on('exit', (code, signal) => {
-      if (!this.stopped) this.unexpectedExits.push(`Temporal exited by itself (code ${code}, signal ${signal})`);
+    this.temporalCli = cliPath;
+    this.temporalHttpPort = httpPort;
+    this.temporalNamespace = settings.namespace;
+    await this.launchTemporal();
+    return `127.0.0.1:${port}`;
+  }
+
+  /** Stops the Temporal dev server (SIGTERM, its own shutdown) and waits for its exit. */
+  async stopTemporal(): Promise<void> {
+    const temporal = this.temporal;
+    if (!temporal || temporal.exitCode !== null) return;
+    this.temporalStopping = true;
+    temporal.kill('SIGTERM');
+    await Promise.race([once(temporal, 'exit'), sleep(15_000)]);
+    if (temporal.exitCode === null && temporal.signalCode === null) {
+      temporal.kill('SIGKILL');
+      await once(temporal, 'exit');
+    }
+  }
+
+  /** Starts the dev server again on the same port and database file, and waits until it serves the namespace. */
+  async restartTemporal(): Promise<void> {
+    this.temporalStopping = false;
+    await this.launchTemporal();
+  }
+
+  private async launchTemporal(): Promise<void> {
+    const child = spawn(this.temporalCli, this.temporalArgs, { stdio: 'ignore' });
+    this.temporal = child;
+    child.on('exit', (code, signal) => {
+      if (!this.stopped && !this.temporalStopping) this.unexpectedExits.push(`Temporal exited by itself (code ${code}, signal ${signal})`);
     });
-    const address = `127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
-    while ((await fetch(`http://127.0.0.1:${httpPort}/api/v1/namespaces/${settings.namespace}`).then((r) => r.status, () => 0)) !== 200) {
-      if (Date.now() > deadline || this.temporal.exitCode !== null) throw new Error('The Temporal dev server did not start.');
+    while ((await fetch(`http://127.0.0.1:${this.temporalHttpPort}/api/v1/namespaces/${this.temporalNamespace}`).then((r) => r.status, () => 0)) !== 200) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error('The Temporal dev server did not start.');
       await sleep(200);
     }
-    return address;
   }
 }

@@ -58,4 +58,16 @@ describe('Temporal connection settings', () => {
   it('fails with the path when a certificate file cannot be read', () => {
     expect(() => optionsFor({ TEMPORAL_TLS_CA_PATH: join(dir, 'missing.pem') })).toThrow(/ENOENT.*missing\.pem/);
   });
+
+  it('re-reads the credential files every minute by default, and refuses a reload interval out of its bounds', () => {
+    expect(loadConfig({}).temporal.credentialsReloadMs).toBe(60_000);
+    expect(loadConfig({ TEMPORAL_CREDENTIALS_RELOAD_MS: '0' }).temporal.credentialsReloadMs).toBe(0);
+    expect(() => loadConfig({ TEMPORAL_CREDENTIALS_RELOAD_MS: '3600001' })).toThrow(/TEMPORAL_CREDENTIALS_RELOAD_MS: /);
+    expect(() => loadConfig({ TEMPORAL_CREDENTIALS_RELOAD_MS: '-1' })).toThrow(/TEMPORAL_CREDENTIALS_RELOAD_MS: /);
+  });
+
+  it('keeps the path of the API key file, so that the running process can read it again', () => {
+    const apiKeyFile = file('api-key', 'key-from-file\n');
+    expect(loadConfig({ TEMPORAL_API_KEY_FILE: apiKeyFile }).temporal).toMatchObject({ apiKey: 'key-from-file', apiKeyFile });
+  });
 });

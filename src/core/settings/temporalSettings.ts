@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { booleanFlag } from './envFlag.js';
 
+/** An identifier Temporal accepts in a deployment version (`<deployment>.<build id>`): no dot, at most 255. An empty value is unset. */
+const optionalName = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z
+    .string()
+    .max(255)
+    .regex(/^[^.\s]+$/, 'must not contain a dot or a space (Temporal joins the deployment name and the build id with a dot)')
+    .optional(),
+);
+
 /** The environment variables of the Temporal connection, the worker and the Temporal binaries. */
 export const temporalEnv = {
   TEMPORAL_ADDRESS: z.string().optional(),
@@ -12,6 +22,19 @@ export const temporalEnv = {
   /** PEM of the CA that signed the frontend's certificate, for a cluster with a private CA; unset: the system's roots. */
   TEMPORAL_TLS_CA_PATH: z.string().optional(),
   TEMPORAL_API_KEY: z.string().optional(),
+  /** Kept after boot (secretFiles.ts read it into TEMPORAL_API_KEY): re-read while running, so the key can rotate. */
+  TEMPORAL_API_KEY_FILE: z.string().optional(),
+  /**
+   * How often the API key file and the TLS files are read again (a changed one applied without a restart); 0: read
+   * once at start. Polled, not watched: a Kubernetes secret volume swaps a symlink, which file watches miss.
+   */
+  TEMPORAL_CREDENTIALS_RELOAD_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  /**
+   * Worker Deployment Versioning: the deployment the workers belong to (turns versioning on) and this build's id
+   * within it. Unset build id: derived from the workflow code the worker runs (src/core/temporal/buildId.ts).
+   */
+  TEMPORAL_DEPLOYMENT_NAME: optionalName,
+  TEMPORAL_BUILD_ID: optionalName,
   /** Open runs a worker keeps in memory; unset: the SDK's default, about 600 per GB of heap. */
   TEMPORAL_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
   /**
@@ -47,6 +70,12 @@ export type TemporalSettings = Readonly<{
   tlsKeyPath?: string;
   tlsCaPath?: string;
   apiKey?: string;
+  /** The file TEMPORAL_API_KEY came from, re-read every `credentialsReloadMs`. */
+  apiKeyFile?: string;
+  credentialsReloadMs: number;
+  /** Set: the worker is versioned (Worker Deployment Versioning) in this deployment. */
+  deploymentName?: string;
+  buildId?: string;
   maxCachedWorkflows?: number;
   maxConcurrentActivities: number;
   workflowBundlePath?: string;
@@ -77,6 +106,10 @@ export function temporalSettingsOf(e: TemporalEnv): TemporalSettings {
     tlsKeyPath: e.TEMPORAL_TLS_KEY_PATH,
     tlsCaPath: e.TEMPORAL_TLS_CA_PATH,
     apiKey: e.TEMPORAL_API_KEY,
+    apiKeyFile: e.TEMPORAL_API_KEY_FILE,
+    credentialsReloadMs: e.TEMPORAL_CREDENTIALS_RELOAD_MS,
+    deploymentName: e.TEMPORAL_DEPLOYMENT_NAME,
+    buildId: e.TEMPORAL_BUILD_ID,
     maxCachedWorkflows: e.TEMPORAL_MAX_CACHED_WORKFLOWS,
     maxConcurrentActivities: e.TEMPORAL_MAX_CONCURRENT_ACTIVITIES,
     workflowBundlePath: e.WORKFLOW_BUNDLE_PATH,

@@ -5,11 +5,17 @@ import type { Config } from '../config.js';
 
 type TemporalConfig = Config['temporal'];
 
+export interface TemporalConnectionOptions {
+  address: string;
+  tls?: true | { clientCertPair?: { crt: Buffer; key: Buffer }; serverRootCACertificate?: Buffer };
+  apiKey?: string;
+}
+
 /**
  * Address, TLS (server-verified, against a private CA, or mutual with a client certificate) and API key, for every
  * connection. An API key alone turns TLS on: the SDK does so when no TLS option is given (Temporal Cloud).
  */
-export function temporalConnectionOptions(config: TemporalConfig) {
+export function temporalConnectionOptions(config: TemporalConfig): TemporalConnectionOptions {
   if (!config.address) throw new Error('TEMPORAL_ADDRESS is not set.');
   const clientCertPair =
     config.tlsCertPath && config.tlsKeyPath ? { crt: readFileSync(config.tlsCertPath), key: readFileSync(config.tlsKeyPath) } : undefined;
