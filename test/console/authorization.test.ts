@@ -20,6 +20,8 @@ async function serverRoutes() {
   const s = `/console/servers/${guild.id}`;
   const e = `${s}/webhooks/${endpoint.id}`;
   const pages = [
+    s,
+    `${s}/overview`,
     `${s}/keys`,
     `${s}/keys/${key.id}/revoke`,
     `${s}/webhooks`,
@@ -29,6 +31,7 @@ async function serverRoutes() {
     `${s}/audit`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
+    [`${s}/overview/features/levels`, { on: 'false' }],
     [`${s}/keys`, { name: 'x', scopes: 'guild:read' }],
     [`${s}/keys/${key.id}/revoke`, {}],
     [`${s}/webhooks`, { url: 'https://hooks.example.com/new' }],
@@ -45,6 +48,7 @@ async function serverRoutes() {
 }
 
 const snapshot = async (guildId: string) => ({
+  features: await database.db.selectFrom('guilds').select('features').where('id', '=', guildId).execute(),
   keys: await database.db.selectFrom('api_keys').select(['id', 'revoked_at']).where('guild_id', '=', guildId).execute(),
   endpoints: await database.db
     .selectFrom('webhook_endpoints')

@@ -34,7 +34,7 @@ describe('the API keys page', () => {
     const { guild, client } = await signedInManager();
     const existing = await createTestKey(database.db, guild, { name: 'billing backend', scopes: ['bank:read'] });
     const servers = await client.get('/console');
-    expect(servers.text).toContain(`href="/console/servers/${guild.id}/keys"`);
+    expect(servers.text).toContain(`href="/console/servers/${guild.id}/overview"`);
     const page = await client.get(`/console/servers/${guild.id}/keys`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('billing backend');

@@ -10,13 +10,14 @@ export interface Viewer {
 export interface ServerNav {
   id: string;
   name: string;
-  active: 'keys' | 'webhooks' | 'audit';
+  active: 'overview' | 'keys' | 'webhooks' | 'audit';
 }
 
 /** The hidden CSRF field every state-changing form carries. */
 export const CsrfField = ({ token }: { token: string }) => <input type="hidden" name="_csrf" value={token} />;
 
 const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
+  { key: 'overview', label: 'Overview', path: 'overview' },
   { key: 'keys', label: 'API keys', path: 'keys' },
   { key: 'webhooks', label: 'Webhooks', path: 'webhooks' },
   { key: 'audit', label: 'Audit log', path: 'audit' },
