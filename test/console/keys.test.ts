@@ -191,7 +191,7 @@ describe('console authorization for keys', () => {
     const admin = consoleClient(app.baseUrl);
     await admin.signIn(adminId);
     expect((await admin.get(`/console/servers/${guild.id}/keys`)).status).toBe(200);
-    expect((await admin.get('/console')).text).toContain(`/console/servers/${guild.id}/keys`);
+    expect((await admin.get('/console')).text).toContain(`/console/servers/${guild.id}/overview`);
     const unknown = await owner.get('/console/servers/1999999999999999998/keys');
     expect(unknown.status).toBe(403);
     expect(errorCodeOf(unknown)).toBe('NOT_A_SERVER_MANAGER');
