@@ -12,6 +12,7 @@ import { deliverySearchRoutes } from './routes/deliverySearchRoutes.js';
 import { endpointToolRoutes } from './routes/endpointToolRoutes.js';
 import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
+import { levelRoutes } from './routes/levelRoutes.js';
 import { overviewRoutes } from './routes/overviewRoutes.js';
 import { webhookRoutes } from './routes/webhookRoutes.js';
 import { signInRoutes } from './routes/signInRoutes.js';
@@ -33,6 +34,7 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   discordSignInRoutes(router, deps);
   router.use('/servers', requireSession);
   overviewRoutes(router, deps);
+  levelRoutes(router, deps);
   keyRoutes(router, deps);
   webhookRoutes(router, deps);
   endpointToolRoutes(router, deps);

@@ -22,6 +22,7 @@ async function serverRoutes() {
   const pages = [
     s,
     `${s}/overview`,
+    `${s}/levels`,
     `${s}/keys`,
     `${s}/keys/${key.id}/revoke`,
     `${s}/webhooks`,
@@ -32,6 +33,7 @@ async function serverRoutes() {
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
+    [`${s}/levels/settings`, { announceTo: 'dm', 'announce-message': 'GG {user}' }],
     [`${s}/keys`, { name: 'x', scopes: 'guild:read' }],
     [`${s}/keys/${key.id}/revoke`, {}],
     [`${s}/webhooks`, { url: 'https://hooks.example.com/new' }],
@@ -49,6 +51,7 @@ async function serverRoutes() {
 
 const snapshot = async (guildId: string) => ({
   features: await database.db.selectFrom('guilds').select('features').where('id', '=', guildId).execute(),
+  levelSettings: await database.db.selectFrom('level_settings').selectAll().where('guild_id', '=', guildId).execute(),
   keys: await database.db.selectFrom('api_keys').select(['id', 'revoked_at']).where('guild_id', '=', guildId).execute(),
   endpoints: await database.db
     .selectFrom('webhook_endpoints')

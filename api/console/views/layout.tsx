@@ -10,7 +10,7 @@ export interface Viewer {
 export interface ServerNav {
   id: string;
   name: string;
-  active: 'overview' | 'keys' | 'webhooks' | 'audit';
+  active: 'overview' | 'levels' | 'keys' | 'webhooks' | 'audit';
 }
 
 /** The hidden CSRF field every state-changing form carries. */
@@ -18,6 +18,7 @@ export const CsrfField = ({ token }: { token: string }) => <input type="hidden" 
 
 const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
   { key: 'overview', label: 'Overview', path: 'overview' },
+  { key: 'levels', label: 'Levels', path: 'levels' },
   { key: 'keys', label: 'API keys', path: 'keys' },
   { key: 'webhooks', label: 'Webhooks', path: 'webhooks' },
   { key: 'audit', label: 'Audit log', path: 'audit' },
