@@ -13,6 +13,8 @@ import { deliverySearchRoutes } from './routes/deliverySearchRoutes.js';
 import { endpointToolRoutes } from './routes/endpointToolRoutes.js';
 import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
+import { levelRoutes } from './routes/levelRoutes.js';
+import { overviewRoutes } from './routes/overviewRoutes.js';
 import { webhookRoutes } from './routes/webhookRoutes.js';
 import { signInRoutes } from './routes/signInRoutes.js';
 import { ticketPanelRoutes } from './routes/ticketPanelRoutes.js';
@@ -34,6 +36,8 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   signInRoutes(router, deps);
   discordSignInRoutes(router, deps);
   router.use('/servers', requireSession);
+  overviewRoutes(router, deps);
+  levelRoutes(router, deps);
   keyRoutes(router, deps);
   webhookRoutes(router, deps);
   endpointToolRoutes(router, deps);

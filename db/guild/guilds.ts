@@ -30,6 +30,12 @@ export async function findGuild(db: Kysely<Database>, id: string): Promise<Guild
   return row && toRecord(row);
 }
 
+/** The server's features, its row locked until the transaction ends; undefined for a server the service does not know. */
+export async function lockGuildFeatures(trx: Kysely<Database>, id: string): Promise<Feature[] | undefined> {
+  const row = await trx.selectFrom('guilds').select('features').where('id', '=', id).forUpdate().executeTakeFirst();
+  return row?.features as Feature[] | undefined;
+}
+
 export async function insertGuild(db: Kysely<Database>, guild: GuildRecord): Promise<GuildRecord> {
   const row = await db
     .insertInto('guilds')

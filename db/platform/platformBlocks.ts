@@ -38,6 +38,17 @@ export async function recordPlatformBlock(db: Kysely<Database>, block: PlatformB
   return rows.length > 0;
 }
 
+/** The recorded stop on calls to Discord, if it lasts past `now` (what every process of the service obeys). */
+export async function findPlatformBlock(db: Kysely<Database>, now: Date): Promise<PlatformBlock | undefined> {
+  const row = await db
+    .selectFrom('platform_blocks')
+    .select(['blocked_until', 'reason', 'set_by'])
+    .where('platform', '=', 'discord')
+    .where('blocked_until', '>', now)
+    .executeTakeFirst();
+  return row && { until: row.blocked_until, reason: row.reason as PlatformBlock['reason'], setBy: row.set_by };
+}
+
 export interface PlatformBlockListener {
   close(): Promise<void>;
 }

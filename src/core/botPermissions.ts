@@ -5,12 +5,18 @@
  * overwrites are not applied: only server-level permissions are checked before a request.
  */
 export const BOT_PERMISSION = {
+  createInstantInvite: 1n << 0n,
   kickMembers: 1n << 1n,
   banMembers: 1n << 2n,
   administrator: 1n << 3n,
+  manageChannels: 1n << 4n,
   manageGuild: 1n << 5n,
   viewAuditLog: 1n << 7n,
+  viewChannel: 1n << 10n,
+  sendMessages: 1n << 11n,
+  embedLinks: 1n << 14n,
   manageRoles: 1n << 28n,
+  manageThreads: 1n << 34n,
   moderateMembers: 1n << 40n,
 } as const;
 

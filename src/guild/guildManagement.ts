@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
-import { findGuild, insertGuild, updateGuild, type GuildChanges, type GuildRecord } from '../../db/guild/guilds.js';
+import { findGuild, insertGuild, lockGuildFeatures, updateGuild, type GuildChanges, type GuildRecord } from '../../db/guild/guilds.js';
 import { upsertPlatformGuild, upsertPlatformMember, upsertPlatformRoles } from '../../db/platform/local.js';
 import type { Database } from '../../db/schema.js';
+import { FEATURES, type Feature } from '../core/features.js';
 import { Refusal } from '../core/refusal.js';
 
 export class GuildManagementError extends Refusal<'GUILD_EXISTS' | 'GUILD_NOT_FOUND'> {}
@@ -40,17 +41,34 @@ export async function changeGuild(
   changes: GuildChanges,
   actor: AuditActor,
 ): Promise<GuildRecord> {
+  return db.transaction().execute((trx) => applyGuildChanges(trx, id, changes, actor));
+}
+
+/**
+ * Turns one feature on or off (the console's switch), as `changeGuild` with the server's features: the row is locked
+ * first, so two switches flipped at once both count (neither writes a list read before the other's change).
+ */
+export async function setGuildFeature(db: Kysely<Database>, id: string, feature: Feature, on: boolean, actor: AuditActor): Promise<GuildRecord> {
   return db.transaction().execute(async (trx) => {
-    const guild = await updateGuild(trx, id, changes);
-    if (!guild) throw new GuildManagementError('GUILD_NOT_FOUND', `Guild ${id} does not exist.`);
-    if (changes.name !== undefined || changes.icon !== undefined) {
-      await trx
-        .updateTable('platform_guilds')
-        .set({ name: guild.name, icon: guild.icon })
-        .where('guild_id', '=', id)
-        .execute();
-    }
-    await writeAudit(trx, { guildId: id, actor, action: 'guild.update', target: { type: 'guild', id }, data: changes });
-    return guild;
+    const features = await lockGuildFeatures(trx, id);
+    if (!features) throw new GuildManagementError('GUILD_NOT_FOUND', `Guild ${id} does not exist.`);
+    const now = new Set(features);
+    if (on) now.add(feature);
+    else now.delete(feature);
+    return applyGuildChanges(trx, id, { features: FEATURES.filter((f) => now.has(f)) }, actor);
   });
+}
+
+async function applyGuildChanges(trx: Kysely<Database>, id: string, changes: GuildChanges, actor: AuditActor): Promise<GuildRecord> {
+  const guild = await updateGuild(trx, id, changes);
+  if (!guild) throw new GuildManagementError('GUILD_NOT_FOUND', `Guild ${id} does not exist.`);
+  if (changes.name !== undefined || changes.icon !== undefined) {
+    await trx
+      .updateTable('platform_guilds')
+      .set({ name: guild.name, icon: guild.icon })
+      .where('guild_id', '=', id)
+      .execute();
+  }
+  await writeAudit(trx, { guildId: id, actor, action: 'guild.update', target: { type: 'guild', id }, data: changes });
+  return guild;
 }

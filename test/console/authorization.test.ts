@@ -27,6 +27,9 @@ async function serverRoutes() {
   const form = await createTestForm(database.db, guild.id);
   const { number: submission } = await fileTestSubmission(database.db, guild.id, { form, userId: guild.memberId, at: new Date() });
   const pages = [
+    s,
+    `${s}/overview`,
+    `${s}/levels`,
     `${s}/keys`,
     `${s}/keys/${key.id}/revoke`,
     `${s}/webhooks`,
@@ -45,6 +48,8 @@ async function serverRoutes() {
     `${s}/applications/${submission}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
+    [`${s}/overview/features/levels`, { on: 'false' }],
+    [`${s}/levels/settings`, { announceTo: 'dm', 'announce-message': 'GG {user}' }],
     [`${s}/keys`, { name: 'x', scopes: 'guild:read' }],
     [`${s}/keys/${key.id}/revoke`, {}],
     [`${s}/webhooks`, { url: 'https://hooks.example.com/new' }],
@@ -79,6 +84,8 @@ async function ticketRecords(guildId: string) {
 }
 
 const snapshot = async (guildId: string) => ({
+  features: await database.db.selectFrom('guilds').select('features').where('id', '=', guildId).execute(),
+  levelSettings: await database.db.selectFrom('level_settings').selectAll().where('guild_id', '=', guildId).execute(),
   tickets: await database.db.selectFrom('tickets').select(['ticket_no', 'status', 'close_reason']).where('guild_id', '=', guildId).orderBy('ticket_no').execute(),
   ticketPanels: await database.db.selectFrom('ticket_panels').selectAll().where('guild_id', '=', guildId).execute(),
   ticketSettings: await database.db.selectFrom('ticket_settings').selectAll().where('guild_id', '=', guildId).execute(),

@@ -48,7 +48,7 @@ describe('Discord sign-in (OAuth2 with PKCE against the fake)', () => {
     expect(done.headers.location).toBe('/console');
     const servers = await client.get('/console');
     expect(servers.status).toBe(200);
-    expect(servers.text).toContain(`/console/servers/${guild.id}/keys`);
+    expect(servers.text).toContain(`/console/servers/${guild.id}/overview`);
     expect(servers.text).not.toContain(noBot);
 
     const exchange = bed.oauth.requests.find((r) => r.path === '/api/v10/oauth2/token')!;
@@ -161,12 +161,12 @@ describe('Discord sign-in bound to the browser that began it (login CSRF)', () =
     expect(await sessionsOf(victimGuild.adminId)).toHaveLength(1);
     const servers = await victim.get('/console');
     expect(servers.status).toBe(200);
-    expect(servers.text).toContain(`/console/servers/${victimGuild.id}/keys`);
-    expect(servers.text).not.toContain(`/console/servers/${attacker.id}/keys`);
+    expect(servers.text).toContain(`/console/servers/${victimGuild.id}/overview`);
+    expect(servers.text).not.toContain(`/console/servers/${attacker.id}/overview`);
 
     const rightful = await first.get(callback.pathname + callback.search);
     expect(rightful.status).toBe(303);
-    expect((await first.get('/console')).text).toContain(`/console/servers/${attacker.id}/keys`);
+    expect((await first.get('/console')).text).toContain(`/console/servers/${attacker.id}/overview`);
     expect(await sessionsOf(attacker.adminId)).toHaveLength(1);
   });
 });
@@ -207,7 +207,7 @@ describe('the Discord access token after sign-in', () => {
     try {
       const { client, done, token } = await signInAndToken(guild.adminId);
       expect(done.status).toBe(303);
-      expect((await client.get('/console')).text).toContain(`/console/servers/${guild.id}/keys`);
+      expect((await client.get('/console')).text).toContain(`/console/servers/${guild.id}/overview`);
       expect(bed.oauth.revoked).not.toContain(token);
       const [warning] = bed.logs.matching('did not revoke the access token');
       expect(warning).toMatchObject({ level: LEVEL.warn, status: 503 });

@@ -34,7 +34,7 @@ describe('the API keys page', () => {
     const { guild, client } = await signedInManager();
     const existing = await createTestKey(database.db, guild, { name: 'billing backend', scopes: ['bank:read'] });
     const servers = await client.get('/console');
-    expect(servers.text).toContain(`href="/console/servers/${guild.id}/keys"`);
+    expect(servers.text).toContain(`href="/console/servers/${guild.id}/overview"`);
     const page = await client.get(`/console/servers/${guild.id}/keys`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('billing backend');
@@ -191,7 +191,7 @@ describe('console authorization for keys', () => {
     const admin = consoleClient(app.baseUrl);
     await admin.signIn(adminId);
     expect((await admin.get(`/console/servers/${guild.id}/keys`)).status).toBe(200);
-    expect((await admin.get('/console')).text).toContain(`/console/servers/${guild.id}/keys`);
+    expect((await admin.get('/console')).text).toContain(`/console/servers/${guild.id}/overview`);
     const unknown = await owner.get('/console/servers/1999999999999999998/keys');
     expect(unknown.status).toBe(403);
     expect(errorCodeOf(unknown)).toBe('NOT_A_SERVER_MANAGER');

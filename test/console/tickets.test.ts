@@ -71,6 +71,10 @@ describe('the tickets list', () => {
     const res = await client.post(`${path}/${ticketNo}/close`, { 'close-reason': 'x' });
     expect([res.status, errorCodeOf(res)]).toEqual([409, 'FEATURE_DISABLED']);
     expect(await snapshot(guild.id)).toEqual(before);
+    // The page offers the overview's switch, which comes back here with the feature on.
+    const on = await client.post(`/console/servers/${guild.id}/overview/features/tickets`, { on: 'true', then: 'tickets' });
+    expect([on.status, on.headers.location]).toEqual([303, path]);
+    expect((await client.get(path)).text).not.toContain('data-feature-off');
   });
 });
 

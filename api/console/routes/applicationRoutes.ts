@@ -51,7 +51,7 @@ export function applicationRoutes(router: ConsoleRouter, deps: AppDeps): void {
 
   router.get(base, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);
-    if (!guild.features.includes('applications')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'applications', active: 'applications', title: 'Applications' }));
+    if (!guild.features.includes('applications')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'applications', active: 'applications', title: 'Applications', then: 'applications' }));
     const query = submissionQueryOf(ctx);
     const page = await readSubmissionPage(deps.db, guild.id, { ...query, limit: PAGE_SIZE });
     const names = await memberNames(deps.memberCache, guild.id, page.items.map((s) => s.userId));

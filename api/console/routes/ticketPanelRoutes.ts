@@ -87,7 +87,7 @@ export function ticketPanelRoutes(router: ConsoleRouter, deps: AppDeps): void {
 
   router.get(base, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);
-    if (!guild.features.includes('tickets')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'tickets', active: 'tickets', title: 'Ticket panels and settings' }));
+    if (!guild.features.includes('tickets')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'tickets', active: 'tickets', title: 'Ticket panels and settings', then: 'tickets/panels' }));
     await sendPanelsPage(ctx, guild, viewer);
   });
 

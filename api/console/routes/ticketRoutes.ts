@@ -49,7 +49,7 @@ export function ticketRoutes(router: ConsoleRouter, deps: AppDeps): void {
 
   router.get(base, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);
-    if (!guild.features.includes('tickets')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'tickets', active: 'tickets', title: 'Tickets' }));
+    if (!guild.features.includes('tickets')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'tickets', active: 'tickets', title: 'Tickets', then: 'tickets' }));
     const query = ticketQueryOf(ctx);
     const page = await readTicketPage(deps.db, guild.id, { ...query, limit: PAGE_SIZE });
     const names = await memberNames(deps.memberCache, guild.id, page.items.map((t) => t.userId));

@@ -10,18 +10,20 @@ export interface Viewer {
 export interface ServerNav {
   id: string;
   name: string;
-  active: 'keys' | 'webhooks' | 'audit' | 'tickets' | 'applications';
+  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'keys' | 'webhooks' | 'audit';
 }
 
 /** The hidden CSRF field every state-changing form carries. */
 export const CsrfField = ({ token }: { token: string }) => <input type="hidden" name="_csrf" value={token} />;
 
 const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
+  { key: 'overview', label: 'Overview', path: 'overview' },
+  { key: 'levels', label: 'Levels', path: 'levels' },
+  { key: 'tickets', label: 'Tickets', path: 'tickets' },
+  { key: 'applications', label: 'Applications', path: 'applications' },
   { key: 'keys', label: 'API keys', path: 'keys' },
   { key: 'webhooks', label: 'Webhooks', path: 'webhooks' },
   { key: 'audit', label: 'Audit log', path: 'audit' },
-  { key: 'tickets', label: 'Tickets', path: 'tickets' },
-  { key: 'applications', label: 'Applications', path: 'applications' },
 ];
 
 /** Every console page: no inline script or style (the CSP forbids both), the CSRF token also as an htmx header. */

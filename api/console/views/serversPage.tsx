@@ -33,7 +33,7 @@ export function ServersPage(props: { viewer: Viewer; servers: GuildRecord[]; oth
         <ul class="servers">
           {props.servers.map((s) => (
             <li>
-              <a href={`/console/servers/${s.id}/keys`}>{s.name}</a> <span class="muted">({s.plan})</span>
+              <a href={`/console/servers/${s.id}/overview`}>{s.name}</a> <span class="muted">({s.plan})</span>
             </li>
           ))}
         </ul>

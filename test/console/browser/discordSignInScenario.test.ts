@@ -19,7 +19,7 @@ describe('Discord sign-in in a real browser', { timeout: 120_000 }, () => {
     const [cookie] = (await context.cookies()).filter((c) => c.name === 'console_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     await page.getByRole('link', { name: 'Discord Test Guild' }).click();
-    await page.waitForURL(`${bed.app.baseUrl}/console/servers/${guild.id}/keys`);
-    expect(await page.getByRole('heading', { name: 'API keys' }).count()).toBe(1);
+    await page.waitForURL(`${bed.app.baseUrl}/console/servers/${guild.id}/overview`);
+    expect(await page.getByRole('heading', { name: 'Overview' }).count()).toBe(1);
   });
 });

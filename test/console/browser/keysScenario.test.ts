@@ -25,6 +25,8 @@ describe('API keys in a real browser', { timeout: 120_000 }, () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
     await page.getByRole('link', { name: 'Browser Guild' }).click();
+    await page.waitForURL(`${app.baseUrl}/console/servers/${guild.id}/overview`);
+    await page.getByRole('link', { name: 'API keys', exact: true }).first().click();
     await page.waitForURL(`${app.baseUrl}/console/servers/${guild.id}/keys`);
 
     await page.getByLabel('Name').fill('Dashboard');
