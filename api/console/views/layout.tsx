@@ -10,7 +10,7 @@ export interface Viewer {
 export interface ServerNav {
   id: string;
   name: string;
-  active: 'keys' | 'webhooks' | 'audit' | 'tickets' | 'applications';
+  active: 'keys' | 'webhooks' | 'audit' | 'tickets' | 'applications' | 'appeals';
 }
 
 /** The hidden CSRF field every state-changing form carries. */
@@ -22,6 +22,7 @@ const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
   { key: 'audit', label: 'Audit log', path: 'audit' },
   { key: 'tickets', label: 'Tickets', path: 'tickets' },
   { key: 'applications', label: 'Applications', path: 'applications' },
+  { key: 'appeals', label: 'Appeals', path: 'appeals' },
 ];
 
 /** Every console page: no inline script or style (the CSP forbids both), the CSRF token also as an htmx header. */
