@@ -13,7 +13,8 @@ import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { FormRejection, submitOnce } from '../formFlow.js';
 import { launchAfterCommit } from '../launchAfterCommit.js';
 import { sendPage } from '../render.js';
-import { APPEAL_DECISION_FIELDS, APPEAL_FILTERS, AppealPage, appealPath, AppealsPage } from '../views/appealPages.js';
+import { APPEAL_DECISION_FIELDS } from '../views/appealDecisionForm.js';
+import { APPEAL_FILTERS, AppealPage, appealPath, AppealsPage } from '../views/appealPages.js';
 import { FeatureOffPage } from '../views/featureOff.js';
 import type { FieldError } from '../views/formParts.js';
 

@@ -2,15 +2,14 @@ import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { AppealBody, AppealDetailBody } from '../../../src/appeals/contract.js';
 import type { ModCaseBody } from '../../../src/moderation/contract.js';
 import { DataTable } from './dataTable.js';
-import { TextArea } from './fields.js';
-import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
+import { AppealDecisionForm } from './appealDecisionForm.js';
+import { ErrorSummary, type FormState } from './formParts.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
 import { OlderLink } from './olderLink.js';
 import { nameOf, type Names } from './ticketPages.js';
 
 /** The queue's filters: `open` (the default) is every appeal waiting for a decision, as in the API. */
 export const APPEAL_FILTERS = ['open', 'question', 'approved', 'rejected', 'closed', 'all'] as const;
-export const APPEAL_DECISION_FIELDS = { verb: 'appeal-verb', reason: 'appeal-reason' } as const;
 const DECIDABLE = new Set(['open', 'question']);
 
 const appealsPath = (guildId: string) => `/console/servers/${guildId}/appeals`;
@@ -64,42 +63,6 @@ export function AppealsPage(props: { viewer: Viewer; guild: GuildRecord; status:
       />
       <OlderLink href={props.olderHref} label="Older appeals" />
     </Layout>
-  );
-}
-
-function DecisionForm(props: { viewer: Viewer; guild: GuildRecord; appeal: AppealDetailBody; form?: FormState }) {
-  const action = `${appealPath(props.guild.id, props.appeal.number)}/decision`;
-  const problem = props.form?.problem;
-  const picked = props.form?.values.get(APPEAL_DECISION_FIELDS.verb);
-  return (
-    <form method="post" action={action} class="card">
-      <h2>Decide</h2>
-      <p>
-        Approving lifts the ban (with an unban case when Moderation is on) and sends the appellant a single-use invite with your reason;
-        rejecting sends your reason when the appeal settings say so and starts the re-appeal wait. The decision cannot be changed afterwards.
-      </p>
-      <FormFields viewer={props.viewer} action={action} />
-      <fieldset id={APPEAL_DECISION_FIELDS.verb} {...invalidAttrs(problem, APPEAL_DECISION_FIELDS.verb, true)}>
-        <legend>Decision</legend>
-        <FieldMessage problem={problem} field={APPEAL_DECISION_FIELDS.verb} />
-        <label class="check">
-          <input type="radio" name={APPEAL_DECISION_FIELDS.verb} value="approve" checked={picked === 'approve'} /> Approve (unban)
-        </label>
-        <label class="check">
-          <input type="radio" name={APPEAL_DECISION_FIELDS.verb} value="reject" checked={picked === 'reject'} /> Reject
-        </label>
-      </fieldset>
-      <TextArea
-        name={APPEAL_DECISION_FIELDS.reason}
-        label="Reason"
-        hint="Sent to the appellant and added to the conversation; up to 1,000 characters."
-        value={props.form?.values.get(APPEAL_DECISION_FIELDS.reason) ?? ''}
-        maxLength={1000}
-        required
-        problem={problem}
-      />
-      <button type="submit">Record the decision</button>
-    </form>
   );
 }
 
@@ -177,7 +140,7 @@ export function AppealPage(props: { viewer: Viewer; guild: GuildRecord; appeal: 
           ))}
         </ol>
       )}
-      {DECIDABLE.has(a.status) && <DecisionForm viewer={props.viewer} guild={guild} appeal={a} form={props.form} />}
+      {DECIDABLE.has(a.status) && <AppealDecisionForm viewer={props.viewer} action={`${appealPath(guild.id, a.number)}/decision`} form={props.form} />}
       <p>
         <a href={appealsPath(guild.id)}>Back to the appeals</a>
       </p>
