@@ -6,6 +6,7 @@ import type { AppDeps, RequestState } from '../context.js';
 import { assetRoutes } from './assets.js';
 import { consoleErrors } from './consoleErrors.js';
 import type { ConsoleState } from './consoleState.js';
+import { appealRoutes } from './routes/appealRoutes.js';
 import { applicationRoutes } from './routes/applicationRoutes.js';
 import { auditRoutes } from './routes/auditRoutes.js';
 import { deliveryRoutes } from './routes/deliveryRoutes.js';
@@ -48,6 +49,7 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   ticketPanelRoutes(router, deps);
   ticketRoutes(router, deps);
   applicationRoutes(router, deps);
+  appealRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([

@@ -39,6 +39,7 @@ export function appealsRoutes({ db, clock }: AppDeps): RouteDefinition[] {
           verb,
           reason: body?.reason ?? null,
           apiKeyId: caller.apiKey.id,
+          decidedBy: null,
           actor: { type: 'api_key', apiKeyId: caller.apiKey.id, userId: caller.apiKey.createdBy },
           requestId: caller.requestId,
           at: clock.now(),

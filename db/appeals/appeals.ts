@@ -100,7 +100,9 @@ export async function lockAppeal(trx: Db, guildId: string, number: number): Prom
 export interface AppealDecision {
   status: 'approved' | 'rejected';
   reason: string | null;
-  apiKeyId: number;
+  /** The staff member who decided (the console user); null through the API. */
+  decidedBy: string | null;
+  apiKeyId: number | null;
   at: Date;
   reappealAfter: Date | null;
 }
@@ -110,7 +112,7 @@ export async function decideAppeal(trx: Db, guildId: string, number: number, d: 
     .updateTable('appeals')
     .set({
       status: d.status,
-      decided_by: null,
+      decided_by: d.decidedBy,
       decided_at: d.at,
       reason: d.reason,
       decided_with_api_key_id: d.apiKeyId,

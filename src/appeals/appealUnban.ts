@@ -3,6 +3,7 @@ import type { AppealRecord } from '../../db/appeals/appeals.js';
 import { keyActor } from '../keys/keyActor.js';
 import { findCaseByOperation, listActiveCaseNumbers, resolveCase } from '../../db/moderation/cases.js';
 import type { Database } from '../../db/schema.js';
+import type { AuditActor } from '../../db/shared/audit.js';
 import type { Platform } from '../core/platform.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 import { isFeatureEnabled } from '../guild/featureEnabled.js';
@@ -20,7 +21,7 @@ export interface AppealUnban {
 
 /**
  * Prepares lifting an approved appeal's ban: records the unban case first when Moderation is on, acting for
- * the key's creator (else the bot), and revokes the appellant's active tempbans. The case's operation id
+ * the console user who decided, else the key's creator, else the bot, and revokes the appellant's active tempbans. The case's operation id
  * makes a retry find it, so a retry after the unban still ends with exactly one case; the caller applies the
  * unban on the platform when `lift` is true.
  */
@@ -37,7 +38,13 @@ export async function prepareAppealUnban(
   if (!(await platform.getBan(guildId, appeal.userId))) return { lift: false, caseNumber: null, events: [] };
   if (!(await isFeatureEnabled(db, guildId, 'moderation'))) return { lift: true, caseNumber: null, events: [] };
   const { key, actsFor } = await keyActor(db, guildId, appeal.decidedWithApiKeyId);
-  const moderatorId = actsFor ?? (await platform.getGuild(guildId))!.botUserId;
+  // A dashboard decision (decidedBy, no key) records the console user as the case's moderator and actor.
+  const moderatorId = appeal.decidedBy ?? actsFor ?? (await platform.getGuild(guildId))!.botUserId;
+  const actor: AuditActor = appeal.decidedBy
+    ? { type: 'console_user', userId: appeal.decidedBy }
+    : key
+      ? { type: 'api_key', apiKeyId: key.id, userId: key.createdBy }
+      : { type: 'system' };
   const at = u.at();
   const { number: created, event } = await db.transaction().execute(async (trx) => {
     const result = await recordCase(
@@ -51,7 +58,7 @@ export async function prepareAppealUnban(
         reason: `Ban appeal #${number} approved${appeal.reason ? `: ${appeal.reason}` : ''}`,
         durationSeconds: null,
         evidence: [],
-        source: 'api',
+        source: appeal.decidedBy ? 'console' : 'api',
         active: false,
         expiresAt: null,
         dmStatus: null,
@@ -59,7 +66,7 @@ export async function prepareAppealUnban(
         operationId,
         createdAt: at,
       },
-      key ? { type: 'api_key', apiKeyId: key.id, userId: key.createdBy } : { type: 'system' },
+      actor,
     );
     for (const tempban of await listActiveCaseNumbers(trx, guildId, appeal.userId, ['tempban'])) {
       await resolveCase(trx, { guildId, caseNumber: tempban, how: 'revoked', actorId: moderatorId, data: { byCase: result.number }, at });

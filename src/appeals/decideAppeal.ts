@@ -14,14 +14,17 @@ export interface AppealVerdict {
   number: number;
   verb: 'approve' | 'reject';
   reason: string | null;
-  apiKeyId: number;
+  /** The key of an API decision; null for the dashboard's. */
+  apiKeyId: number | null;
+  /** The staff member who decided (the console user); null through the API, as the spec's decidedBy says. */
+  decidedBy: string | null;
   actor: AuditActor;
   requestId: string;
   at: Date;
 }
 
 /**
- * Decides an appeal in the caller's transaction: the status stands at once (with the re-appeal cooldown
+ * Decides an appeal for the API or the console in the caller's transaction: the status stands at once (with the re-appeal cooldown
  * after a rejection), `applying` until its effects ran (appealDecisionOperation). Refused with 404 or 409.
  */
 export async function decideAppeal(trx: Kysely<Database>, v: AppealVerdict): Promise<AppealDecisionInput> {
@@ -33,6 +36,7 @@ export async function decideAppeal(trx: Kysely<Database>, v: AppealVerdict): Pro
   await storeDecision(trx, v.guildId, v.number, {
     status: decision,
     reason: v.reason,
+    decidedBy: v.decidedBy,
     apiKeyId: v.apiKeyId,
     at: v.at,
     reappealAfter: cooldown === null ? null : new Date(v.at.getTime() + cooldown * 1000),

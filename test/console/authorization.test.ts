@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { insertEvent } from '../../db/shared/events.js';
 import { insertEndpoint } from '../../db/webhooks/webhooks.js';
+import { fileTestAppeal } from '../harness/appeals.js';
 import { createTestForm, fileTestSubmission } from '../harness/applications.js';
 import { saveTicketPanel } from '../../db/tickets/panels.js';
 import { closeTicket } from '../../src/tickets/closeTicket.js';
@@ -26,6 +27,7 @@ async function serverRoutes() {
   const t = await ticketRecords(guild.id);
   const form = await createTestForm(database.db, guild.id);
   const { number: submission } = await fileTestSubmission(database.db, guild.id, { form, userId: guild.memberId, at: new Date() });
+  const { number: appeal } = await fileTestAppeal(database.db, guild.id, { userId: '100000000000000003', at: new Date() });
   const pages = [
     s,
     `${s}/overview`,
@@ -46,6 +48,8 @@ async function serverRoutes() {
     `${s}/tickets/panels/${t.panel}`,
     `${s}/applications`,
     `${s}/applications/${submission}`,
+    `${s}/appeals`,
+    `${s}/appeals/${appeal}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -65,6 +69,7 @@ async function serverRoutes() {
     [`${s}/tickets/panels/${t.panel}`, { 'panel-text': 'x', 'panel-label': 'y' }],
     [`${s}/tickets/settings`, { 'ticket-transcripts': 'on' }],
     [`${s}/applications/${submission}/decision`, { decision: 'accepted' }],
+    [`${s}/appeals/${appeal}/decision`, { 'appeal-verb': 'approve', 'appeal-reason': 'x' }],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -89,6 +94,8 @@ const snapshot = async (guildId: string) => ({
   tickets: await database.db.selectFrom('tickets').select(['ticket_no', 'status', 'close_reason']).where('guild_id', '=', guildId).orderBy('ticket_no').execute(),
   ticketPanels: await database.db.selectFrom('ticket_panels').selectAll().where('guild_id', '=', guildId).execute(),
   ticketSettings: await database.db.selectFrom('ticket_settings').selectAll().where('guild_id', '=', guildId).execute(),
+  appeals: await database.db.selectFrom('appeals').select(['number', 'status', 'decided_by', 'applying']).where('guild_id', '=', guildId).execute(),
+  appealMessages: await database.db.selectFrom('appeal_messages').select('id').where('guild_id', '=', guildId).execute(),
   submissions: await database.db.selectFrom('application_submissions').select(['number', 'status', 'decided_by']).where('guild_id', '=', guildId).execute(),
   messages: await database.db.selectFrom('platform_messages').select('id').where('guild_id', '=', guildId).execute(),
   keys: await database.db.selectFrom('api_keys').select(['id', 'revoked_at']).where('guild_id', '=', guildId).execute(),

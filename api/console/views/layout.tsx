@@ -10,7 +10,7 @@ export interface Viewer {
 export interface ServerNav {
   id: string;
   name: string;
-  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'keys' | 'webhooks' | 'audit';
+  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'appeals' | 'keys' | 'webhooks' | 'audit';
 }
 
 /** The hidden CSRF field every state-changing form carries. */
@@ -21,6 +21,7 @@ const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
   { key: 'levels', label: 'Levels', path: 'levels' },
   { key: 'tickets', label: 'Tickets', path: 'tickets' },
   { key: 'applications', label: 'Applications', path: 'applications' },
+  { key: 'appeals', label: 'Appeals', path: 'appeals' },
   { key: 'keys', label: 'API keys', path: 'keys' },
   { key: 'webhooks', label: 'Webhooks', path: 'webhooks' },
   { key: 'audit', label: 'Audit log', path: 'audit' },

@@ -1,0 +1,105 @@
+import { appealDecisionOperation } from '../../../src/appeals/appealDecisionOperation.js';
+import { AppealDecisionRequest } from '../../../src/appeals/contract.js';
+import { decideAppeal } from '../../../src/appeals/decideAppeal.js';
+import { readAppealDetail, readAppealPage } from '../../../src/appeals/readAppeals.js';
+import { ConsoleRefusal } from '../../../src/console/errors.js';
+import { memberNames } from '../../../src/console/memberNames.js';
+import { AppError } from '../../../src/core/errors.js';
+import { readCaseDetail } from '../../../src/moderation/readModeration.js';
+import type { AppDeps } from '../../context.js';
+import { requireFeature } from '../consoleFeatures.js';
+import { formOf, idParam, managedServer } from '../consoleDeps.js';
+import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
+import { FormRejection, submitOnce } from '../formFlow.js';
+import { launchAfterCommit } from '../launchAfterCommit.js';
+import { sendPage } from '../render.js';
+import { APPEAL_DECISION_FIELDS } from '../views/appealDecisionForm.js';
+import { APPEAL_FILTERS, AppealPage, appealPath, AppealsPage } from '../views/appealPages.js';
+import { FeatureOffPage } from '../views/featureOff.js';
+import type { FieldError } from '../views/formParts.js';
+
+const PAGE_SIZE = 25;
+
+function appealQueryOf(ctx: ConsoleContext) {
+  const status = typeof ctx.query.status === 'string' && ctx.query.status !== '' ? ctx.query.status : 'open';
+  if (!(APPEAL_FILTERS as readonly string[]).includes(status)) throw new ConsoleRefusal('INVALID_INPUT', `Status is one of ${APPEAL_FILTERS.join(', ')}.`);
+  const before = typeof ctx.query.before === 'string' ? ctx.query.before : undefined;
+  if (before !== undefined && !/^\d{1,9}$/.test(before)) throw new ConsoleRefusal('INVALID_INPUT', '`before` is an appeal number.');
+  return { status: status as (typeof APPEAL_FILTERS)[number], before: before === undefined ? undefined : Number(before) };
+}
+
+/** The decision form's input, checked by the API's own schema, or a 400 naming each field to fix. */
+function decisionOf(form: URLSearchParams) {
+  const errors: FieldError[] = [];
+  const verb = form.get(APPEAL_DECISION_FIELDS.verb);
+  if (verb !== 'approve' && verb !== 'reject') errors.push({ field: APPEAL_DECISION_FIELDS.verb, message: 'Choose to approve or reject.' });
+  const reason = (form.get(APPEAL_DECISION_FIELDS.reason) ?? '').trim();
+  const parsed = AppealDecisionRequest.safeParse({ reason });
+  if (!parsed.success) errors.push({ field: APPEAL_DECISION_FIELDS.reason, message: 'Give a reason of 1 to 1,000 characters, without control characters.' });
+  if (errors.length > 0) throw new FormRejection(400, 'INVALID_INPUT', errors);
+  return { verb: verb as 'approve' | 'reject', reason };
+}
+
+/** The appeal's ban case, or null when it has none or the case was deleted since. */
+async function banCaseOf(deps: AppDeps, guildId: string, caseNumber: number | null) {
+  if (caseNumber === null) return null;
+  return readCaseDetail(deps.db, guildId, caseNumber).catch((err: unknown) => {
+    if (err instanceof AppError && err.code === 'CASE_NOT_FOUND') return null;
+    throw err;
+  });
+}
+
+/** Ban appeals: the queue by status, an appeal with its ban case, and the decision (the API's decision use case). */
+export function appealRoutes(router: ConsoleRouter, deps: AppDeps): void {
+  const base = '/servers/:guildId/appeals';
+
+  async function appealOf(ctx: ConsoleContext) {
+    const server = await managedServer(ctx, deps);
+    requireFeature(server.guild, 'appeals');
+    const appeal = await readAppealDetail(deps.db, server.guild.id, idParam(ctx, 'number'));
+    const banCase = await banCaseOf(deps, server.guild.id, appeal.banCaseNumber);
+    const names = await memberNames(deps.memberCache, server.guild.id, [appeal.decidedBy, banCase?.moderatorId ?? null, ...appeal.messages.map((m) => m.authorId)].filter((id) => id !== null));
+    return { ...server, appeal, banCase, names };
+  }
+
+  router.get(base, async (ctx) => {
+    const { guild, viewer } = await managedServer(ctx, deps);
+    if (!guild.features.includes('appeals')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'appeals', active: 'appeals', title: 'Appeals', then: 'appeals' }));
+    const query = appealQueryOf(ctx);
+    const page = await readAppealPage(deps.db, guild.id, { ...query, limit: PAGE_SIZE });
+    const olderHref = page.nextCursor && `/console/servers/${guild.id}/appeals?${new URLSearchParams({ status: query.status, before: page.nextCursor })}`;
+    sendPage(ctx, AppealsPage({ viewer, guild, status: query.status, appeals: page.items, olderHref }));
+  });
+
+  router.get(`${base}/:number`, async (ctx) => {
+    const { guild, viewer, appeal, banCase, names } = await appealOf(ctx);
+    sendPage(ctx, AppealPage({ viewer, guild, appeal, banCase, names }));
+  });
+
+  router.post(`${base}/:number/decision`, async (ctx) => {
+    const { guild, viewer, session, actor, appeal, banCase, names } = await appealOf(ctx);
+    const form = formOf(ctx);
+    await submitOnce(
+      ctx,
+      deps,
+      async () => {
+        const verdict = decisionOf(form);
+        const decided = await deps.db.transaction().execute((trx) =>
+          decideAppeal(trx, {
+            guildId: guild.id,
+            number: appeal.number,
+            ...verdict,
+            apiKeyId: null,
+            decidedBy: session.userId,
+            actor,
+            requestId: ctx.state.requestId,
+            at: deps.clock.now(),
+          }),
+        );
+        await launchAfterCommit(deps, appealDecisionOperation, decided);
+        return appealPath(guild.id, appeal.number);
+      },
+      async (problem) => sendPage(ctx, AppealPage({ viewer, guild, appeal, banCase, names, form: { values: form, problem } }), problem.status),
+    );
+  });
+}

@@ -1,0 +1,149 @@
+import type { GuildRecord } from '../../../db/guild/guilds.js';
+import type { AppealBody, AppealDetailBody } from '../../../src/appeals/contract.js';
+import type { ModCaseBody } from '../../../src/moderation/contract.js';
+import { DataTable } from './dataTable.js';
+import { AppealDecisionForm } from './appealDecisionForm.js';
+import { ErrorSummary, type FormState } from './formParts.js';
+import { isoTime, Layout, type Viewer } from './layout.js';
+import { OlderLink } from './olderLink.js';
+import { nameOf, type Names } from './ticketPages.js';
+
+/** The queue's filters: `open` (the default) is every appeal waiting for a decision, as in the API. */
+export const APPEAL_FILTERS = ['open', 'question', 'approved', 'rejected', 'closed', 'all'] as const;
+const DECIDABLE = new Set(['open', 'question']);
+
+const appealsPath = (guildId: string) => `/console/servers/${guildId}/appeals`;
+export const appealPath = (guildId: string, number: number) => `${appealsPath(guildId)}/${number}`;
+const when = (iso: string | null) => (iso ? isoTime(new Date(iso)) : '—');
+const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'appeals' as const });
+/** Appellants are banned, so rarely members: their tag from the appeal is their name. */
+const appellant = (a: AppealBody) => a.userTag ?? a.userId;
+const answerText = (value: unknown) => (typeof value === 'string' ? value : value === null ? '—' : JSON.stringify(value));
+
+export function AppealsPage(props: { viewer: Viewer; guild: GuildRecord; status: string; appeals: AppealBody[]; olderHref: string | null }) {
+  const { guild } = props;
+  return (
+    <Layout title="Appeals" viewer={props.viewer} server={nav(guild)}>
+      <form method="get" action={appealsPath(guild.id)} class="filters">
+        <p>
+          <label for="appeal-status">Status</label>
+          <br />
+          <select id="appeal-status" name="status">
+            {APPEAL_FILTERS.map((s) => (
+              <option value={s} selected={props.status === s}>
+                {s === 'open' ? 'waiting for a decision' : s === 'question' ? 'waiting for the appellant' : s === 'all' ? 'any' : s}
+              </option>
+            ))}
+          </select>
+        </p>
+        <p>
+          <button type="submit">Show</button>
+        </p>
+      </form>
+      <DataTable
+        caption="Ban appeals, newest first"
+        columns={['Appeal', 'Appellant', 'Status', 'Ban case', 'Filed', 'Last activity']}
+        rows={props.appeals}
+        empty={{
+          name: 'appeals',
+          text: props.status === 'open' ? 'No appeal is waiting for a decision. Banned members appeal through the link in their ban message.' : 'No appeal has this status.',
+        }}
+        row={(a) => (
+          <tr data-appeal={String(a.number)}>
+            <td>
+              <a href={appealPath(guild.id, a.number)}>#{a.number}</a>
+            </td>
+            <td>{appellant(a)}</td>
+            <td data-status={a.status}>{a.status}</td>
+            <td>{a.banCaseNumber === null ? '—' : `#${a.banCaseNumber}`}</td>
+            <td>{when(a.createdAt)}</td>
+            <td>{when(a.lastActivityAt)}</td>
+          </tr>
+        )}
+      />
+      <OlderLink href={props.olderHref} label="Older appeals" />
+    </Layout>
+  );
+}
+
+function BanCase(props: { banCase: ModCaseBody | null; names: Names; number: number | null; banReason: string | null }) {
+  const c = props.banCase;
+  if (!c) return <p data-ban-case="none">{props.number === null ? 'No moderation case is linked to this ban' : `Case #${props.number} was deleted`}{props.banReason && <>; the ban's reason: {props.banReason}</>}.</p>;
+  return (
+    <dl data-ban-case={String(c.number)}>
+      <dt>Case</dt>
+      <dd>#{c.number}</dd>
+      <dt>Action</dt>
+      <dd>{c.action}</dd>
+      <dt>Reason</dt>
+      <dd>{c.reason ?? '—'}</dd>
+      <dt>Moderator</dt>
+      <dd>{nameOf(props.names, c.moderatorId)}</dd>
+      <dt>Recorded</dt>
+      <dd>{when(c.createdAt)}</dd>
+    </dl>
+  );
+}
+
+export function AppealPage(props: { viewer: Viewer; guild: GuildRecord; appeal: AppealDetailBody; banCase: ModCaseBody | null; names: Names; form?: FormState }) {
+  const { guild, appeal: a, names } = props;
+  return (
+    <Layout title={`Appeal #${a.number}`} viewer={props.viewer} server={nav(guild)} hasErrors={!!props.form?.problem}>
+      <ErrorSummary problem={props.form?.problem} />
+      <dl>
+        <dt>Appellant</dt>
+        <dd>{appellant(a)}</dd>
+        <dt>Status</dt>
+        <dd data-status={a.status}>{a.status}</dd>
+        <dt>Filed</dt>
+        <dd>{when(a.createdAt)}</dd>
+        {a.decidedAt && (
+          <>
+            <dt>Decided</dt>
+            <dd>
+              {when(a.decidedAt)} {a.decidedBy ? `by ${nameOf(names, a.decidedBy)}` : 'through the API or by the bot'}
+              {a.reason && <>: {a.reason}</>}
+            </dd>
+          </>
+        )}
+      </dl>
+      {a.applying && (
+        <p class="notice" data-applying>
+          The bot is still applying the decision (unban, invite, direct message).
+        </p>
+      )}
+      {a.failedAction && (
+        <p class="notice warning" data-failed-action>
+          This step of the decision failed; the decision stands: {a.failedAction.type}.
+        </p>
+      )}
+      <h2>The ban</h2>
+      <BanCase banCase={props.banCase} names={names} number={a.banCaseNumber} banReason={a.banReason} />
+      <h2>Answers</h2>
+      <dl>
+        {a.answers.map((q) => (
+          <>
+            <dt>{q.label}</dt>
+            <dd>{answerText(q.value)}</dd>
+          </>
+        ))}
+      </dl>
+      <h2>Conversation</h2>
+      {a.messages.length === 0 ? (
+        <p class="muted">No message yet.</p>
+      ) : (
+        <ol class="conversation">
+          {a.messages.map((m) => (
+            <li>
+              <strong>{m.author === 'user' ? appellant(a) : m.authorId ? nameOf(names, m.authorId) : 'Staff'}</strong> ({when(m.createdAt)}): {m.text}
+            </li>
+          ))}
+        </ol>
+      )}
+      {DECIDABLE.has(a.status) && <AppealDecisionForm viewer={props.viewer} action={`${appealPath(guild.id, a.number)}/decision`} form={props.form} />}
+      <p>
+        <a href={appealsPath(guild.id)}>Back to the appeals</a>
+      </p>
+    </Layout>
+  );
+}

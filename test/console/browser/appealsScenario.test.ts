@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { findAppeal } from '../../../db/appeals/appeals.js';
+import { upsertPlatformChannels } from '../../../db/platform/local.js';
+import { banPlatformUser, findPlatformBan } from '../../../db/platform/moderation.js';
+import { fileTestAppeal } from '../../harness/appeals.js';
+import { eventually } from '../../harness/eventually.js';
+import { addTestMember, snowflake } from '../../harness/fixtures.js';
+import { createModerationGuild } from '../../harness/moderationGuild.js';
+import { useWorkflowTestBed } from '../../harness/workflowTestBed.js';
+import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+
+const { db, app } = useWorkflowTestBed();
+const browser = useBrowser();
+
+describe('ban appeals in a real browser', { timeout: 120_000 }, () => {
+  it('lists the queue, keeps a decision without a choice on the form, and approves one, the worker unbanning', async () => {
+    const guild = await createModerationGuild(db());
+    const managerId = await addTestMember(db(), guild, { username: 'boss', roleIds: [guild.roles.admin] });
+    await upsertPlatformChannels(db(), guild.id, [{ channelId: snowflake(), name: 'general', type: 'text', position: 0 }]);
+    const userId = snowflake();
+    await banPlatformUser(db(), { guildId: guild.id, userId, reason: 'spam' });
+    const answers = [{ id: 'why', type: 'paragraph', label: 'Why should we unban you?', value: 'I changed.' }];
+    const { number } = await fileTestAppeal(db(), guild.id, { userId, userTag: 'ada', banReason: 'spam', answers, at: new Date() });
+
+    for (const width of [1100, 390]) {
+      const { page } = await browser.open();
+      await page.setViewportSize({ width, height: 844 });
+      await signInLocally(page, app.baseUrl, managerId);
+      await page.goto(`${app.baseUrl}/console/servers/${guild.id}/appeals`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectAccessible(page);
+      await screenshot(page, width === 390 ? 'phone-appeals' : 'appeals');
+      await page.getByRole('link', { name: `#${number}` }).click();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectAccessible(page);
+      await screenshot(page, width === 390 ? 'phone-appeal' : 'appeal');
+    }
+
+    const { page } = await browser.open();
+    await signInLocally(page, app.baseUrl, managerId);
+    await page.goto(`${app.baseUrl}/console/servers/${guild.id}/appeals/${number}`);
+    await page.getByLabel('Reason').fill('Second chance.');
+    await page.getByRole('button', { name: 'Record the decision' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-error'))).toBe('INVALID_INPUT');
+    expect(await page.getByLabel('Reason').inputValue()).toBe('Second chance.');
+    await expectAccessible(page);
+    await screenshot(page, 'appeal-error');
+    await page.getByRole('radio', { name: 'Approve (unban)' }).check();
+    await page.getByRole('button', { name: 'Record the decision' }).click();
+    await page.waitForURL(`${app.baseUrl}/console/servers/${guild.id}/appeals/${number}`);
+    await eventually(() => findAppeal(db(), guild.id, number), (a) => a?.applying === false);
+    expect(await findPlatformBan(db(), guild.id, userId)).toBeUndefined();
+    await page.reload();
+    await expect.poll(() => page.locator('dd[data-status="approved"]').count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'appeal-approved');
+  });
+});
