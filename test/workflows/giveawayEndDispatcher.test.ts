@@ -15,7 +15,7 @@ import { giveawayInput } from '../../src/giveaways/giveawayOperation.js';
 import { giveawayEndDispatcherId, giveawayWorkflowId } from '../../src/giveaways/ids.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { AREAS } from '../../process/areas.js';
-import { collectActivities } from '../../process/registry.js';
+import { collectActivities, collectWorkerStartSteps } from '../../process/registry.js';
 import { giveawayRequests, type GiveawayGuild } from '../api/giveaways/giveawayBed.js';
 import { eventually } from '../harness/eventually.js';
 import { sharedBundle } from '../harness/temporal.js';
@@ -179,7 +179,8 @@ describe('giveaway end dispatcher (time-skipping)', { timeout: 120_000 }, () => 
       await bed.env.sleep(2 * HOUR);
       expect(await statusOf(g, lost.id)).toBe('active');
       // ...until a worker starts: its start wakes a new dispatcher, whose first pass finds the end due.
-      await wakeEndDispatcherAtStart(gatewayOf(queue));
+      expect(collectWorkerStartSteps(AREAS)).toContain(wakeEndDispatcherAtStart);
+      for (const step of collectWorkerStartSteps(AREAS)) await step(gatewayOf(queue));
       await untilEnded(g, lost.id);
     });
   });
