@@ -5,6 +5,7 @@ import { createLogger } from '../src/core/logger.js';
 import { createLocalPlatform } from '../src/platform/localPlatform.js';
 import { Client, Connection } from '@temporalio/client';
 import { createWorker, workflowCode } from '../process/worker.js';
+import { billableActionsOfChain } from '../src/core/temporal/histories.js';
 import { wakeEndDispatcherAtStart } from '../src/giveaways/endDispatcher.js';
 import { giveawayEndDispatcherId } from '../src/giveaways/ids.js';
 
@@ -67,6 +68,9 @@ const sampler = setInterval(() => send({ type: 'rss', ...memory() }), 1000);
 process.on('message', async (message) => {
   if (message !== 'stop') return;
   clearInterval(sampler);
+  // What the end dispatcher cost in Temporal Cloud actions over the run (every run of it), then it is ended.
+  const actions = await billableActionsOfChain(client, giveawayEndDispatcherId(args.taskQueue));
+  console.log(`end dispatcher: ${JSON.stringify(actions)}`);
   await client.workflow.getHandle(giveawayEndDispatcherId(args.taskQueue)).terminate('bench run over');
   worker.shutdown();
   await running;

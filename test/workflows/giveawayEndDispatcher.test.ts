@@ -8,6 +8,7 @@ import { DEFAULT_GIVEAWAY_SETTINGS } from '../../db/giveaways/settings.js';
 import type { Clock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
+import { billableActions } from '../../src/core/temporal/histories.js';
 import { GiveawayStartRequest } from '../../src/giveaways/contract.js';
 import { createGiveaway } from '../../src/giveaways/createGiveaway.js';
 import { wakeEndDispatcher, wakeEndDispatcherAtStart } from '../../src/giveaways/endDispatcher.js';
@@ -60,18 +61,7 @@ const untilPasses = (queue: string, n: number) =>
   eventually(() => history(queue), (events) => passesDone(events) >= n && events.at(-1)?.workflowTaskCompletedEventAttributes != null);
 const untilTimers = (queue: string, n: number) => eventually(() => history(queue), (events) => timersSet(events).length >= n);
 
-/**
- * Temporal Cloud's billable actions in a history (docs/performance.md, "Giveaway ends at no idle cost"): a start (a
- * signal-with-start counts once for both), each signal, timer and activity attempt. Heartbeats are not in a history;
- * the passes here heartbeat only per giveaway.
- */
-function actionsIn(events: HistoryEvent[]): number {
-  const starts = events.filter((e) => e.workflowExecutionStartedEventAttributes).length;
-  const signals = events.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
-  const timers = events.filter((e) => e.timerStartedEventAttributes).length;
-  const attempts = events.filter((e) => e.activityTaskStartedEventAttributes).reduce((n, e) => n + (e.activityTaskStartedEventAttributes!.attempt ?? 1), 0);
-  return starts + signals - Math.min(starts, signals) + timers + attempts;
-}
+const actionsIn = (events: HistoryEvent[]) => billableActions(events).total;
 
 const { setup } = giveawayRequests(db, {} as TestApp, { now: () => new Date() });
 
