@@ -5,7 +5,7 @@ import { END_DISPATCH_PASS } from './activityProfiles.js';
 
 const passes = proxyActivities<GiveawaysActivities>(END_DISPATCH_PASS);
 
-/** After a pass that left something due (the platform out): the next one in 1 s, doubling while none progresses. */
+/** After a pass that left something due and got nowhere (the platform out): the next in 1 s, doubling while none does. */
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 60_000;
 /** Events after which the run continues as new (a wake cycle writes about a dozen), well below Temporal's limits. */
@@ -42,8 +42,9 @@ export async function giveawayEndDispatcher(input: EndDispatcherInput): Promise<
     const pass = await passOrFailure();
     let afterMs: number | null;
     if (pass === undefined || pass.left) {
+      // Left by a pass that got on (ends came due while it ran): again at once. Left by one that did not: back off.
       const progressed = pass !== undefined && (pass.drawn > 0 || (pass.applied ?? 0) > 0);
-      retryMs = progressed ? FIRST_RETRY_MS : Math.min(Math.max(retryMs * 2, FIRST_RETRY_MS), MAX_RETRY_MS);
+      retryMs = progressed ? 0 : Math.min(Math.max(retryMs * 2, FIRST_RETRY_MS), MAX_RETRY_MS);
       afterMs = retryMs;
     } else {
       retryMs = 0;
