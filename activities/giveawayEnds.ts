@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { QueuedEndAction } from '../db/giveaways/batchEnds.js';
 import { OPERATION_GAVE_UP } from '../src/core/errorCodes.js';
-import { applyQueuedEndActions, drawDueGiveaways, END_BATCH_LIMITS } from '../src/giveaways/endDueGiveaways.js';
+import { applyQueuedEndActions, drawDueGiveaways, END_BATCH_LIMITS, nextEndPlan } from '../src/giveaways/endDueGiveaways.js';
 import type { EndBatchResult } from '../src/giveaways/ids.js';
 import type { ActivityDeps } from './deps.js';
 import type { createGiveawayEffects } from './giveawayEffects.js';
@@ -10,12 +10,15 @@ import type { createGiveawayEffects } from './giveawayEffects.js';
 /** An effect the platform keeps failing (not refusing) is retried by each pass this long, then recorded as failed. */
 const END_EFFECT_RETRY_MS = 10 * 60_000;
 
-/** The batch of giveaway ends (workflows/giveawayEnds.ts, every second): what a per-giveaway timer did, for all at once. */
+/** The batch of giveaway ends (workflows/giveawayEndDispatcher.ts): what a per-giveaway timer did, for all at once. */
 export function createGiveawayEndsActivities(deps: ActivityDeps, effects: ReturnType<typeof createGiveawayEffects>) {
   const { clock, logger } = deps;
 
-  /** One effect of a batch end; a refusal (message gone, DMs closed) is recorded, an outage left for the next pass. */
-  async function applyEndAction(a: QueuedEndAction): Promise<void> {
+  /**
+   * One effect of a batch end; a refusal (message gone, DMs closed) is recorded, an outage left for the next pass.
+   * True once the action is finished (done or recorded as failed).
+   */
+  async function applyEndAction(a: QueuedEndAction): Promise<boolean> {
     try {
       if (a.type === 'edit') await effects.editGiveawayMessage(a.guildId, a.giveawayId, a.drawNumber);
       else if (a.type === 'announce') await effects.announceDraw(a.guildId, a.giveawayId, a.drawNumber);
@@ -24,10 +27,11 @@ export function createGiveawayEndsActivities(deps: ActivityDeps, effects: Return
       const refusal = err instanceof ApplicationFailure && err.nonRetryable ? err.type : undefined;
       if (!refusal && clock.now().getTime() - a.queuedAt.getTime() < END_EFFECT_RETRY_MS) {
         logger.warn({ err, giveawayId: a.giveawayId, type: a.type }, 'giveaway end effect failed; the next pass retries it');
-        return;
+        return false;
       }
       await effects.failGiveawayAction(a.guildId, a.giveawayId, a.type, a.drawNumber, refusal ?? OPERATION_GAVE_UP, a.userId ?? undefined);
     }
+    return true;
   }
 
   return {
@@ -35,24 +39,28 @@ export function createGiveawayEndsActivities(deps: ActivityDeps, effects: Return
      * Draws every batch-ended giveaway that is due in rounds (while a round finds a full batch), applying the queued
      * effects of batch ends after each round. Idempotent: a retry or the next pass finds the stored draws and
      * finished actions. Heartbeats after each giveaway drawn or applied (the SDK throttles them), so a pass whose
-     * worker died stops holding the schedule at the heartbeat timeout (EVERY_SECOND_PASS_HEARTBEATING).
+     * worker died is noticed at the heartbeat timeout (END_DISPATCH_PASS). Ends with the plan of the next pass
+     * (nextEndPlan), which the dispatcher sleeps on; the retired schedule's runs ignore it.
      */
     async endDueGiveaways(): Promise<EndBatchResult> {
       const context = Context.current();
       const heartbeat = () => context.heartbeat();
       let drawn = 0;
       let effects = 0;
+      let applied = 0;
       for (;;) {
         const round = await drawDueGiveaways(deps, END_BATCH_LIMITS, heartbeat);
         drawn += round.drawn;
         // Each round's effects before the next round's draws: an end is complete once its post is edited, and with
         // thousands due at once, effects applied only after every draw waited for the whole backlog (10,000 ends:
         // not one post edited within the bench's 7 minutes, docs/performance.md).
-        effects += await applyQueuedEndActions(deps.db, applyEndAction, END_BATCH_LIMITS, heartbeat);
-        // A full round may have left more due; one that drew nothing (the platform down) waits for the next firing.
+        const applying = await applyQueuedEndActions(deps.db, applyEndAction, END_BATCH_LIMITS, heartbeat);
+        effects += applying.tried;
+        applied += applying.applied;
+        // A full round may have left more due; one that drew nothing (the platform down) waits for the next pass.
         if (round.claimed < END_BATCH_LIMITS.giveaways || round.drawn === 0) break;
       }
-      return { drawn, effects };
+      return { drawn, effects, applied, ...(await nextEndPlan(deps.db, clock.now())) };
     },
   };
 }

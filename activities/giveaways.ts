@@ -1,5 +1,7 @@
+import type { GiveawayRecord } from '../db/giveaways/giveaways.js';
 import { startFanoutsOrLeaveToRelay } from '../src/events/outbox.js';
 import { recordGiveawayPosted } from '../src/giveaways/activateGiveaway.js';
+import { wakeEndDispatcher } from '../src/giveaways/endDispatcher.js';
 import { runDraw } from '../src/giveaways/drawGiveaway.js';
 import { GIVEAWAY_ENTER_LABEL, giveawayEnterButtonId } from '../src/giveaways/giveawayButtons.js';
 import { RerollRefusal } from '../src/giveaways/giveawayRefusal.js';
@@ -18,6 +20,17 @@ export function createGiveawaysActivities(deps: ActivityDeps) {
   const load = (guildId: string, giveawayId: number) => loadGiveaway(db, guildId, giveawayId);
   const effects = createGiveawayEffects(deps);
 
+  /** Posts the message once (idempotency key per giveaway) and records it: `active`, or `cancelled` meanwhile. */
+  async function post(g: GiveawayRecord, endBy: 'batch' | 'workflow'): Promise<'active' | 'cancelled'> {
+    const { guildId, id: giveawayId } = g;
+    const message = activeGiveawayMessage(g);
+    const messageId = await platform.postMessage(guildId, g.channelId, message.content, `giveaway-message/${guildId}/${giveawayId}`, {
+      ...message,
+      buttons: [{ id: giveawayEnterButtonId(giveawayId), label: GIVEAWAY_ENTER_LABEL }],
+    });
+    return db.transaction().execute((trx) => recordGiveawayPosted(trx, { guildId, giveawayId, channelId: g.channelId, messageId, at: clock.now(), endBy }));
+  }
+
   return {
     ...effects,
     ...createGiveawayEndsActivities(deps, effects),
@@ -25,18 +38,15 @@ export function createGiveawaysActivities(deps: ActivityDeps) {
     /**
      * The start: posts the giveaway message once (idempotency key per giveaway), records its link and makes
      * the giveaway `active`. A giveaway cancelled meanwhile stays cancelled ('cancelled'). `endBy` `batch`: the
-     * every-second batch ends it at its endsAt (runs from before that patch pass nothing: their timer ends it).
+     * batch ends it at its endsAt, and the end dispatcher is told after the commit (again on a retry, which finds it
+     * active), so an end sooner than its timer wakes it; runs from before that patch pass nothing: their timer ends it.
      */
     async activateGiveaway(guildId: string, giveawayId: number, endBy: 'batch' | 'workflow' = 'workflow'): Promise<'active' | 'cancelled'> {
       const g = await load(guildId, giveawayId);
       if (g.status === 'cancelled') return 'cancelled';
-      if (g.status !== 'scheduled') return 'active';
-      const message = activeGiveawayMessage(g);
-      const messageId = await platform.postMessage(guildId, g.channelId, message.content, `giveaway-message/${guildId}/${giveawayId}`, {
-        ...message,
-        buttons: [{ id: giveawayEnterButtonId(giveawayId), label: GIVEAWAY_ENTER_LABEL }],
-      });
-      return db.transaction().execute((trx) => recordGiveawayPosted(trx, { guildId, giveawayId, channelId: g.channelId, messageId, at: clock.now(), endBy }));
+      const status = g.status === 'scheduled' ? await post(g, endBy) : 'active';
+      if (status === 'active' && endBy === 'batch') await wakeEndDispatcher(deps.temporal, g.endsAt.getTime() - clock.now().getTime());
+      return status;
     },
 
     /** The draw at the end (draw 1): entries closed, winners drawn and stored, `giveaways.ended`. */

@@ -5,8 +5,9 @@ import { createLogger } from '../src/core/logger.js';
 import { createLocalPlatform } from '../src/platform/localPlatform.js';
 import { Client, Connection } from '@temporalio/client';
 import { createWorker, workflowCode } from '../process/worker.js';
-import { ensureSchedules } from '../src/core/temporal/schedules.js';
-import { giveawayEndsSchedule } from '../src/giveaways/schedules.js';
+import { billableActionsOfChain } from '../src/core/temporal/histories.js';
+import { wakeEndDispatcherAtStart } from '../src/giveaways/endDispatcher.js';
+import { giveawayEndDispatcherId } from '../src/giveaways/ids.js';
 
 /** What the scenario passes to the worker process it forks (JSON in argv[2]). */
 export interface GiveawayWorkerArgs {
@@ -58,17 +59,19 @@ const worker = await createWorker({
   maxCachedWorkflows: args.maxCachedWorkflows,
   maxConcurrentActivities: args.maxConcurrentActivities,
 });
-// The batch of ends, as the worker process creates it, on this run's own task queue (so under an id of its own).
-const endsSchedule = { ...giveawayEndsSchedule, id: `${giveawayEndsSchedule.id}/${args.taskQueue}` };
-await ensureSchedules({ client, taskQueue: args.taskQueue }, [endsSchedule]);
 const running = worker.run();
+// The end dispatcher, woken as the worker process's start wakes it, on this run's own task queue (an id of its own).
+await wakeEndDispatcherAtStart({ client, taskQueue: args.taskQueue });
 const send = (message: GiveawayWorkerMessage) => process.send!(message);
 send({ type: 'ready', ...memory() });
 const sampler = setInterval(() => send({ type: 'rss', ...memory() }), 1000);
 process.on('message', async (message) => {
   if (message !== 'stop') return;
   clearInterval(sampler);
-  await client.schedule.getHandle(endsSchedule.id).delete();
+  // What the end dispatcher cost in Temporal Cloud actions over the run (every run of it), then it is ended.
+  const actions = await billableActionsOfChain(client, giveawayEndDispatcherId(args.taskQueue));
+  console.log(`end dispatcher: ${JSON.stringify(actions)}`);
+  await client.workflow.getHandle(giveawayEndDispatcherId(args.taskQueue)).terminate('bench run over');
   worker.shutdown();
   await running;
   await connection.close();

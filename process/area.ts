@@ -4,6 +4,7 @@ import type { AppDeps } from '../api/context.js';
 import type { RouteDefinition } from '../api/route.js';
 import type { Database } from '../db/schema.js';
 import { relayUnstarted, type Operation, type OperationDeps } from '../src/core/temporal/operation.js';
+import type { TemporalGateway } from '../src/core/temporal/gateway.js';
 import type { ScheduleDefinition } from '../src/core/temporal/schedules.js';
 import type { Workflow, WorkflowRef } from '../src/core/temporal/workflowRef.js';
 
@@ -22,6 +23,10 @@ export interface AreaModule {
   activities?(deps: ActivityDeps): Record<string, ActivityFunction>;
   relays?: RelayPass[];
   schedules?: ScheduleDefinition[];
+  /** Ids of schedules an earlier release declared: each worker's start deletes them. */
+  retiredSchedules?: string[];
+  /** What each worker's start tells Temporal once it polls (the giveaway end dispatcher's wake). */
+  atWorkerStart?: Array<(temporal: TemporalGateway) => Promise<void>>;
   /** Every workflow type the area runs; each must be exported by workflows/index.ts (registry test). */
   workflows?: Array<WorkflowRef<Workflow>>;
 }

@@ -47,10 +47,11 @@ import { flowRunOperation } from '../src/flows/flowRunOperation.js';
 import { relayFlowEvents } from '../src/flows/eventTrigger.js';
 import { giveawaysRoutes } from '../api/routes/giveaways.js';
 import { createGiveawaysActivities } from '../activities/giveaways.js';
-import { giveawayEndsWorkflow, giveawayWorkflow } from '../src/giveaways/ids.js';
+import { giveawayEndDispatcherWorkflow, giveawayEndsWorkflow, giveawayWorkflow } from '../src/giveaways/ids.js';
+import { wakeEndDispatcherAtStart } from '../src/giveaways/endDispatcher.js';
 import { giveawayOperation } from '../src/giveaways/giveawayOperation.js';
 import { relayGiveawayCancels, relayGiveawayCloses } from '../src/giveaways/cancelRelay.js';
-import { giveawayEndsSchedule } from '../src/giveaways/schedules.js';
+import { RETIRED_GIVEAWAY_ENDS_SCHEDULE_ID } from '../src/giveaways/schedules.js';
 import { relayOf, type AreaModule } from './area.js';
 
 /** The one list of areas: the api mounts their routes, the worker registers the rest. */
@@ -126,8 +127,10 @@ export const AREAS: AreaModule[] = [
     routes: giveawaysRoutes,
     activities: createGiveawaysActivities,
     relays: [relayOf(giveawayOperation), relayGiveawayCancels, relayGiveawayCloses],
-    schedules: [giveawayEndsSchedule],
-    workflows: [giveawayWorkflow, giveawayEndsWorkflow],
+    retiredSchedules: [RETIRED_GIVEAWAY_ENDS_SCHEDULE_ID],
+    atWorkerStart: [wakeEndDispatcherAtStart],
+    // giveawayEnds: the retired schedule's workflow, for the runs it started before an upgrade deleted it.
+    workflows: [giveawayWorkflow, giveawayEndDispatcherWorkflow, giveawayEndsWorkflow],
   },
   // eventFanout runs only for events whose fan-out started before batches (issue 16); new ones go in batches.
   {

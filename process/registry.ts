@@ -22,3 +22,5 @@ export function collectActivities(areas: AreaModule[], deps: ActivityDeps): Reco
 export const collectRoutes = (areas: AreaModule[], deps: AppDeps): RouteDefinition[] => areas.flatMap((a) => a.routes?.(deps) ?? []);
 export const collectRelays = (areas: AreaModule[]): RelayPass[] => areas.flatMap((a) => a.relays ?? []);
 export const collectSchedules = (areas: AreaModule[]): ScheduleDefinition[] => areas.flatMap((a) => a.schedules ?? []);
+export const collectRetiredSchedules = (areas: AreaModule[]): string[] => areas.flatMap((a) => a.retiredSchedules ?? []);
+export const collectWorkerStartSteps = (areas: AreaModule[]) => areas.flatMap((a) => a.atWorkerStart ?? []);

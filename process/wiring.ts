@@ -24,7 +24,7 @@ import { ensureSchedules } from '../src/core/temporal/schedules.js';
 import { runStartRelay } from '../src/core/temporal/startRelay.js';
 import { AREAS } from './areas.js';
 import { activityCancellation, createPlatform, processDiscordLatch } from './platform.js';
-import { collectRelays, collectRoutes, collectSchedules } from './registry.js';
+import { collectRelays, collectRetiredSchedules, collectRoutes, collectSchedules, collectWorkerStartSteps } from './registry.js';
 import { checkConnectionBudget } from './ops/connectionBudget.js';
 import { startGracefulServer } from './ops/gracefulServer.js';
 import { opsEndpoints } from './ops/opsEndpoints.js';
@@ -200,8 +200,9 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
     shutdownForceMs: config.ops.workerShutdownForceMs,
   });
   if (credentials) followCredentials(worker, credentials);
-  await ensureSchedules(temporal, collectSchedules(AREAS), logger);
+  await ensureSchedules(temporal, collectSchedules(AREAS), logger, collectRetiredSchedules(AREAS));
   const running = worker.run();
+  for (const step of collectWorkerStartSteps(AREAS)) await step(temporal);
   const ops = opsEndpoints({
     checks: { worker: async () => worker.getState() === 'RUNNING' },
     dependencies: { database: databaseCheck(db), temporal: temporalCheck(temporal) },

@@ -4,7 +4,7 @@ import { applicationDecisionWorkflow } from '../src/applications/ids.js';
 import type { Workflow, WorkflowOf, WorkflowRef } from '../src/core/temporal/workflowRef.js';
 import { eventFanoutWorkflow, webhookBatchWorkflow } from '../src/events/ids.js';
 import { flowRunWorkflow } from '../src/flows/ids.js';
-import { giveawayEndsWorkflow, giveawayWorkflow } from '../src/giveaways/ids.js';
+import { giveawayEndDispatcherWorkflow, giveawayEndsWorkflow, giveawayWorkflow } from '../src/giveaways/ids.js';
 import { inviteMilestonesWorkflow, refreshInviteRanksWorkflow } from '../src/invites/ids.js';
 import { purgeExpiredRecordsWorkflow } from '../src/keys/ids.js';
 import { levelUpEffectsWorkflow, refreshLevelRanksWorkflow, xpChangeWorkflow } from '../src/levels/ids.js';
@@ -38,6 +38,7 @@ export const WORKFLOW_REFS = {
   flowRun: flowRunWorkflow,
   giveaway: giveawayWorkflow,
   giveawayEnds: giveawayEndsWorkflow,
+  giveawayEndDispatcher: giveawayEndDispatcherWorkflow,
 } satisfies { [N in keyof Exported]: WorkflowRef<Workflow> };
 
 /** True when A and B are the same type (not merely assignable: a function with fewer parameters is assignable). */

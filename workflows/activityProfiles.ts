@@ -114,3 +114,14 @@ export const EVERY_SECOND_PASS: ActivityOptions = { startToCloseTimeout: '30 sec
  * ends on a loaded machine, which at 30 s was cut off and overlapped by the next pass (10,000 ends, docs/performance.md).
  */
 export const EVERY_SECOND_PASS_HEARTBEATING: ActivityOptions = { ...EVERY_SECOND_PASS, startToCloseTimeout: '10 minutes', heartbeatTimeout: '5 seconds' };
+
+/**
+ * A pass of the end dispatcher (workflows/giveawayEndDispatcher.ts): heartbeating as above, and retried by the server
+ * (a database outage, a dead worker noticed at the heartbeat timeout) with backoff to a minute and no limit, since no
+ * firing comes after it: the dispatcher sleeps until the pass returns. An outage costs one action a minute at most.
+ */
+export const END_DISPATCH_PASS: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '5 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};

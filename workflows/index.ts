@@ -17,3 +17,4 @@ export { purchaseRefund } from './purchaseRefund.js';
 export { flowRun } from './flowRun.js';
 export { giveaway } from './giveaway.js';
 export { giveawayEnds } from './giveawayEnds.js';
+export { giveawayEndDispatcher } from './giveawayEndDispatcher.js';

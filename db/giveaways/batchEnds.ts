@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { GiveawayActionType } from './actions.js';
 
-// The rows of the every-second batch of giveaway ends (src/giveaways/endDueGiveaways.ts).
+// The rows of the batch of giveaway ends (src/giveaways/endDueGiveaways.ts), run by the end dispatcher.
 
 export interface GiveawayRef {
   guildId: string;
@@ -24,6 +24,19 @@ export async function claimDueGiveaways(db: Kysely<Database>, at: Date, limit: n
       for update skip locked)
     returning guild_id, id`.execute(db);
   return rows.map((g) => ({ guildId: g.guild_id, giveawayId: g.id }));
+}
+
+/** The earliest end of an active batch-ended giveaway (due or not), through the partial index `giveaways_batch_due`. */
+export async function earliestBatchEnd(db: Kysely<Database>): Promise<Date | null> {
+  const row = await db
+    .selectFrom('giveaways')
+    .select('ends_at')
+    .where('status', '=', 'active')
+    .where('end_by', '=', 'batch')
+    .orderBy('ends_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.ends_at ?? null;
 }
 
 export interface QueuedEndAction extends GiveawayRef {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { claimDueGiveaways, listQueuedEndActions, type QueuedEndAction } from '../../db/giveaways/batchEnds.js';
+import { claimDueGiveaways, earliestBatchEnd, listQueuedEndActions, type QueuedEndAction } from '../../db/giveaways/batchEnds.js';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../core/clock.js';
 import { inParallel } from '../core/inParallel.js';
@@ -58,24 +58,36 @@ export async function drawDueGiveaways(deps: EndBatchDeps, limits: EndBatchLimit
 
 /**
  * Applies the queued effects of batch ends: a giveaway's in order (post edited, announcement, each DM), several
- * giveaways at once. `apply` finishes each action's row, so a repeat after a crash finds it done. `onDone` is
- * called after each giveaway's actions. Returns how many were tried.
+ * giveaways at once. `apply` finishes each action's row and says so (true), or leaves it queued for a later pass
+ * (false: the platform is out), so a repeat after a crash finds the finished ones done. `onDone` is called after
+ * each giveaway's actions. Returns how many were tried and how many finished.
  */
 export async function applyQueuedEndActions(
   db: Kysely<Database>,
-  apply: (action: QueuedEndAction) => Promise<void>,
+  apply: (action: QueuedEndAction) => Promise<boolean>,
   limits: EndBatchLimits,
   onDone: () => void = noop,
-): Promise<number> {
+): Promise<{ tried: number; applied: number }> {
   const actions = await listQueuedEndActions(db, limits.actions);
   const byGiveaway = new Map<string, QueuedEndAction[]>();
   for (const a of actions) {
     const key = `${a.guildId}/${a.giveawayId}`;
     byGiveaway.set(key, [...(byGiveaway.get(key) ?? []), a]);
   }
+  let applied = 0;
   await inParallel([...byGiveaway.values()], limits.concurrency, async (ofOne) => {
-    for (const a of ofOne) await apply(a);
+    for (const a of ofOne) if (await apply(a)) applied++;
     onDone();
   });
-  return actions.length;
+  return { tried: actions.length, applied };
+}
+
+/**
+ * What the end dispatcher plans its next pass from, read after a pass: whether something due is still there (a
+ * giveaway past its end, undrawn; an effect still queued) and how long until the earliest end not yet due.
+ */
+export async function nextEndPlan(db: Kysely<Database>, now: Date): Promise<{ left: boolean; nextEndInMs: number | null }> {
+  const [earliest, queued] = await Promise.all([earliestBatchEnd(db), listQueuedEndActions(db, 1)]);
+  const inMs = earliest === null ? null : earliest.getTime() - now.getTime();
+  return { left: queued.length > 0 || (inMs !== null && inMs <= 0), nextEndInMs: inMs !== null && inMs > 0 ? inMs : null };
 }

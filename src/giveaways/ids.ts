@@ -54,15 +54,35 @@ export interface GiveawayEndState {
   draws: number;
 }
 
-/** One pass of the batch of ends: giveaways drawn, queued effects tried. */
+/**
+ * One pass of the batch of ends: giveaways drawn, queued effects tried, and what the end dispatcher plans from:
+ * `left`, something due is still there (a draw or an effect the platform's outage held back); `applied`, effects
+ * finished (done or recorded as failed); `nextEndInMs`, when the earliest end not yet due comes, by the pass's
+ * clock (null: none). Runs from before the dispatcher (the `giveawayEnds` schedule) recorded the first two only.
+ */
 export interface EndBatchResult {
   drawn: number;
   effects: number;
+  applied?: number;
+  left?: boolean;
+  nextEndInMs?: number | null;
+}
+
+/** The end dispatcher's state carried across continue-as-new: when its next pass is due, from now (none: until woken). */
+export interface EndDispatcherInput {
+  nextPassInMs?: number;
 }
 
 export const giveawayWorkflow: WorkflowRef<(input: GiveawayInput) => Promise<GiveawayOutcome>> = { name: 'giveaway' };
 
+/** The every-second schedule's workflow, retired with its schedule; registered still for the runs it started before. */
 export const giveawayEndsWorkflow: WorkflowRef<() => Promise<EndBatchResult>> = { name: 'giveawayEnds' };
+
+/** The one long-lived run that ends batch-ended giveaways: asleep on a timer until the earliest end, or with none. */
+export const giveawayEndDispatcherWorkflow: WorkflowRef<(input: EndDispatcherInput) => Promise<void>> = { name: 'giveawayEndDispatcher' };
+
+/** One dispatcher per task queue: the workers of one deployment share it (tests and benches, each their own). */
+export const giveawayEndDispatcherId = (taskQueue: string) => `giveaways/end-dispatcher/${taskQueue}`;
 
 export const giveawayWorkflowId = (guildId: string, giveawayId: number) => `giveaway/${guildId}/${giveawayId}`;
 
@@ -75,3 +95,5 @@ export const giveawayRerollUpdate = { type: 'update', name: 'reroll' } as Update
 export const giveawayCancelSignal = { type: 'signal', name: 'cancel' } as SignalDefinition<[], 'cancel'>;
 /** To a batch-ended giveaway's workflow once its reroll window passed (src/giveaways/cancelRelay.ts): it completes. */
 export const giveawayCloseSignal = { type: 'signal', name: 'close' } as SignalDefinition<[], 'close'>;
+/** To the end dispatcher: an end comes in `dueInMs` (0: look now); it wakes sooner if that is before its timer. */
+export const giveawayEndsWakeSignal = { type: 'signal', name: 'wake' } as SignalDefinition<[dueInMs: number], 'wake'>;

@@ -1,13 +1,6 @@
-import type { ScheduleDefinition } from '../core/temporal/schedules.js';
-import { giveawayEndsWorkflow } from './ids.js';
-
-export const GIVEAWAY_ENDS_SCHEDULE_ID = 'giveaways/ends';
-
-/** The clock of batch-ended giveaways: their ends_at in PostgreSQL is the durable timer, this firing reads it. */
-export const giveawayEndsSchedule: ScheduleDefinition = {
-  id: GIVEAWAY_ENDS_SCHEDULE_ID,
-  every: '1 second',
-  workflow: giveawayEndsWorkflow,
-  operation: 'giveaways.ends',
-  summary: 'Draw the giveaways whose end is due and apply their effects',
-};
+/**
+ * The every-second schedule that ran the batch of ends until the end dispatcher (workflows/giveawayEndDispatcher.ts)
+ * took over: about 10 million Temporal Cloud actions a month with nothing due. Retired: each worker's start deletes it
+ * (ensureSchedules), so an upgraded deployment stops paying for it.
+ */
+export const RETIRED_GIVEAWAY_ENDS_SCHEDULE_ID = 'giveaways/ends';

@@ -1,3 +1,4 @@
+import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
@@ -47,6 +48,9 @@ export function useTimeSkippingTestBed(options: TimeSkippingTestBedOptions): Tim
   let running: Promise<void> | undefined;
   beforeAll(async () => {
     env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: inject('testServerPath') } } });
+    // The custom search attributes, as temporal-dev.yml registers them on the dev server and operators on a cluster.
+    const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+    await env.connection.operatorService.addSearchAttributes({ namespace: env.namespace ?? 'default', searchAttributes: { GuildId: keyword, Operation: keyword } });
     gateway = options.temporal === 'dev-server' ? testGateway() : { client: env.client, taskQueue };
     worker = await Worker.create({
       connection: env.nativeConnection,

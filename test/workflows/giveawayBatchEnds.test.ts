@@ -13,13 +13,15 @@ import { giveawayRequests, type GiveawayGuild } from '../api/giveaways/giveawayB
 import { eventually } from '../harness/eventually.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 
-// Giveaway ends through the every-second batch (workflows/giveawayEnds.ts), on the dev server: the test's one clock
-// (the api's, the worker's and the helpers') is moved past a giveaway's endsAt, then the batch workflow is run as
-// its schedule would. The giveaway's own run keeps no timer. Each test opens its giveaways on the clock at real time
-// (the run's start timer is on Temporal's), then moves it past their end.
+// Giveaway ends through the batch's pass (`endDueGiveaways`), on the dev server: the test's one clock (the api's, the
+// worker's and the helpers') is moved past a giveaway's endsAt, then the pass is run in the retired schedule's
+// workflow (workflows/giveawayEnds.ts), one pass per call. The giveaway's own run keeps no timer. Each test opens its
+// giveaways on the clock at real time (the run's start timer is on Temporal's), then moves it past their end. They
+// last an hour, so the end dispatcher's own timer (on Temporal's time, test/workflows/giveawayEndDispatcher.test.ts)
+// does not fire while the file runs.
 let offsetMs = 0;
 const clock: Clock = { now: () => new Date(Date.now() + offsetMs) };
-const passEnd = () => void (offsetMs += 61_000);
+const passEnd = () => void (offsetMs += 3_601_000);
 beforeEach(() => void (offsetMs = 0));
 
 // The local platform, with an outage the test switches on: member look-ups of one user, or message edits; or edits
@@ -50,7 +52,7 @@ const runBatch = () =>
   gateway.client.workflow.execute<() => Promise<EndBatchResult>>(giveawayEndsWorkflow.name, { taskQueue: gateway.taskQueue, workflowId: `giveaways/ends/test-${++passes}` });
 
 async function open(g: GiveawayGuild, members: string[], body: Record<string, unknown> = {}) {
-  const id = (await start(g, { durationSeconds: 60, ...body })).body.id as number;
+  const id = (await start(g, { durationSeconds: 3600, ...body })).body.id as number;
   await eventually(() => get(g, id), (r) => r.body?.status === 'active');
   for (const m of members) await enter(g, id, m);
   return id;
@@ -145,14 +147,16 @@ describe('giveaway ends through the batch (dev server)', () => {
     passEnd();
     outage.memberId = b;
     outage.edits = true;
-    await runBatch();
+    // What the end dispatcher plans from: something due is left (the second draw, the first edit), so it comes back soon.
+    expect(await runBatch()).toMatchObject({ drawn: 1, effects: 3, applied: 2, left: true });
     expect((await get(g, first)).body.status).toBe('ended');
     expect((await get(g, second)).body).toMatchObject({ status: 'active', draws: [] });
     expect(await actionsOf(g, first)).toEqual(['announce:1:done', 'dm:1:done', 'edit:1:queued', 'post:null:done']);
 
     outage.memberId = undefined;
     outage.edits = false;
-    await runBatch();
+    // Nothing left and no giveaway open: the dispatcher sleeps with no timer.
+    expect(await runBatch()).toMatchObject({ drawn: 1, left: false, nextEndInMs: null });
     for (const [id, winner] of [[first, a], [second, b]] as const) {
       expect((await get(g, id)).body).toMatchObject({ status: 'ended', winnerIds: [winner] });
       expect(await drawRows(g, id)).toHaveLength(1);
@@ -185,7 +189,7 @@ describe('giveaway ends through the batch (dev server)', () => {
     outage.hangEdits = false;
     const next = await runBatch();
     // The stopped pass's calls never return, as a dead worker's: the next pass applies all it left.
-    expect(next).toEqual({ drawn: 0, effects: 6 });
+    expect(next).toMatchObject({ drawn: 0, effects: 6, applied: 6, left: false });
     for (const [id, winner] of [[ids[0]!, a], [ids[1]!, b]] as const) {
       expect((await get(g, id)).body).toMatchObject({ status: 'ended', winnerIds: [winner] });
       expect(await drawRows(g, id)).toHaveLength(1);

@@ -15,6 +15,7 @@ import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { AREAS } from '../../process/areas.js';
 import { collectActivities } from '../../process/registry.js';
 import { giveawayRequests, type GiveawayGuild } from '../api/giveaways/giveawayBed.js';
+import { eventually } from '../harness/eventually.js';
 import { sharedBundle } from '../harness/temporal.js';
 import type { TestApp } from '../harness/testApp.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
@@ -53,7 +54,7 @@ describe('giveaway timers (time-skipping)', () => {
     const handle = await bed.client.workflow.start('giveaway', { taskQueue, workflowId: giveawayWorkflowId(g.id, giveaway.id), args: [giveawayInput(giveaway)] });
     await bed.env.sleep(HOUR + 1_000);
     await untilActive(g, giveaway.id);
-    // The batch's clock at the end (its workflow is the dev-server test's: test/workflows/giveawayBatchEnds.test.ts).
+    // The batch's pass, on a clock at the end (the end dispatcher that runs it: test/workflows/giveawayEndDispatcher.test.ts).
     const deps = { db: db(), platform: createLocalPlatform(db()), clock: fixedClock(giveaway.endsAt), logger: createLogger('silent', taskQueue), temporal: { client: bed.client, taskQueue } };
     expect(await drawDueGiveaways(deps, END_BATCH_LIMITS)).toEqual({ claimed: 1, drawn: 1 });
     const after = (await findGiveaway(db(), g.id, giveaway.id))!;
@@ -74,7 +75,7 @@ describe('giveaway timers (time-skipping)', () => {
     expect(eventTime(firstActivity) - started).toBeGreaterThanOrEqual(HOUR - 5_000);
   });
 
-  it('a worker restarted between the start and the end: the end, held in PostgreSQL, is drawn by the batch on the new worker', async () => {
+  it('a worker restarted between the start and the end: the end, held in PostgreSQL, is drawn by the end dispatcher on the new worker', async () => {
     const g = await setup();
     const members = [await g.addMember(), await g.addMember()];
     const giveaway = await create(g, 0, 3 * HOUR);
@@ -90,7 +91,8 @@ describe('giveaway timers (time-skipping)', () => {
         maxCachedWorkflows: 0,
       });
 
-    const first = await makeWorker(systemClock);
+    // On Temporal's time, which ran ahead of the wall clock in the test before: the dispatcher's timer is 3 h.
+    const first = await makeWorker(fixedClock(new Date(await bed.env.currentTimeMs())));
     const running = first.run();
     await bed.client.workflow.start('giveaway', { taskQueue: queue, workflowId: giveawayWorkflowId(g.id, giveaway.id), args: [giveawayInput(giveaway)] });
     await untilActive(g, giveaway.id);
@@ -98,10 +100,12 @@ describe('giveaway timers (time-skipping)', () => {
     first.shutdown();
     await running;
 
-    // The schedule's next firing after the end, on the new worker.
+    // The end dispatcher's timer (set when the first worker activated the giveaway) fires at the end, on the new worker.
     const second = await makeWorker(fixedClock(giveaway.endsAt));
-    const pass = await second.runUntil(bed.client.workflow.execute('giveawayEnds', { taskQueue: queue, workflowId: `giveaways/ends/restart-${giveaway.id}` }));
-    expect(pass.drawn).toBe(1);
+    await second.runUntil(async () => {
+      await bed.env.sleep(3 * HOUR);
+      await eventually(() => findGiveaway(db(), g.id, giveaway.id), (row) => row!.status === 'ended');
+    });
     expect((await findGiveaway(db(), g.id, giveaway.id))!.status).toBe('ended');
     const draw = await findDraw(db(), g.id, giveaway.id, 1);
     expect(draw).toMatchObject({ entrants: 2, checkedEntrants: 2, shortfall: 0 });

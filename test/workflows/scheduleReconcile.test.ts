@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ScheduleOverlapPolicy } from '@temporalio/client';
+import { ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureSchedules, scheduleOptions, type ScheduleDefinition } from '../../src/core/temporal/schedules.js';
+import { RETIRED_GIVEAWAY_ENDS_SCHEDULE_ID } from '../../src/giveaways/schedules.js';
+import { collectRetiredSchedules } from '../../process/registry.js';
+import { AREAS } from '../../process/areas.js';
 import { purgeExpiredRecordsWorkflow } from '../../src/keys/ids.js';
 import { refreshLevelRanksWorkflow } from '../../src/levels/ids.js';
 import { captureLogs } from '../harness/capturedLogs.js';
@@ -12,8 +15,9 @@ import { testGateway } from '../harness/temporal.js';
 
 const gateway = testGateway();
 const created: string[] = [];
+const retiredIds = new Set<string>();
 afterAll(async () => {
-  for (const id of created) await gateway.client.schedule.getHandle(id).delete();
+  for (const id of created.filter((c) => !retiredIds.has(c))) await gateway.client.schedule.getHandle(id).delete();
   await gateway.client.connection.close();
 });
 
@@ -60,5 +64,27 @@ describe('ensureSchedules at start', () => {
     await ensureSchedules(gateway, [schedule], logger);
     expect(await stateOf(schedule.id)).toMatchObject({ every: [3_600_000], taskQueue: gateway.taskQueue, paused: true, updated: false });
     expect(lines).toEqual([]);
+  });
+
+  it('deletes a schedule an earlier release declared and this one retires (a running one too), logging it; a second start finds none', async () => {
+    const retired = declaration('1 second');
+    retiredIds.add(retired.id);
+    await gateway.client.schedule.create(scheduleOptions(retired, gateway.taskQueue));
+    const kept = declaration('1 hour');
+    await createdEarlier(kept, gateway.taskQueue);
+    const { logger, lines } = captureLogs();
+    await ensureSchedules(gateway, [kept], logger, [retired.id]);
+    await expect(gateway.client.schedule.getHandle(retired.id).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    expect(await stateOf(kept.id)).toMatchObject({ every: [3_600_000], paused: true, updated: false });
+    expect(lines.map(({ level, msg, scheduleId }) => ({ level, msg, scheduleId }))).toEqual([{ level: 30, msg: 'retired schedule deleted', scheduleId: retired.id }]);
+
+    const again = captureLogs();
+    await ensureSchedules(gateway, [kept], again.logger, [retired.id]);
+    expect(again.lines).toEqual([]);
+  });
+
+  it('the every-second giveaway ends schedule is among the ids every worker start retires', () => {
+    expect(collectRetiredSchedules(AREAS)).toContain(RETIRED_GIVEAWAY_ENDS_SCHEDULE_ID);
+    expect(RETIRED_GIVEAWAY_ENDS_SCHEDULE_ID).toBe('giveaways/ends');
   });
 });

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common';
 import type { Logger } from '../logger.js';
 import type { TemporalGateway } from './gateway.js';
@@ -56,8 +56,22 @@ function described(description: ScheduleDescription) {
  * Creates each schedule, or brings an existing one to its declaration (every worker calls it at start; the first one
  * creates): a release that changes an interval, a workflow or TEMPORAL_TASK_QUEUE would otherwise leave the old
  * schedule firing at a queue or workflow type nobody serves. Its state (paused by an operator, notes) is kept.
+ * The ids in `retired` (schedules an earlier release declared) are deleted, so an upgrade stops them firing.
  */
-export async function ensureSchedules({ client, taskQueue }: TemporalGateway, schedules: ScheduleDefinition[], logger?: Logger): Promise<void> {
+export async function ensureSchedules(
+  { client, taskQueue }: TemporalGateway,
+  schedules: ScheduleDefinition[],
+  logger?: Logger,
+  retired: string[] = [],
+): Promise<void> {
+  for (const scheduleId of retired) {
+    try {
+      await client.schedule.getHandle(scheduleId).delete();
+      logger?.info({ scheduleId }, 'retired schedule deleted');
+    } catch (err) {
+      if (!(err instanceof ScheduleNotFoundError)) throw err;
+    }
+  }
   for (const schedule of schedules) {
     const options = scheduleOptions(schedule, taskQueue);
     try {

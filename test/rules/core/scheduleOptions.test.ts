@@ -2,7 +2,6 @@ import { ScheduleOverlapPolicy } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { scheduleOptions } from '../../../src/core/temporal/schedules.js';
 import { OPERATION } from '../../../src/core/temporal/searchAttributes.js';
-import { giveawayEndsSchedule } from '../../../src/giveaways/schedules.js';
 import { inviteRanksSchedule } from '../../../src/invites/schedules.js';
 import { purgeSchedule } from '../../../src/keys/schedules.js';
 import { levelRanksSchedule } from '../../../src/levels/schedules.js';
@@ -11,7 +10,6 @@ import { levelRanksSchedule } from '../../../src/levels/schedules.js';
 // but a changed id leaves the old schedule running beside the new one: these are what Temporal is given.
 describe('scheduleOptions', () => {
   it.each([
-    ['giveaways/ends', giveawayEndsSchedule, '1 second', 'giveawayEnds', 'giveaways.ends', 'Draw the giveaways whose end is due and apply their effects'],
     ['maintenance/refresh-invite-ranks', inviteRanksSchedule, '1 minute', 'refreshInviteRanks', 'maintenance.inviteRanks', 'Recompute the invite rank snapshots of large servers'],
     ['maintenance/purge-expired-records', purgeSchedule, '1 hour', 'purgeExpiredRecords', 'maintenance.purge', 'Purge the records past their retention (docs/retention.md) in batches'],
     ['maintenance/refresh-level-ranks', levelRanksSchedule, '1 minute', 'refreshLevelRanks', 'maintenance.levelRanks', 'Recompute the level rank snapshots of large servers'],
