@@ -4,11 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { saveLevelSettings } from '../db/levels/members.js';
+import { COMMAND_DEFINITIONS } from '../process/bot/commands/commandTable.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createDatabase } from '../db/pool.js';
 import type { Database } from '../db/schema.js';
+import { systemClock } from '../src/core/clock.js';
 import type { Feature } from '../src/core/features.js';
+import { createLogger } from '../src/core/logger.js';
 import { createGuild } from '../src/guild/guildManagement.js';
+import { createApplicationCommands } from '../src/platform/discord/applicationCommands.js';
+import { createBanLatch } from '../src/platform/discord/banLatch.js';
+import { syncCommands } from '../src/platform/discord/commandSync.js';
+import { createDiscordRest } from '../src/platform/discord/discordRest.js';
 import { BOT_INVITE_PERMISSIONS, addGuild, addMember, type FakeDiscord } from '../process/infra/fakeDiscord/index.js';
 import { ensureDatabase, startEmbeddedPostgres, withDatabase } from '../process/infra/embeddedPostgres.js';
 import { freePort } from '../process/infra/freePort.js';
@@ -62,4 +69,10 @@ export async function seedBotServers(db: Kysely<Database>, fake: FakeDiscord, co
     ids.push(id);
   }
   return ids;
+}
+
+/** The bot's application commands registered in the fake, as `npm run admin -- discord commands sync` registers them. */
+export async function registerBenchCommands(fake: FakeDiscord): Promise<void> {
+  const latch = createBanLatch({ clock: systemClock, logger: createLogger('silent', 'bench') });
+  await syncCommands(createApplicationCommands(createDiscordRest({ token: fake.token, apiUrl: fake.apiUrl, latch })), [...COMMAND_DEFINITIONS]);
 }

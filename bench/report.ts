@@ -84,7 +84,7 @@ export function printTable(results: ScenarioResult[]) {
         '-',
         '-',
         String(r.lost),
-        `${r.counted}/${r.sent} counted over ${r.guilds} servers, XP ${r.xpApplied}/${r.xpExpected}, SIGTERM then SIGKILL; caught up ${r.catchUpMs} ms after the last; ${r.identifies} identify, ${r.resumes} resumes, ${r.invalidRequests} invalid`,
+        `${r.counted}/${r.sent} counted over ${r.guilds} servers, XP ${r.xpApplied}/${r.xpExpected}, SIGTERM then SIGKILL; caught up ${r.catchUpMs} ms after the last; ${r.identifies} identify, ${r.resumes} resumes, ${r.invalidRequests} invalid; /rank: ${r.interactions.answered}/${r.interactions.sent} answered (p99 ${r.interactions.firstAnswerMs.p99} ms from creation), ${r.interactions.notActedOn} not acted on (too old), ${r.interactions.answeredLate} late`,
       ]);
     } else if (r.scenario === 'commands') {
       const f = r.firstAnswerMs;

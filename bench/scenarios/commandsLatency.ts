@@ -1,16 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomInt } from 'node:crypto';
-import { systemClock } from '../../src/core/clock.js';
-import { createLogger } from '../../src/core/logger.js';
 import { createGuild } from '../../src/guild/guildManagement.js';
-import { createApplicationCommands } from '../../src/platform/discord/applicationCommands.js';
-import { createBanLatch } from '../../src/platform/discord/banLatch.js';
-import { syncCommands } from '../../src/platform/discord/commandSync.js';
-import { createDiscordRest } from '../../src/platform/discord/discordRest.js';
-import { COMMAND_DEFINITIONS } from '../../process/bot/commands/commandTable.js';
 import { BOT_INVITE_PERMISSIONS, addGuild, addMember, attachFakeGateway, commandInteraction, startFakeDiscord, type CommandUse, type FakeDiscord } from '../../process/infra/fakeDiscord/index.js';
-import { benchSnowflake, withBenchDatabase } from '../botBench.js';
+import { benchSnowflake, registerBenchCommands, withBenchDatabase } from '../botBench.js';
 import { latencySummary, type LatencySummary } from '../latency.js';
 import { BENCH_GUILD_ID, memberId } from '../seed.js';
 import { seedLevelRows } from './levelsLeaderboard.js';
@@ -81,8 +74,7 @@ export async function runCommands(o: { rows: number; rate: number; seconds: numb
     return await withBenchDatabase(4, async (db, url) => {
       const invokers = await seedServer(fake, db, o.rows);
       const levelRows = await seedLevelRows(db, o.rows, (line) => console.log(`[bench] ${line}`));
-      const latch = createBanLatch({ clock: systemClock, logger: createLogger('silent', 'bench') });
-      await syncCommands(createApplicationCommands(createDiscordRest({ token: fake.token, apiUrl: fake.apiUrl, latch })), [...COMMAND_DEFINITIONS]);
+      await registerBenchCommands(fake);
       const env = { ...process.env, PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, DATABASE_URL: url, BOT_PORT: '0', LOG_LEVEL: 'silent' };
       const ready = once(gateway.events, 'ready');
       child = spawn(process.execPath, ['--import', 'tsx', 'process/entrypoints/bot.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -3,8 +3,9 @@ import { once } from 'node:events';
 import { randomInt } from 'node:crypto';
 import { XP_PER_MESSAGE } from '../../src/levels/activityXp.js';
 import { messageIdAt } from '../../src/tickets/botInput.js';
-import { attachFakeGateway, memberMessagePayload, startFakeDiscord, type FakeGateway } from '../../process/infra/fakeDiscord/index.js';
-import { benchSnowflake, seedBotServers, withBenchDatabase } from '../botBench.js';
+import { addMember, attachFakeGateway, memberMessagePayload, startFakeDiscord, type FakeGateway } from '../../process/infra/fakeDiscord/index.js';
+import { benchSnowflake, registerBenchCommands, seedBotServers, withBenchDatabase } from '../botBench.js';
+import { restartInteractions, type RestartInteractions } from './restartInteractions.js';
 
 export interface GatewayRestartResult {
   scenario: 'gateway-restart';
@@ -24,9 +25,12 @@ export interface GatewayRestartResult {
   identifies: number;
   resumes: number;
   invalidRequests: number;
+  /** Members' `/rank` beside the messages, `INTERACTIONS_PER_SECOND`: answered in time or not acted on, never late. */
+  interactions: RestartInteractions;
 }
 
 const MEMBERS = 200;
+const INTERACTIONS_PER_SECOND = 5;
 const CHANNEL_ID = '1300000000000000001';
 
 /**
@@ -34,6 +38,8 @@ const CHANNEL_ID = '1300000000000000001';
  * `guilds` servers for `seconds`. A third of the way in it gets SIGTERM and is started again; two thirds in it is
  * killed (SIGKILL) and started again. Every message must be counted exactly once: the stopped process drains and
  * saves its handled position, the killed one saved it each second, and Discord (the fake) replays the rest.
+ * Members use `/rank` beside the messages: each is answered within Discord's 3 s, or, when it reached no running bot
+ * and is replayed too old, not acted on; none is acted on late.
  */
 export async function runGatewayRestart(o: { guilds: number; rate: number; seconds: number }): Promise<GatewayRestartResult> {
   const fake = await startFakeDiscord();
@@ -42,6 +48,14 @@ export async function runGatewayRestart(o: { guilds: number; rate: number; secon
     return await withBenchDatabase(4, async (db, url) => {
       const guildIds = await seedBotServers(db, fake, o.guilds, 0, ['levels']);
       const users = Array.from({ length: MEMBERS }, () => benchSnowflake());
+      // One member per server uses `/rank`: a member of the server on Discord, as an interaction's invoker is.
+      const invokers = guildIds.map((guildId) => {
+        const id = benchSnowflake();
+        addMember(fake.state, fake.state.guilds.get(guildId)!, { id, username: 'invoker' });
+        return id;
+      });
+      await registerBenchCommands(fake);
+      const interactions = restartInteractions(fake, gateway);
       const env = { ...process.env, PLATFORM: 'discord', DISCORD_TOKEN: fake.token, DISCORD_API_URL: fake.apiUrl, DATABASE_URL: url, BOT_PORT: '0', LOG_LEVEL: 'silent' };
       const startBotProcess = async (): Promise<ChildProcess> => {
         const connected = once(gateway.events, 'ready').then(() => undefined);
@@ -70,9 +84,15 @@ export async function runGatewayRestart(o: { guilds: number; rate: number; secon
         await restart('SIGKILL');
       })();
       let sent = 0;
+      let interactionsSent = 0;
       while (sent < total) {
         const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * o.rate));
         for (; sent < due; sent += 1) send(gateway, guildIds[randomInt(guildIds.length)]!, users[randomInt(MEMBERS)]!);
+        const asked = Math.floor(((performance.now() - started) / 1000) * INTERACTIONS_PER_SECOND);
+        for (; interactionsSent < asked; interactionsSent += 1) {
+          const k = randomInt(guildIds.length);
+          interactions.send(guildIds[k]!, invokers[k]!);
+        }
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       await operator;
@@ -100,6 +120,7 @@ export async function runGatewayRestart(o: { guilds: number; rate: number; secon
         identifies: gateway.identifies.length,
         resumes: gateway.resumes.length,
         invalidRequests: fake.invalidRequests(),
+        interactions: interactions.tally(),
       };
     });
   } finally {
