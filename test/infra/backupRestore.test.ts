@@ -8,9 +8,10 @@ import pg from 'pg';
 import { afterAll, expect, inject, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../db/pool.js';
 import { withDatabase } from '../../process/infra/embeddedPostgres.js';
-import { systemClock } from '../../src/core/clock.js';
+import { fixedClock, systemClock } from '../../src/core/clock.js';
 import { giveawayWorkflowId } from '../../src/giveaways/ids.js';
 import { xpChangeWorkflowId } from '../../src/levels/ids.js';
+import { RECORD_ANSWERS_FOR_MS } from '../../src/levels/readXpChange.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { giveawayRequests } from '../api/giveaways/giveawayBed.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
@@ -104,7 +105,10 @@ it('a restore to a dump loses what came after it: the run of a lost XP change en
 
   // The restore, into a new database, and the fleet pointed at it.
   const restored = await restoreDatabase(backup);
-  const restoredApp = await startTestApp(restored.db, { deps: { temporal: gateway } });
+  // The restored service answers later than a change's first seconds, when a poll reads the run and not the record
+  // alone (src/levels/readXpChange.ts): its clock is set past that window for every change made above.
+  const later = fixedClock(new Date(systemClock.now().getTime() + RECORD_ANSWERS_FOR_MS + 1_000));
+  const restoredApp = await startTestApp(restored.db, { clock: later, deps: { temporal: gateway } });
   const restoredWorker = await startStoppableWorker(restored.db, gateway, createLocalPlatform(restored.db));
   try {
     expect(await lostRun.result()).toEqual({ status: 'failed', error: 'XP_CHANGE_NOT_FOUND' });
@@ -155,7 +159,10 @@ it("a number given again after the restore finds the lost record's run, unless t
   const deletedRun = gateway.client.workflow.getHandle(giveawayWorkflowId(deleted.id, 1));
   expect(await eventually(() => deletedRun.describe().then(() => 'still there', () => 'deleted'), (s) => s === 'deleted')).toBe('deleted');
 
-  const restoredApp = await startTestApp(restored.db, { deps: { temporal: gateway } });
+  // The restored service answers later than a change's first seconds, when a poll reads the run and not the record
+  // alone (src/levels/readXpChange.ts): its clock is set past that window for every change made above.
+  const later = fixedClock(new Date(systemClock.now().getTime() + RECORD_ANSWERS_FOR_MS + 1_000));
+  const restoredApp = await startTestApp(restored.db, { clock: later, deps: { temporal: gateway } });
   try {
     const again = giveawayRequests(() => restored.db, restoredApp, systemClock);
     const runs = [];
