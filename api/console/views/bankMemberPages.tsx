@@ -48,18 +48,18 @@ function AdjustForm(props: { viewer: Viewer; guild: GuildRecord; member: BankMem
           <input type="radio" name="type" value="remove" checked={type === 'remove'} /> Remove from the balance (you confirm next)
         </label>
       </fieldset>
-      <p>
+      <div>
         <label for={ADJUST_FIELDS.amount}>Amount</label>
         <span class="muted hint">A whole number from 1 to {MAX_BANK_AMOUNT.toLocaleString('en-US')}.</span>
         <FieldMessage problem={problem} field={ADJUST_FIELDS.amount} />
         <input id={ADJUST_FIELDS.amount} name="amount" inputMode="numeric" value={values?.get('amount') ?? ''} {...invalidAttrs(problem, ADJUST_FIELDS.amount)} />
-      </p>
-      <p>
+      </div>
+      <div>
         <label for={ADJUST_FIELDS.reason}>Reason</label>
         <span class="muted hint">Optional, up to 200 characters; written in the ledger and the bank log.</span>
         <FieldMessage problem={problem} field={ADJUST_FIELDS.reason} />
         <input id={ADJUST_FIELDS.reason} name="reason" value={values?.get('reason') ?? ''} {...invalidAttrs(problem, ADJUST_FIELDS.reason)} />
-      </p>
+      </div>
       <p>
         <button type="submit">Apply the change</button>
       </p>

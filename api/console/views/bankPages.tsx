@@ -28,7 +28,7 @@ export const money = (amount: number, currency: BankSettings['currency']) =>
 
 function TextField(props: { id: string; label: string; hint: string; value: string; problem?: FormProblem; maxLength?: number; numeric?: boolean }) {
   return (
-    <p>
+    <div>
       <label for={props.id}>{props.label}</label>
       <span class="muted hint">{props.hint}</span>
       <FieldMessage problem={props.problem} field={props.id} />
@@ -40,7 +40,7 @@ function TextField(props: { id: string; label: string; hint: string; value: stri
         inputMode={props.numeric ? 'numeric' : undefined}
         {...invalidAttrs(props.problem, props.id)}
       />
-    </p>
+    </div>
   );
 }
 
