@@ -9,6 +9,8 @@ import type { ConsoleState } from './consoleState.js';
 import { appealRoutes } from './routes/appealRoutes.js';
 import { applicationRoutes } from './routes/applicationRoutes.js';
 import { auditRoutes } from './routes/auditRoutes.js';
+import { bankMemberRoutes } from './routes/bankMemberRoutes.js';
+import { bankRoutes } from './routes/bankRoutes.js';
 import { deliveryRoutes } from './routes/deliveryRoutes.js';
 import { deliverySearchRoutes } from './routes/deliverySearchRoutes.js';
 import { endpointToolRoutes } from './routes/endpointToolRoutes.js';
@@ -50,6 +52,8 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   ticketRoutes(router, deps);
   applicationRoutes(router, deps);
   appealRoutes(router, deps);
+  bankRoutes(router, deps);
+  bankMemberRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([

@@ -1,11 +1,10 @@
 import type { GuildRecord } from '../../db/guild/guilds.js';
-import { featureDisabled } from '../../src/core/errors.js';
-import { FEATURE_LABELS, type Feature } from '../../src/core/features.js';
+import { featureOffError, type Feature } from '../../src/core/features.js';
 
 /**
  * A dashboard action of a feature the server has turned off is refused as the API's feature gate refuses it
- * (409 FEATURE_DISABLED); the area's pages show FeatureOffPage instead of their content.
+ * (409 FEATURE_DISABLED, the bank's BANK_DISABLED); the area's pages show FeatureOffPage instead of their content.
  */
 export function requireFeature(guild: GuildRecord, feature: Feature): void {
-  if (!guild.features.includes(feature)) throw featureDisabled(FEATURE_LABELS[feature]);
+  if (!guild.features.includes(feature)) throw featureOffError(feature);
 }

@@ -66,8 +66,7 @@ export function bankRoutes({ db, platform, clock }: AppDeps) {
           type: body.type,
           amount: body.amount,
           reason: body.reason ?? null,
-          apiKeyId: caller.apiKey.id,
-          actorId: caller.apiKey.createdBy,
+          actor: { type: 'api_key', apiKeyId: caller.apiKey.id, userId: caller.apiKey.createdBy },
           requestId: caller.requestId,
           at: clock.now(),
         });

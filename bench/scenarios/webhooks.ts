@@ -183,7 +183,7 @@ export async function runWebhookThroughput(ctx: ScenarioContext): Promise<Webhoo
         const events = [];
         for (let i = 0; i < THROUGHPUT_EVENTS; i++) {
           const { events: created } = await ctx.db.transaction().execute((trx) =>
-            applyBankChange(trx, { guildId: BENCH_GUILD_ID, userId: memberId(i), type: 'add', amount: 1, reason: null, apiKeyId: 0, actorId: null, requestId: 'bench', at: new Date() }),
+            applyBankChange(trx, { guildId: BENCH_GUILD_ID, userId: memberId(i), type: 'add', amount: 1, reason: null, actor: { type: 'api_key', apiKeyId: 0, userId: null }, requestId: 'bench', at: new Date() }),
           );
           events.push(...created);
         }

@@ -156,16 +156,28 @@ export async function listTopBalances(
   db: Kysely<Database>,
   guildId: string,
   limit: number,
+  /** Keyset: only accounts ranked after this one (the last row of the previous page). */
+  after?: { balance: number; userId: string },
 ): Promise<Array<{ userId: string; balance: number }>> {
+  let query = db.selectFrom('bank_accounts').select(['user_id', 'balance']).where('guild_id', '=', guildId);
+  if (after) {
+    query = query.where((eb) => eb.or([eb('balance', '<', after.balance), eb.and([eb('balance', '=', after.balance), eb('user_id', '>', after.userId)])]));
+  }
+  const rows = await query.orderBy('balance', 'desc').orderBy('user_id').limit(limit).execute();
+  return rows.map((r) => ({ userId: r.user_id, balance: r.balance }));
+}
+
+/** The members whose account changed last, newest first: who a name search in the console looks among. */
+export async function listRecentAccountHolders(db: Kysely<Database>, guildId: string, limit: number): Promise<string[]> {
   const rows = await db
     .selectFrom('bank_accounts')
-    .select(['user_id', 'balance'])
+    .select('user_id')
     .where('guild_id', '=', guildId)
-    .orderBy('balance', 'desc')
+    .orderBy('updated_at', 'desc')
     .orderBy('user_id')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ userId: r.user_id, balance: r.balance }));
+  return rows.map((r) => r.user_id);
 }
 
 /** Accounts whose balance differs from the sum of their ledger (should always be empty). */

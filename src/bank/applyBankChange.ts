@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { writeAudit } from '../../db/shared/audit.js';
+import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
 import type { Database } from '../../db/schema.js';
 import type { BankChangeBody } from './contract.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
@@ -11,23 +11,39 @@ export interface BankChangeInput {
   type: 'add' | 'remove';
   amount: number;
   reason: string | null;
-  apiKeyId: number;
-  /** The key's creator, reported as actorId in the event. */
-  actorId: string | null;
+  /**
+   * Who changed it: an API key (the key's creator reported as the event's actorId) or a manager in the console
+   * (the manager's user id).
+   */
+  actor: Extract<AuditActor, { type: 'api_key' } | { type: 'console_user' }>;
   requestId: string;
   at: Date;
 }
 
-/** Applies an API bank change inside the caller's transaction: the balance moved (ledger row, event) and its audit row. */
+/**
+ * The ledger type of a change: `api` through the API (spec: BankChange), and the spec's staff types `admin_add` /
+ * `admin_remove` for a manager's change in the console, so the ledger, the event and the bank log tell them apart.
+ */
+const ledgerTypeOf = (input: BankChangeInput) => (input.actor.type === 'api_key' ? 'api' : `admin_${input.type}`);
+
+/**
+ * Applies a staff bank change (the API's POST .../transactions, the console's adjustment) inside the caller's
+ * transaction: the balance moved (ledger row with who made it, event) and its audit row.
+ */
 export async function applyBankChange(
   trx: Kysely<Database>,
   input: BankChangeInput,
 ): Promise<{ change: BankChangeBody; events: Array<OutboxEvent<'bank.transaction'>> }> {
-  const { guildId, userId, at } = input;
-  const moved = await moveBalance(trx, { ...input, ledgerType: 'api' });
+  const { guildId, userId, at, actor } = input;
+  const moved = await moveBalance(trx, {
+    ...input,
+    ledgerType: ledgerTypeOf(input),
+    actorId: actor.userId,
+    apiKeyId: actor.type === 'api_key' ? actor.apiKeyId : null,
+  });
   await writeAudit(trx, {
     guildId,
-    actor: { type: 'api_key', apiKeyId: input.apiKeyId, userId: input.actorId },
+    actor,
     action: 'bank.transaction',
     target: { type: 'member', id: userId },
     requestId: input.requestId,

@@ -1,4 +1,5 @@
 import { FEATURES, type Feature } from '../../db/vocabulary.js';
+import { bankDisabled, featureDisabled } from './errors.js';
 
 export { FEATURES, type Feature };
 
@@ -24,3 +25,6 @@ export function parseFeatures(input: string): { features: Feature[]; unknown: st
   const names = [...new Set(input.split(',').map((s) => s.trim()).filter(Boolean))];
   return { features: names.filter(isFeature), unknown: names.filter((n) => !isFeature(n)) };
 }
+
+/** The refusal of a request for a feature that is off (409): the bank has its own code (spec: Errors). */
+export const featureOffError = (feature: Feature) => (feature === 'bank' ? bankDisabled() : featureDisabled(FEATURE_LABELS[feature]));

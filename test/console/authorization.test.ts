@@ -50,6 +50,9 @@ async function serverRoutes() {
     `${s}/applications/${submission}`,
     `${s}/appeals`,
     `${s}/appeals/${appeal}`,
+    `${s}/bank`,
+    `${s}/bank/members?member=member`,
+    `${s}/bank/members/${guild.memberId}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -70,6 +73,8 @@ async function serverRoutes() {
     [`${s}/tickets/settings`, { 'ticket-transcripts': 'on' }],
     [`${s}/applications/${submission}/decision`, { decision: 'accepted' }],
     [`${s}/appeals/${appeal}/decision`, { 'appeal-verb': 'approve', 'appeal-reason': 'x' }],
+    [`${s}/bank/settings`, { 'currency-name': 'x', 'currency-plural': 'xs', 'starting-balance': '1' }],
+    [`${s}/bank/members/${guild.memberId}/adjustments`, { type: 'add', amount: '5' }],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -112,6 +117,9 @@ const snapshot = async (guildId: string) => ({
     .execute(),
   events: await database.db.selectFrom('events').select('id').where('guild_id', '=', guildId).execute(),
   audit: await database.db.selectFrom('audit_log').select('id').where('guild_id', '=', guildId).execute(),
+  bankSettings: await database.db.selectFrom('bank_settings').selectAll().where('guild_id', '=', guildId).execute(),
+  bankAccounts: await database.db.selectFrom('bank_accounts').selectAll().where('guild_id', '=', guildId).execute(),
+  bankLedger: await database.db.selectFrom('bank_ledger').select('id').where('guild_id', '=', guildId).execute(),
 });
 
 describe('every console route of a server', () => {

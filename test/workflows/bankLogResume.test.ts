@@ -28,7 +28,7 @@ describe('a batch bank log post interrupted mid-way', () => {
       const { change, events } = await db()
         .transaction()
         .execute((trx) =>
-          applyBankChange(trx, { guildId: g.id, userId, type: 'add', amount: 1, reason: null, apiKeyId: g.keyId, actorId: null, requestId: `resume-${i}`, at: new Date() }),
+          applyBankChange(trx, { guildId: g.id, userId, type: 'add', amount: 1, reason: null, actor: { type: 'api_key', apiKeyId: g.keyId, userId: null }, requestId: `resume-${i}`, at: new Date() }),
         );
       transactionIds.push(change.transactionId);
       eventIds.push(...events.map((e) => e.id));

@@ -73,8 +73,7 @@ describe('bank log and webhooks through the batched fan-out', () => {
         type: 'add',
         amount: 5,
         reason: null,
-        apiKeyId: 0,
-        actorId: null,
+        actor: { type: 'api_key', apiKeyId: 0, userId: null },
         requestId: 'crashed',
         at: past,
       }),
@@ -123,7 +122,7 @@ describe('bank log and webhooks through the batched fan-out', () => {
       await insertEndpoint(database.db, { guildId: guild.id, url: hook.url, events: ['bank.transaction'], secret: 'whsec_outage' });
       await setPlatformReachable(database.db, guild.id, false);
       const { events } = await database.db.transaction().execute((trx) =>
-        applyBankChange(trx, { guildId: guild.id, userId, type: 'add', amount: 3, reason: null, apiKeyId: 0, actorId: null, requestId: 'outage', at: new Date() }),
+        applyBankChange(trx, { guildId: guild.id, userId, type: 'add', amount: 3, reason: null, actor: { type: 'api_key', apiKeyId: 0, userId: null }, requestId: 'outage', at: new Date() }),
       );
       const event = events[0]!;
       await startFanouts({ db: database.db, temporal: gateway, clock: systemClock }, [event]);
