@@ -227,7 +227,7 @@ describe('giveaways in the dashboard', () => {
 
     const late = await client.post(`${path}/${id}/end`);
     expect([late.status, errorCodeOf(late)]).toEqual([409, 'GIVEAWAY_NOT_ACTIVE']);
-    expect((await client.get(`${path}/${id}/end`)).text).toContain('data-not-endable');
+    expect((await client.get(`${path}/${id}/end`)).text).toContain('data-not-now');
     const cases: Array<[Record<string, string>, number, string, string, string]> = [
       [{ 'reroll-count': 'two' }, 400, 'INVALID_INPUT', 'reroll-count', 'Give a whole number of new winners from 1 to 50, or leave it empty.'],
       [{ 'reroll-count': '51' }, 400, 'INVALID_INPUT', 'reroll-count', 'Give a whole number of new winners from 1 to 50, or leave it empty.'],

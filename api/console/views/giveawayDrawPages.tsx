@@ -9,6 +9,15 @@ import { nameOf, type Names } from './ticketPages.js';
 export const REROLL_FIELDS = { replace: 'reroll-replace', count: 'reroll-count' } as const;
 const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'giveaways' as const });
 
+/** Said instead of the form when the giveaway's status no longer allows the action (a page opened or followed late). */
+function NotNow(props: { guild: GuildRecord; giveaway: GiveawayDetailBody; only: string }) {
+  return (
+    <p data-not-now>
+      The giveaway is {props.giveaway.status}: only {props.only}. <a href={giveawayPath(props.guild.id, props.giveaway.id)}>Back to the giveaway</a>
+    </p>
+  );
+}
+
 /** The confirmation before ending an active giveaway early: entries close and the winners are drawn at once. */
 export function EndGiveawayPage(props: { viewer: Viewer; guild: GuildRecord; giveaway: GiveawayDetailBody }) {
   const { guild, giveaway: g } = props;
@@ -28,9 +37,7 @@ export function EndGiveawayPage(props: { viewer: Viewer; guild: GuildRecord; giv
           <a href={giveawayPath(guild.id, g.id)}>Cancel</a>
         </form>
       ) : (
-        <p data-not-endable>
-          The giveaway is {g.status}: only an active giveaway can be ended. <a href={giveawayPath(guild.id, g.id)}>Back to the giveaway</a>
-        </p>
+        <NotNow guild={guild} giveaway={g} only="an active giveaway can be ended" />
       )}
     </Layout>
   );
@@ -80,9 +87,7 @@ export function RerollGiveawayPage(props: { viewer: Viewer; guild: GuildRecord; 
           <a href={giveawayPath(guild.id, g.id)}>Cancel</a>
         </form>
       ) : (
-        <p data-not-rerollable>
-          The giveaway is {g.status}: only an ended giveaway can be rerolled. <a href={giveawayPath(guild.id, g.id)}>Back to the giveaway</a>
-        </p>
+        <NotNow guild={guild} giveaway={g} only="an ended giveaway can be rerolled" />
       )}
     </Layout>
   );
