@@ -14,6 +14,8 @@ import { bankRoutes } from './routes/bankRoutes.js';
 import { deliveryRoutes } from './routes/deliveryRoutes.js';
 import { deliverySearchRoutes } from './routes/deliverySearchRoutes.js';
 import { endpointToolRoutes } from './routes/endpointToolRoutes.js';
+import { giveawayDrawRoutes } from './routes/giveawayDrawRoutes.js';
+import { giveawayRoutes } from './routes/giveawayRoutes.js';
 import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
 import { levelRoutes } from './routes/levelRoutes.js';
@@ -54,6 +56,8 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   appealRoutes(router, deps);
   bankRoutes(router, deps);
   bankMemberRoutes(router, deps);
+  giveawayRoutes(router, deps);
+  giveawayDrawRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([

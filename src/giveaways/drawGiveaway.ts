@@ -25,8 +25,11 @@ const eligibilityCheck =
   (batch: Candidate[]): Promise<boolean[]> =>
     Promise.all(batch.map(async (c) => eligibleAtDraw(g.requirements, await platform.getMember(g.guildId, c.userId))));
 
-const auditActor = (a: DrawActor | null): AuditActor =>
-  a?.apiKeyId ? { type: 'api_key', apiKeyId: a.apiKeyId, userId: a.userId } : a?.userId ? { type: 'member', userId: a.userId } : { type: 'system' };
+function auditActor(a: DrawActor | null): AuditActor {
+  if (a?.apiKeyId) return { type: 'api_key', apiKeyId: a.apiKeyId, userId: a.userId };
+  if (a?.userId) return a.console ? { type: 'console_user', userId: a.userId } : { type: 'member', userId: a.userId };
+  return { type: 'system' };
+}
 
 /** The bot actions a stored draw makes due: the message edit, the announcement, a DM per winner when dmWinners. */
 function drawActions(g: GiveawayRecord, draw: DrawRecord): ActionRef[] {

@@ -24,11 +24,15 @@ export interface GiveawayOutcome {
   draws: number;
 }
 
-/** Who asked for an end or a reroll (for the audit row): the API key and its creator, or a member's slash command (no key). */
+/**
+ * Who asked for an end or a reroll (for the audit row): the API key and its creator, a member's slash command (no
+ * key), or a manager in the web console (`console`, no key). Runs recorded before `console` existed lack it.
+ */
 export interface DrawActor {
   apiKeyId: number | null;
   userId: string | null;
   requestId: string | null;
+  console?: boolean;
 }
 
 /** A reroll as asked (src/giveaways/rerollRules.ts): the draw resolves its defaults against the winners of its time. */

@@ -4,6 +4,8 @@ import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { fileTestAppeal } from '../harness/appeals.js';
 import { createTestForm, fileTestSubmission } from '../harness/applications.js';
 import { saveTicketPanel } from '../../db/tickets/panels.js';
+import { GiveawayStartRequest } from '../../src/giveaways/contract.js';
+import { createGiveaway } from '../../src/giveaways/createGiveaway.js';
 import { closeTicket } from '../../src/tickets/closeTicket.js';
 import { openTicket } from '../../src/tickets/openTicket.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
@@ -28,6 +30,7 @@ async function serverRoutes() {
   const form = await createTestForm(database.db, guild.id);
   const { number: submission } = await fileTestSubmission(database.db, guild.id, { form, userId: guild.memberId, at: new Date() });
   const { number: appeal } = await fileTestAppeal(database.db, guild.id, { userId: '100000000000000003', at: new Date() });
+  const g = await giveawayRecords(guild.id);
   const pages = [
     s,
     `${s}/overview`,
@@ -53,6 +56,11 @@ async function serverRoutes() {
     `${s}/bank`,
     `${s}/bank/members?member=member`,
     `${s}/bank/members/${guild.memberId}`,
+    `${s}/giveaways`,
+    `${s}/giveaways/new`,
+    `${s}/giveaways/${g.active}`,
+    `${s}/giveaways/${g.active}/end`,
+    `${s}/giveaways/${g.ended}/reroll`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -75,6 +83,9 @@ async function serverRoutes() {
     [`${s}/appeals/${appeal}/decision`, { 'appeal-verb': 'approve', 'appeal-reason': 'x' }],
     [`${s}/bank/settings`, { 'currency-name': 'x', 'currency-plural': 'xs', 'starting-balance': '1' }],
     [`${s}/bank/members/${guild.memberId}/adjustments`, { type: 'add', amount: '5' }],
+    [`${s}/giveaways`, { 'giveaway-channel': '100000000000000002', 'giveaway-prize': 'x', 'giveaway-ends-at': '2099-01-01T00:00' }],
+    [`${s}/giveaways/${g.active}/end`, {}],
+    [`${s}/giveaways/${g.ended}/reroll`, {}],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -91,6 +102,24 @@ async function ticketRecords(guildId: string) {
   const panel = { guildId, panelId: 1, channelId: '100000000000000002', title: null, text: 'Help', buttonLabel: 'Open', categoryId: null, staffRoleIds: [], message: null, posts: 0, updatedAt: at };
   await saveTicketPanel(database.db, panel);
   return { open, closed, panel: panel.panelId };
+}
+
+/** An active giveaway (its end page offers the form) and an ended one with a winner (its reroll page does). */
+async function giveawayRecords(guildId: string) {
+  const start = (prize: string) =>
+    database.db.transaction().execute((trx) =>
+      createGiveaway(trx, {
+        guildId,
+        body: GiveawayStartRequest.parse({ channelId: '100000000000000002', prize, durationSeconds: 3600 }),
+        defaultHostId: '100000000000000001',
+        at: new Date(),
+        actor: { type: 'system' },
+      }),
+    );
+  const [active, ended] = [await start('Running'), await start('Done')];
+  await database.db.updateTable('giveaways').set({ status: 'active' }).where('id', '=', active.id).execute();
+  await database.db.updateTable('giveaways').set({ status: 'ended', winner_ids: ['100000000000000001'] }).where('id', '=', ended.id).execute();
+  return { active: active.id, ended: ended.id };
 }
 
 const snapshot = async (guildId: string) => ({
@@ -116,6 +145,8 @@ const snapshot = async (guildId: string) => ({
     .where('e.guild_id', '=', guildId)
     .execute(),
   events: await database.db.selectFrom('events').select('id').where('guild_id', '=', guildId).execute(),
+  giveaways: await database.db.selectFrom('giveaways').select(['id', 'status', 'winner_ids']).where('guild_id', '=', guildId).orderBy('id').execute(),
+  giveawayDraws: await database.db.selectFrom('giveaway_draws').select('draw_number').where('guild_id', '=', guildId).execute(),
   audit: await database.db.selectFrom('audit_log').select('id').where('guild_id', '=', guildId).execute(),
   bankSettings: await database.db.selectFrom('bank_settings').selectAll().where('guild_id', '=', guildId).execute(),
   bankAccounts: await database.db.selectFrom('bank_accounts').selectAll().where('guild_id', '=', guildId).execute(),
