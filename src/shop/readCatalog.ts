@@ -38,9 +38,12 @@ export async function requireStore(db: Kysely<Database>, guildId: string, storeI
   return store;
 }
 
-/** One item, disabled ones too, with the stores an item may be moved to; SHOP_ITEM_NOT_FOUND for another server's. */
+/** One item, disabled ones too; SHOP_ITEM_NOT_FOUND for another server's. */
 export async function readItemForEdit(db: Kysely<Database>, guildId: string, itemId: number) {
-  const [item, stores] = await Promise.all([findItem(db, guildId, itemId), listStores(db, guildId)]);
+  const item = await findItem(db, guildId, itemId);
   if (!item) throw new ShopRefusal('SHOP_ITEM_NOT_FOUND', 'This server has no such shop item.');
-  return { item, stores };
+  return item;
 }
+
+/** The stores an item may be put in (Main aside), for the item form's choice. */
+export const readStoreChoices = (db: Kysely<Database>, guildId: string) => listStores(db, guildId);

@@ -1,10 +1,9 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { ShopItemRecord } from '../../../db/shop/items.js';
-import { listStores } from '../../../db/shop/stores.js';
 import { ConsoleRefusal } from '../../../src/console/errors.js';
 import { readServerDirectory } from '../../../src/console/serverDirectory.js';
 import { changeItem, createItem } from '../../../src/shop/manageCatalog.js';
-import { readItemForEdit } from '../../../src/shop/readCatalog.js';
+import { readItemForEdit, readStoreChoices } from '../../../src/shop/readCatalog.js';
 import { ShopRefusal } from '../../../src/shop/shopRefusal.js';
 import { updateShopItem } from '../../../src/shop/updateShopItem.js';
 import type { AppDeps } from '../../context.js';
@@ -42,11 +41,11 @@ export function shopItemRoutes(router: ConsoleRouter, deps: AppDeps): void {
   const base = '/servers/:guildId/shop/items';
   const itemOf = async (ctx: ConsoleContext) => {
     const server = await shopServer(ctx, deps);
-    return { ...server, ...(await readItemForEdit(deps.db, server.guild.id, shopRecordId(ctx, 'itemId'))) };
+    return { ...server, item: await readItemForEdit(deps.db, server.guild.id, shopRecordId(ctx, 'itemId')) };
   };
 
   async function sendItemForm(ctx: ConsoleContext, guild: GuildRecord, viewer: Viewer, page: { item?: ShopItemRecord; storeId: number | null; form?: FormState }) {
-    const [directory, stores] = await Promise.all([readServerDirectory(deps.platform, guild.id), listStores(deps.db, guild.id)]);
+    const [directory, stores] = await Promise.all([readServerDirectory(deps.platform, guild.id), readStoreChoices(deps.db, guild.id)]);
     sendPage(ctx, ItemFormPage({ viewer, guild, directory, stores, ...page }), page.form?.problem?.status);
   }
 
@@ -59,19 +58,21 @@ export function shopItemRoutes(router: ConsoleRouter, deps: AppDeps): void {
     await sendItemForm(ctx, guild, viewer, { storeId: storeQueryOf(ctx) });
   });
 
-  router.post(base, async (ctx) => {
-    const { guild, viewer, actor } = await shopServer(ctx, deps);
+  /** An item form's POST: `change` answers where to go; a problem renders the form (the item's page, or a new item's) again. */
+  async function submitItemForm(ctx: ConsoleContext, server: { guild: GuildRecord; viewer: Viewer }, item: ShopItemRecord | undefined, change: (form: URLSearchParams) => Promise<string>) {
     const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const fields = itemFieldsOf(form, await readServerDirectory(deps.platform, guild.id));
-        await deps.db.transaction().execute((trx) => createItem(trx, { guildId: guild.id, actor, at: deps.clock.now(), fields })).catch(onTheItemForm);
-        return storeItemsPath(guild.id, fields.storeId);
-      },
-      (problem) => sendItemForm(ctx, guild, viewer, { storeId: null, form: { values: form, problem } }),
-    );
+    const again = { item, storeId: item?.storeId ?? null };
+    await submitOnce(ctx, deps, () => change(form), (problem) => sendItemForm(ctx, server.guild, server.viewer, { ...again, form: { values: form, problem } }));
+  }
+
+  router.post(base, async (ctx) => {
+    const server = await shopServer(ctx, deps);
+    const { guild, actor } = server;
+    await submitItemForm(ctx, server, undefined, async (form) => {
+      const fields = itemFieldsOf(form, await readServerDirectory(deps.platform, guild.id));
+      await deps.db.transaction().execute((trx) => createItem(trx, { guildId: guild.id, actor, at: deps.clock.now(), fields })).catch(onTheItemForm);
+      return storeItemsPath(guild.id, fields.storeId);
+    });
   });
 
   router.get(`${base}/:itemId`, async (ctx) => {
@@ -80,35 +81,24 @@ export function shopItemRoutes(router: ConsoleRouter, deps: AppDeps): void {
   });
 
   router.post(`${base}/:itemId`, async (ctx) => {
-    const { guild, viewer, actor, item } = await itemOf(ctx);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const fields = itemChangesOf(form, await readServerDirectory(deps.platform, guild.id), item);
-        // Saving the form unchanged writes no audit row.
-        if (Object.keys(fields).length > 0) {
-          await deps.db.transaction().execute((trx) => changeItem(trx, { guildId: guild.id, actor, at: deps.clock.now(), itemId: item.id, fields })).catch(onTheItemForm);
-        }
-        return storeItemsPath(guild.id, fields.storeId === undefined ? item.storeId : fields.storeId);
-      },
-      (problem) => sendItemForm(ctx, guild, viewer, { item, storeId: item.storeId, form: { values: form, problem } }),
-    );
+    const server = await itemOf(ctx);
+    const { guild, actor, item } = server;
+    await submitItemForm(ctx, server, item, async (form) => {
+      const fields = itemChangesOf(form, await readServerDirectory(deps.platform, guild.id), item);
+      // Saving the form unchanged writes no audit row.
+      if (Object.keys(fields).length > 0) {
+        await deps.db.transaction().execute((trx) => changeItem(trx, { guildId: guild.id, actor, at: deps.clock.now(), itemId: item.id, fields })).catch(onTheItemForm);
+      }
+      return storeItemsPath(guild.id, fields.storeId === undefined ? item.storeId : fields.storeId);
+    });
   });
 
   router.post(`${base}/:itemId/stock`, async (ctx) => {
-    const { guild, viewer, actor, item } = await itemOf(ctx);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        await patch(guild.id, item, actor, { stock: stockOf(form) });
-        return itemPath(guild.id, item.id);
-      },
-      (problem) => sendItemForm(ctx, guild, viewer, { item, storeId: item.storeId, form: { values: form, problem } }),
-    );
+    const server = await itemOf(ctx);
+    await submitItemForm(ctx, server, server.item, async (form) => {
+      await patch(server.guild.id, server.item, server.actor, { stock: stockOf(form) });
+      return itemPath(server.guild.id, server.item.id);
+    });
   });
 
   router.get(`${base}/:itemId/disable`, async (ctx) => {
@@ -116,19 +106,14 @@ export function shopItemRoutes(router: ConsoleRouter, deps: AppDeps): void {
     sendPage(ctx, DisableItemPage({ viewer, guild, item }));
   });
 
-  router.post(`${base}/:itemId/disable`, async (ctx) => {
-    const { guild, actor, item } = await itemOf(ctx);
-    await submitOnce(ctx, deps, async () => {
-      await patch(guild.id, item, actor, { enabled: false });
-      return itemPath(guild.id, item.id);
+  // Off sale (after its confirmation page) and back on sale: the same PATCH of `enabled`.
+  for (const [verb, enabled] of [['disable', false], ['enable', true]] as const) {
+    router.post(`${base}/:itemId/${verb}`, async (ctx) => {
+      const { guild, actor, item } = await itemOf(ctx);
+      await submitOnce(ctx, deps, async () => {
+        await patch(guild.id, item, actor, { enabled });
+        return itemPath(guild.id, item.id);
+      });
     });
-  });
-
-  router.post(`${base}/:itemId/enable`, async (ctx) => {
-    const { guild, actor, item } = await itemOf(ctx);
-    await submitOnce(ctx, deps, async () => {
-      await patch(guild.id, item, actor, { enabled: true });
-      return itemPath(guild.id, item.id);
-    });
-  });
+  }
 }

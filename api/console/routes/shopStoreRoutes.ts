@@ -41,19 +41,22 @@ export function shopStoreRoutes(router: ConsoleRouter, deps: AppDeps): void {
     sendStoreForm(ctx, guild, viewer);
   });
 
-  router.post(`${base}/stores`, async (ctx) => {
-    const { guild, viewer, actor } = await shopServer(ctx, deps);
+  /** A store form's POST: `change` does it; a problem renders the form again with it. Either way back to the stores. */
+  async function submitStoreForm(ctx: ConsoleContext, server: { guild: GuildRecord; viewer: Viewer }, store: StoreRecord | undefined, change: (form: URLSearchParams) => Promise<void>) {
     const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const fields = { ...storeFieldsOf(form), channelIds: [] };
-        await deps.db.transaction().execute((trx) => createStore(trx, { guildId: guild.id, actor, at: deps.clock.now(), fields }));
-        return shopPath(guild.id);
-      },
-      async (problem) => sendStoreForm(ctx, guild, viewer, undefined, { values: form, problem }),
-    );
+    const done = async () => {
+      await change(form);
+      return shopPath(server.guild.id);
+    };
+    await submitOnce(ctx, deps, done, async (problem) => sendStoreForm(ctx, server.guild, server.viewer, store, { values: form, problem }));
+  }
+
+  router.post(`${base}/stores`, async (ctx) => {
+    const server = await shopServer(ctx, deps);
+    await submitStoreForm(ctx, server, undefined, async (form) => {
+      const fields = { ...storeFieldsOf(form), channelIds: [] };
+      await deps.db.transaction().execute((trx) => createStore(trx, { guildId: server.guild.id, actor: server.actor, at: deps.clock.now(), fields }));
+    });
   });
 
   router.get(`${base}/stores/main/items`, async (ctx) => {
@@ -78,20 +81,13 @@ export function shopStoreRoutes(router: ConsoleRouter, deps: AppDeps): void {
   });
 
   router.post(`${base}/stores/:storeId`, async (ctx) => {
-    const { guild, viewer, actor, store } = await storeOf(ctx);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const fields = storeChangesOf(form, store);
-        // Saving the form unchanged writes no audit row.
-        if (Object.keys(fields).length > 0) {
-          await deps.db.transaction().execute((trx) => changeStore(trx, { guildId: guild.id, actor, at: deps.clock.now(), storeId: store.id, fields }));
-        }
-        return shopPath(guild.id);
-      },
-      async (problem) => sendStoreForm(ctx, guild, viewer, store, { values: form, problem }),
-    );
+    const server = await storeOf(ctx);
+    const { guild, actor, store } = server;
+    await submitStoreForm(ctx, server, store, async (form) => {
+      const fields = storeChangesOf(form, store);
+      // Saving the form unchanged writes no audit row.
+      if (Object.keys(fields).length === 0) return;
+      await deps.db.transaction().execute((trx) => changeStore(trx, { guildId: guild.id, actor, at: deps.clock.now(), storeId: store.id, fields }));
+    });
   });
 }

@@ -5,7 +5,7 @@ import { TextField } from './fields.js';
 import { FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
 import type { Viewer } from './layout.js';
 import { RolePicker } from './pickers.js';
-import { CheckField, itemPath, NumberField } from './shopParts.js';
+import { CheckField, itemPath } from './shopParts.js';
 
 /** The ids (and names) of the item form's fields; the error summary links to them. */
 export const ITEM_FIELDS = {
@@ -45,7 +45,7 @@ export function ItemFields(props: { directory: ServerDirectory; stores: StoreRec
       <TextField name={ITEM_FIELDS.name} label="Name" hint="1 to 100 characters." value={v(ITEM_FIELDS.name, item?.name ?? '')} maxLength={100} problem={problem} />
       <TextField name={ITEM_FIELDS.description} label="Description (optional)" hint="Up to 500 characters." value={v(ITEM_FIELDS.description, item?.description ?? '')} maxLength={500} problem={problem} />
       <TextField name={ITEM_FIELDS.emoji} label="Emoji (optional)" value={v(ITEM_FIELDS.emoji, item?.emoji ?? '')} maxLength={64} problem={problem} />
-      <NumberField name={ITEM_FIELDS.price} label="Price" hint="0 to 1,000,000,000,000 in the server's currency." value={v(ITEM_FIELDS.price, count(item?.price))} problem={problem} />
+      <TextField numeric name={ITEM_FIELDS.price} label="Price" hint="0 to 1,000,000,000,000 in the server's currency." value={v(ITEM_FIELDS.price, count(item?.price))} problem={problem} />
       <p>
         <label for={ITEM_FIELDS.type}>Kind</label>
         <FieldMessage problem={problem} field={ITEM_FIELDS.type} />
@@ -66,10 +66,10 @@ export function ItemFields(props: { directory: ServerDirectory; stores: StoreRec
         none="No role"
         problem={problem}
       />
-      <NumberField name={ITEM_FIELDS.duration} label="Timed role: seconds it lasts" hint="0 keeps it; 86400 is a day, up to 31,536,000 (a year)." value={v(ITEM_FIELDS.duration, count(item?.durationSec ?? 0))} problem={problem} />
-      {!item && <NumberField name={ITEM_FIELDS.stock} label="Stock" hint="Units for sale, 0 to 1,000,000; empty is unlimited." value={v(ITEM_FIELDS.stock, '')} problem={problem} />}
-      <NumberField name={ITEM_FIELDS.limit} label="Most units one member may have" hint="Empty is no limit." value={v(ITEM_FIELDS.limit, count(item?.perUserLimit))} problem={problem} />
-      <NumberField name={ITEM_FIELDS.minLevel} label="Lowest level that may buy it" hint="0 to 1,000." value={v(ITEM_FIELDS.minLevel, count(item?.minLevel ?? 0))} problem={problem} />
+      <TextField numeric name={ITEM_FIELDS.duration} label="Timed role: seconds it lasts" hint="0 keeps it; 86400 is a day, up to 31,536,000 (a year)." value={v(ITEM_FIELDS.duration, count(item?.durationSec ?? 0))} problem={problem} />
+      {!item && <TextField numeric name={ITEM_FIELDS.stock} label="Stock" hint="Units for sale, 0 to 1,000,000; empty is unlimited." value={v(ITEM_FIELDS.stock, '')} problem={problem} />}
+      <TextField numeric name={ITEM_FIELDS.limit} label="Most units one member may have" hint="Empty is no limit." value={v(ITEM_FIELDS.limit, count(item?.perUserLimit))} problem={problem} />
+      <TextField numeric name={ITEM_FIELDS.minLevel} label="Lowest level that may buy it" hint="0 to 1,000." value={v(ITEM_FIELDS.minLevel, count(item?.minLevel ?? 0))} problem={problem} />
       <p>
         <label for={ITEM_FIELDS.store}>Store</label>
         <FieldMessage problem={problem} field={ITEM_FIELDS.store} />
@@ -82,7 +82,7 @@ export function ItemFields(props: { directory: ServerDirectory; stores: StoreRec
           ))}
         </select>
       </p>
-      <NumberField name={ITEM_FIELDS.sort} label="Position in the store" hint="0 comes first, up to 10,000." value={v(ITEM_FIELDS.sort, count(item?.sortOrder ?? 0))} problem={problem} />
+      <TextField numeric name={ITEM_FIELDS.sort} label="Position in the store" hint="0 comes first, up to 10,000." value={v(ITEM_FIELDS.sort, count(item?.sortOrder ?? 0))} problem={problem} />
       <CheckField name={ITEM_FIELDS.hidden} label="Hidden: not shown in the store, but can be bought" checked={sent ? sent.get(ITEM_FIELDS.hidden) === 'on' : (item?.hidden ?? false)} />
     </>
   );
@@ -96,7 +96,7 @@ export function StockForm(props: { viewer: Viewer; guildId: string; item: ShopIt
     <form method="post" action={action} class="card">
       <h2>Stock</h2>
       <FormFields viewer={props.viewer} action={action} />
-      <NumberField name={ITEM_FIELDS.stock} label="Units for sale" hint="0 to 1,000,000; empty is unlimited." value={value} problem={props.form?.problem} />
+      <TextField numeric name={ITEM_FIELDS.stock} label="Units for sale" hint="0 to 1,000,000; empty is unlimited." value={value} problem={props.form?.problem} />
       <button type="submit">Save the stock</button>
     </form>
   );

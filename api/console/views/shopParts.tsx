@@ -1,7 +1,6 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
-import { FieldMessage, invalidAttrs, type FormProblem } from './formParts.js';
 
-// What the shop's pages share: their paths, the nav entry, prices in the server's currency, a number input.
+// What the shop's pages share: their paths, the nav entry, prices in the server's currency, a checkbox.
 
 export const shopPath = (guildId: string) => `/console/servers/${guildId}/shop`;
 export const storeKey = (storeId: number | null) => (storeId === null ? 'main' : String(storeId));
@@ -17,23 +16,6 @@ export interface CurrencyName {
 }
 
 export const priceText = (amount: number, currency: CurrencyName) => `${amount.toLocaleString('en-US')} ${amount === 1 ? currency.name : currency.plural}`;
-
-/** A whole-number input (inputmode numeric, so a phone shows digits) with its label, hint and error. */
-export function NumberField(props: { name: string; label: string; value: string; hint?: string; problem?: FormProblem }) {
-  const hint = props.hint ? `${props.name}-hint` : undefined;
-  return (
-    <p>
-      <label for={props.name}>{props.label}</label>
-      {props.hint && (
-        <span id={hint} class="muted hint">
-          {props.hint}
-        </span>
-      )}
-      <FieldMessage problem={props.problem} field={props.name} />
-      <input type="text" inputMode="numeric" id={props.name} name={props.name} value={props.value} aria-describedby={hint} {...invalidAttrs(props.problem, props.name)} />
-    </p>
-  );
-}
 
 /** A checkbox with its label (sent as `on` when ticked). */
 export const CheckField = (props: { name: string; label: string; checked: boolean }) => (

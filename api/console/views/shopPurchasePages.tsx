@@ -3,7 +3,7 @@ import type { PurchaseBody } from '../../../src/shop/contract.js';
 import { DataTable } from './dataTable.js';
 import { TextArea } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
-import { Layout, type Viewer } from './layout.js';
+import { isoTime, Layout, type Viewer } from './layout.js';
 import { OlderLink } from './olderLink.js';
 import { purchasePath, shopNav, shopPath } from './shopParts.js';
 
@@ -12,7 +12,7 @@ export const REFUND_FIELDS = { reason: 'refund-reason' } as const;
 
 type Names = Map<string, string>;
 const who = (names: Names, id: string | null) => (id === null ? null : (names.get(id) ?? id));
-const when = (iso: string | null) => (iso ? <time datetime={iso}>{iso.replace('T', ' ').slice(0, 19)} UTC</time> : null);
+const when = (iso: string | null) => (iso ? isoTime(new Date(iso)) : null);
 
 export function PurchasesPage(props: { viewer: Viewer; guild: GuildRecord; status: string | undefined; purchases: PurchaseBody[]; names: Names; olderHref: string | null }) {
   const { guild, names } = props;

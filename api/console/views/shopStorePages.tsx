@@ -5,7 +5,7 @@ import { TextField } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
 import { Layout, type Viewer } from './layout.js';
 import { OlderLink } from './olderLink.js';
-import { CheckField, NumberField, shopNav, shopPath, storeItemsPath } from './shopParts.js';
+import { CheckField, shopNav, shopPath, storeItemsPath } from './shopParts.js';
 
 /** The ids (and names) of the store form's fields; the error summary links to them. */
 export const STORE_FIELDS = {
@@ -81,7 +81,7 @@ export function StoreFormPage(props: { viewer: Viewer; guild: GuildRecord; store
         <TextField name={STORE_FIELDS.emoji} label="Emoji (optional)" value={text(STORE_FIELDS.emoji, store?.emoji)} maxLength={64} problem={problem} />
         <TextField name={STORE_FIELDS.description} label="Description (optional)" hint="Up to 500 characters." value={text(STORE_FIELDS.description, store?.description)} maxLength={500} problem={problem} />
         <TextField name={STORE_FIELDS.color} label="Colour (optional)" hint="Like #5865F2." value={text(STORE_FIELDS.color, store?.color)} maxLength={7} problem={problem} />
-        <NumberField name={STORE_FIELDS.sort} label="Position" hint="0 comes first, up to 10,000." value={text(STORE_FIELDS.sort, String(store?.sortOrder ?? 0))} problem={problem} />
+        <TextField numeric name={STORE_FIELDS.sort} label="Position" hint="0 comes first, up to 10,000." value={text(STORE_FIELDS.sort, String(store?.sortOrder ?? 0))} problem={problem} />
         <CheckField name={STORE_FIELDS.enabled} label="Open: members can buy here" checked={sent ? sent.get(STORE_FIELDS.enabled) === 'on' : (store?.enabled ?? true)} />
         <button type="submit">{store ? 'Save the store' : 'Create the store'}</button> <a href={shopPath(guild.id)}>Cancel</a>
       </form>
