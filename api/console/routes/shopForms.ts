@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ShopItemRecord } from '../../../db/shop/items.js';
 import type { StoreRecord } from '../../../db/shop/stores.js';
 import type { ServerDirectory } from '../../../src/console/serverDirectory.js';
-import { ItemFields, StoreFields, type ItemFieldsInput, type StoreFieldsInput } from '../../../src/shop/catalogInput.js';
+import { ITEM_DEFAULTS, ItemFields, StoreFields, type ItemFieldsInput, type StoreFieldsInput } from '../../../src/shop/catalogInput.js';
 import { MAX_RECORD_ID, ShopItemPatch, ShopRefundRequest } from '../../../src/shop/contract.js';
 import { FormRejection } from '../formFlow.js';
 import type { FieldError } from '../views/formParts.js';
@@ -99,8 +99,8 @@ export function itemFieldsOf(form: URLSearchParams, directory: ServerDirectory, 
     sortOrder: numberOf(form.get(ITEM_FIELDS.sort), 0),
     ...(current ? {} : { stock: numberOf(form.get(ITEM_FIELDS.stock), null) }),
   };
-  const { id: _id, ...whole } = { ...(current ?? NEW_ITEM), ...sent };
-  return checked(ItemFields, whole, ITEM_MESSAGES);
+  const { id: _id, ...held } = current ?? { id: 0, ...ITEM_DEFAULTS };
+  return checked(ItemFields, { ...held, ...sent }, ITEM_MESSAGES);
 }
 
 /** What an edit changes: the checked fields that differ from the item's (saving the form unchanged changes nothing). */
@@ -115,9 +115,6 @@ export function storeChangesOf(form: URLSearchParams, current: StoreRecord): Par
   const whole = storeFieldsOf(form);
   return Object.fromEntries(Object.entries(whole).filter(([key, value]) => value !== current[key as keyof StoreRecord])) as Partial<StoreFieldsInput>;
 }
-
-/** What a new item is besides its form: on sale, no category, no required role, neither consumable nor delivered. */
-const NEW_ITEM = { id: undefined, category: null, consumable: false, fulfillment: false, requiredRoleIds: [], enabled: true };
 
 /** The stock form, checked by the API's PATCH body schema (0 to 1,000,000, empty is unlimited). */
 export function stockOf(form: URLSearchParams): number | null {

@@ -1,6 +1,7 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { StoreRecord } from '../../../db/shop/stores.js';
 import { readServerDirectory } from '../../../src/console/serverDirectory.js';
+import { STORE_DEFAULTS } from '../../../src/shop/catalogInput.js';
 import { changeStore, createStore } from '../../../src/shop/manageCatalog.js';
 import { readStoreItems, readStorePage, requireStore } from '../../../src/shop/readCatalog.js';
 import type { AppDeps } from '../../context.js';
@@ -54,7 +55,7 @@ export function shopStoreRoutes(router: ConsoleRouter, deps: AppDeps): void {
   router.post(`${base}/stores`, async (ctx) => {
     const server = await shopServer(ctx, deps);
     await submitStoreForm(ctx, server, undefined, async (form) => {
-      const fields = { ...storeFieldsOf(form), channelIds: [] };
+      const fields = { ...STORE_DEFAULTS, ...storeFieldsOf(form) };
       await deps.db.transaction().execute((trx) => createStore(trx, { guildId: server.guild.id, actor: server.actor, at: deps.clock.now(), fields }));
     });
   });
