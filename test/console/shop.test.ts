@@ -120,6 +120,10 @@ describe('items', () => {
     expect(first.text).toContain('<td>Thing 0</td><td>item </td><td>5 gems</td><td>unlimited</td><td>off</td>');
     expect(idsOn((await client.get(olderOf(first.text)!)).text, 'item')).toEqual([String(rest[24]!.id)]);
     expect(idsOn((await client.get(`${path}/stores/main/items`)).text, 'item')).toHaveLength(1);
+    for (const p of [`${path}/stores/main/items?after=1`, `${path}/items/new?store=extras`]) {
+      const bad = await client.get(p);
+      expect([p, bad.status, errorCodeOf(bad)]).toEqual([p, 400, 'INVALID_INPUT']);
+    }
   });
 
   it('creates a timed role item with its stock through the catalog use case, audited with the console user', async () => {
@@ -340,6 +344,21 @@ describe('purchases and refunds', () => {
     before = await state(guild.id);
     const again = await tab.post(`${path}/purchases/${purchaseId}/refund`, {});
     expect([again.status, errorCodeOf(again)]).toEqual([409, 'PURCHASE_ALREADY_REFUNDED']);
+    expect(await state(guild.id)).toEqual(before);
+  });
+
+  it('says on the form that a credit past the maximum balance is refused, 422 BALANCE_LIMIT, changing nothing', async () => {
+    const { guild, client, path } = await signedIn();
+    const sticker = await item(guild, { price: 50 });
+    const buyer = await member(guild, { balance: 100 });
+    const purchaseId: number = (await buy(guild, guild.key, buyer, { itemId: sticker.id })).body.purchase.id;
+    await db().updateTable('bank_settings').set({ max_balance: 60 }).where('guild_id', '=', guild.id).execute();
+    await client.get(`${path}/purchases/${purchaseId}/refund`);
+    const before = await state(guild.id);
+    const res = await client.post(`${path}/purchases/${purchaseId}/refund`, { 'refund-reason': 'sorry' });
+    expect([res.status, errorCodeOf(res)]).toEqual([422, 'BALANCE_LIMIT']);
+    expect(res.text).toContain('<textarea id="refund-reason"');
+    expect(res.text).toContain('sorry</textarea>');
     expect(await state(guild.id)).toEqual(before);
   });
 
