@@ -370,6 +370,26 @@ describe('purchases and refunds', () => {
   });
 });
 
+describe('a manager who lost Manage Server since the page was drawn', () => {
+  it('is refused 403 NOT_A_SERVER_MANAGER on a refund and an item change (permission read fresh on writes), changing nothing', async () => {
+    const { guild, client, path } = await signedIn();
+    const sticker = await item(guild, { price: 20 });
+    const purchaseId: number = (await buy(guild, guild.key, await member(guild, { balance: 100 }), { itemId: sticker.id })).body.purchase.id;
+    await client.get(`${path}/purchases/${purchaseId}/refund`);
+    await client.get(`${path}/items/${sticker.id}`);
+    await db().updateTable('platform_members').set({ role_ids: [] }).where('guild_id', '=', guild.id).where('user_id', '=', guild.managerId).execute();
+    const before = await state(guild.id);
+    for (const [p, fields] of [
+      [`${path}/purchases/${purchaseId}/refund`, {}],
+      [`${path}/items/${sticker.id}/stock`, { 'item-stock': '1' }],
+    ] as const) {
+      const res = await client.post(p, fields);
+      expect([p, res.status, errorCodeOf(res)]).toEqual([p, 403, 'NOT_A_SERVER_MANAGER']);
+    }
+    expect(await state(guild.id)).toEqual(before);
+  });
+});
+
 describe('the shop switched off', () => {
   it('shows the feature-off page and refuses the actions 409 FEATURE_DISABLED, changing nothing', async () => {
     const { guild, client, path } = await signedIn();
