@@ -21,6 +21,7 @@ import { keyRoutes } from './routes/keyRoutes.js';
 import { levelRoutes } from './routes/levelRoutes.js';
 import { overviewRoutes } from './routes/overviewRoutes.js';
 import { webhookRoutes } from './routes/webhookRoutes.js';
+import { shopRoutes } from './routes/shopRoutes.js';
 import { signInRoutes } from './routes/signInRoutes.js';
 import { ticketPanelRoutes } from './routes/ticketPanelRoutes.js';
 import { ticketRoutes } from './routes/ticketRoutes.js';
@@ -58,6 +59,7 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   bankMemberRoutes(router, deps);
   giveawayRoutes(router, deps);
   giveawayDrawRoutes(router, deps);
+  shopRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([

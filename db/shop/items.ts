@@ -153,3 +153,18 @@ export async function listColorRoleIds(db: Kysely<Database>, guildId: string): P
     .execute();
   return rows.map((r) => r.role_id!);
 }
+
+/** Where a page of a sort-ordered list starts: after this (sortOrder, id). */
+export interface SortKey {
+  sortOrder: number;
+  id: number;
+}
+
+/** One store's items in sort order (then id), disabled and hidden ones too, after `after` (keyset): the console's list. */
+export async function listStoreItemPage(db: Kysely<Database>, guildId: string, f: { storeId: number | null; after?: SortKey; limit: number }): Promise<ShopItemRecord[]> {
+  let query = db.selectFrom('shop_items').selectAll().where('guild_id', '=', guildId);
+  query = f.storeId === null ? query.where('store_id', 'is', null) : query.where('store_id', '=', f.storeId);
+  if (f.after) query = query.where((eb) => eb(eb.refTuple('sort_order', 'id'), '>', eb.tuple(f.after!.sortOrder, f.after!.id)));
+  const rows = await query.orderBy('sort_order').orderBy('id').limit(f.limit).execute();
+  return rows.map(toRecord);
+}

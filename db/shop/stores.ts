@@ -62,6 +62,14 @@ export async function updateStore(db: Kysely<Database>, guildId: string, id: num
   return row && toRecord(row);
 }
 
+/** The server's stores in console order after `after` (keyset on sort order, then id). */
+export async function listStorePage(db: Kysely<Database>, guildId: string, f: { after?: { sortOrder: number; id: number }; limit: number }): Promise<StoreRecord[]> {
+  let query = db.selectFrom('shop_stores').select(columns).where('guild_id', '=', guildId);
+  if (f.after) query = query.where((eb) => eb(eb.refTuple('sort_order', 'id'), '>', eb.tuple(f.after!.sortOrder, f.after!.id)));
+  const rows = await query.orderBy('sort_order').orderBy('id').limit(f.limit).execute();
+  return rows.map(toRecord);
+}
+
 /** Listed items (enabled, hidden included) per store; the Main store's count under the key null. */
 export async function countListedItems(db: Kysely<Database>, guildId: string): Promise<Map<number | null, number>> {
   const rows = await db

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { listItems } from '../../db/shop/items.js';
 import { listCategories, listStores } from '../../db/shop/stores.js';
-import { CategoryFields, ItemFields, StoreFields } from '../../src/shop/catalogInput.js';
+import { CategoryFields, ITEM_DEFAULTS, ItemFields, STORE_DEFAULTS, StoreFields } from '../../src/shop/catalogInput.js';
 import { changeCategory, changeItem, changeStore, createCategory, createItem, createStore } from '../../src/shop/manageCatalog.js';
 import { oneOf, optional, snowflake, wholeNumber } from './args.js';
 import { defineCommand, GUILD_FLAG, OPERATOR_FLAG, operatorActor, type AdminContext, type CommandGroup } from './command.js';
@@ -95,12 +95,6 @@ function valid<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   if (result.success) return result.data;
   throw usageError('INVALID_ARGUMENT', result.error.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('; '));
 }
-
-const STORE_DEFAULTS = { emoji: null, description: null, color: null, enabled: true, channelIds: [], sortOrder: 0 };
-const ITEM_DEFAULTS = {
-  storeId: null, description: null, emoji: null, category: null, roleId: null, durationSec: 0, consumable: false, fulfillment: false,
-  stock: null, perUserLimit: null, requiredRoleIds: [], minLevel: 0, enabled: true, hidden: false, sortOrder: 0,
-};
 
 async function inGuild<T>(ctx: AdminContext, guildFlag: string, operator: string | undefined, act: (c: { guildId: string; actor: ReturnType<typeof operatorActor>; at: Date }) => Promise<T>) {
   const guildId = snowflake(guildFlag, 'guild');

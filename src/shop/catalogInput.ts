@@ -46,5 +46,12 @@ export const ItemFields = z
 
 export const CategoryFields = z.strictObject({ name: SafeText.min(1).max(32), sortOrder: z.number().int().min(0).max(10_000) });
 
+/** What a new store or item is besides the fields given (the admin CLI's flags, the console's form). */
+export const STORE_DEFAULTS = { emoji: null, description: null, color: null, enabled: true, channelIds: [], sortOrder: 0 };
+export const ITEM_DEFAULTS = {
+  storeId: null, description: null, emoji: null, category: null, roleId: null, durationSec: 0, consumable: false, fulfillment: false,
+  stock: null, perUserLimit: null, requiredRoleIds: [], minLevel: 0, enabled: true, hidden: false, sortOrder: 0,
+};
+
 export type StoreFieldsInput = z.infer<typeof StoreFields>;
 export type ItemFieldsInput = z.infer<typeof ItemFields>;

@@ -6,6 +6,10 @@ import { createTestForm, fileTestSubmission } from '../harness/applications.js';
 import { saveTicketPanel } from '../../db/tickets/panels.js';
 import { GiveawayStartRequest } from '../../src/giveaways/contract.js';
 import { createGiveaway } from '../../src/giveaways/createGiveaway.js';
+import { insertItem } from '../../db/shop/items.js';
+import { insertStore } from '../../db/shop/stores.js';
+import { grantItem } from '../../src/shop/grantItem.js';
+import { ITEM_DEFAULTS } from '../api/shop/shopBed.js';
 import { closeTicket } from '../../src/tickets/closeTicket.js';
 import { openTicket } from '../../src/tickets/openTicket.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
@@ -29,6 +33,7 @@ async function serverRoutes() {
   const t = await ticketRecords(guild.id);
   const form = await createTestForm(database.db, guild.id);
   const { number: submission } = await fileTestSubmission(database.db, guild.id, { form, userId: guild.memberId, at: new Date() });
+  const shop = await shopRecords(guild.id, guild.memberId);
   const { number: appeal } = await fileTestAppeal(database.db, guild.id, { userId: '100000000000000003', at: new Date() });
   const g = await giveawayRecords(guild.id);
   const pages = [
@@ -61,6 +66,7 @@ async function serverRoutes() {
     `${s}/giveaways/${g.active}`,
     `${s}/giveaways/${g.active}/end`,
     `${s}/giveaways/${g.ended}/reroll`,
+    ...shopPages(s, shop),
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -86,6 +92,7 @@ async function serverRoutes() {
     [`${s}/giveaways`, { 'giveaway-channel': '100000000000000002', 'giveaway-prize': 'x', 'giveaway-ends-at': '2099-01-01T00:00' }],
     [`${s}/giveaways/${g.active}/end`, {}],
     [`${s}/giveaways/${g.ended}/reroll`, {}],
+    ...shopActions(s, shop),
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -121,6 +128,31 @@ async function giveawayRecords(guildId: string) {
   await database.db.updateTable('giveaways').set({ status: 'ended', winner_ids: ['100000000000000001'] }).where('id', '=', ended.id).execute();
   return { active: active.id, ended: ended.id };
 }
+/** A store, an item in it, an item off sale and a member's purchase (a grant) of the server. */
+async function shopRecords(guildId: string, userId: string) {
+  const at = new Date();
+  const store = await insertStore(database.db, guildId, { name: 'Extras', emoji: null, description: null, color: null, enabled: true, channelIds: [], sortOrder: 0 }, at);
+  const item = await insertItem(database.db, guildId, { ...ITEM_DEFAULTS, storeId: store.id, stock: 5 }, at);
+  const off = await insertItem(database.db, guildId, { ...ITEM_DEFAULTS, enabled: false }, at);
+  const { purchase } = await database.db.transaction().execute((trx) => grantItem(trx, { guildId, userId, itemId: item.id, reason: null, actor: { type: 'system' }, at }));
+  return { store: store.id, item: item.id, off: off.id, purchase: purchase.id };
+}
+type ShopRecords = Awaited<ReturnType<typeof shopRecords>>;
+
+const shopPages = (s: string, r: ShopRecords) =>
+  ['', '/stores/new', `/stores/${r.store}`, `/stores/${r.store}/items`, '/stores/main/items', '/items/new', `/items/${r.item}`, `/items/${r.item}/disable`, `/items/${r.off}`, '/purchases', `/purchases/${r.purchase}`, `/purchases/${r.purchase}/refund`].map(
+    (p) => `${s}/shop${p}`,
+  );
+const shopActions = (s: string, r: ShopRecords): Array<[string, Record<string, string>]> => [
+  [`${s}/shop/stores`, { 'store-name': 'x' }],
+  [`${s}/shop/stores/${r.store}`, { 'store-name': 'y' }],
+  [`${s}/shop/items`, { 'item-name': 'x', 'item-price': '1', 'item-type': 'item' }],
+  [`${s}/shop/items/${r.item}`, { 'item-name': 'y', 'item-price': '2', 'item-type': 'item' }],
+  [`${s}/shop/items/${r.item}/stock`, { 'item-stock': '9' }],
+  [`${s}/shop/items/${r.item}/disable`, {}],
+  [`${s}/shop/items/${r.off}/enable`, {}],
+  [`${s}/shop/purchases/${r.purchase}/refund`, { 'refund-reason': 'x' }],
+];
 
 const snapshot = async (guildId: string) => ({
   features: await database.db.selectFrom('guilds').select('features').where('id', '=', guildId).execute(),
@@ -151,6 +183,9 @@ const snapshot = async (guildId: string) => ({
   bankSettings: await database.db.selectFrom('bank_settings').selectAll().where('guild_id', '=', guildId).execute(),
   bankAccounts: await database.db.selectFrom('bank_accounts').selectAll().where('guild_id', '=', guildId).execute(),
   bankLedger: await database.db.selectFrom('bank_ledger').select('id').where('guild_id', '=', guildId).execute(),
+  shopStores: await database.db.selectFrom('shop_stores').selectAll().where('guild_id', '=', guildId).execute(),
+  shopItems: await database.db.selectFrom('shop_items').selectAll().where('guild_id', '=', guildId).execute(),
+  shopPurchases: await database.db.selectFrom('shop_purchases').select(['id', 'status', 'refunded_by']).where('guild_id', '=', guildId).execute(),
 });
 
 describe('every console route of a server', () => {

@@ -9,8 +9,8 @@ interface FieldProps {
   problem?: FormProblem;
 }
 
-/** A one-line text input with its label, hint and error. */
-export function TextField(props: FieldProps & { maxLength?: number; required?: boolean }) {
+/** A one-line text input with its label, hint and error; `numeric` for a whole number (a phone then shows digits). */
+export function TextField(props: FieldProps & { maxLength?: number; required?: boolean; numeric?: boolean }) {
   const hint = props.hint ? `${props.name}-hint` : undefined;
   return (
     <p>
@@ -21,7 +21,7 @@ export function TextField(props: FieldProps & { maxLength?: number; required?: b
         </span>
       )}
       <FieldMessage problem={props.problem} field={props.name} />
-      <input type="text" id={props.name} name={props.name} value={props.value} maxLength={props.maxLength} required={props.required} aria-describedby={hint} {...invalidAttrs(props.problem, props.name)} />
+      <input type="text" inputMode={props.numeric ? 'numeric' : undefined} id={props.name} name={props.name} value={props.value} maxLength={props.maxLength} required={props.required} aria-describedby={hint} {...invalidAttrs(props.problem, props.name)} />
     </p>
   );
 }

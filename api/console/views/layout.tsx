@@ -10,7 +10,7 @@ export interface Viewer {
 export interface ServerNav {
   id: string;
   name: string;
-  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'appeals' | 'keys' | 'webhooks' | 'audit' | 'bank' | 'giveaways';
+  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'appeals' | 'keys' | 'webhooks' | 'audit' | 'bank' | 'giveaways' | 'shop';
 }
 
 /** The hidden CSRF field every state-changing form carries. */
@@ -27,6 +27,7 @@ const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
   { key: 'audit', label: 'Audit log', path: 'audit' },
   { key: 'bank', label: 'Bank', path: 'bank' },
   { key: 'giveaways', label: 'Giveaways', path: 'giveaways' },
+  { key: 'shop', label: 'Shop', path: 'shop' },
 ];
 
 /** Every console page: no inline script or style (the CSP forbids both), the CSRF token also as an htmx header. */

@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import { DEFAULT_BANK_SETTINGS, saveBankSettings } from '../../db/bank/accounts.js';
+import { upsertPlatformRoles } from '../../db/platform/local.js';
+import type { Database } from '../../db/schema.js';
+import { createTestKey, snowflake } from '../harness/fixtures.js';
+import { managedGuild } from './consoleClient.js';
+
+/** A managed server with the shop's currency, roles an item can give (VIP, Red) and a bot's managed role, and an API key. */
+export async function shopGuild(db: Kysely<Database>) {
+  const guild = await managedGuild(db, 'Shop Guild');
+  const roles = { vip: snowflake(), red: snowflake(), botRole: snowflake() };
+  await upsertPlatformRoles(db, guild.id, [
+    { roleId: roles.vip, name: 'VIP', position: 1 },
+    { roleId: roles.red, name: 'Red', position: 1 },
+    { roleId: roles.botRole, name: 'Bot', position: 1, managed: true },
+  ]);
+  await saveBankSettings(db, guild.id, { ...DEFAULT_BANK_SETTINGS, currency: { name: 'gem', plural: 'gems', emoji: null } });
+  const { key } = await createTestKey(db, guild, { scopes: ['shop:read', 'shop:write'] });
+  return { ...guild, roles, key };
+}
+
+/** Everything a shop page's action may change: catalog, purchases, balances and ledger, events, audit rows. */
+export async function shopState(db: Kysely<Database>, guildId: string) {
+  return {
+    stores: await db.selectFrom('shop_stores').selectAll().where('guild_id', '=', guildId).orderBy('id').execute(),
+    items: await db.selectFrom('shop_items').selectAll().where('guild_id', '=', guildId).orderBy('id').execute(),
+    purchases: await db.selectFrom('shop_purchases').select(['id', 'status', 'refunded_at', 'refunded_by']).where('guild_id', '=', guildId).orderBy('id').execute(),
+    balances: await db.selectFrom('bank_accounts').select(['user_id', 'balance']).where('guild_id', '=', guildId).orderBy('user_id').execute(),
+    ledger: await db.selectFrom('bank_ledger').select('id').where('guild_id', '=', guildId).execute(),
+    events: await db.selectFrom('events').select('id').where('guild_id', '=', guildId).execute(),
+    audit: await db.selectFrom('audit_log').select('id').where('guild_id', '=', guildId).execute(),
+  };
+}
