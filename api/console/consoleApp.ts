@@ -12,6 +12,8 @@ import { auditRoutes } from './routes/auditRoutes.js';
 import { deliveryRoutes } from './routes/deliveryRoutes.js';
 import { deliverySearchRoutes } from './routes/deliverySearchRoutes.js';
 import { endpointToolRoutes } from './routes/endpointToolRoutes.js';
+import { flowDefinitionRoutes } from './routes/flowDefinitionRoutes.js';
+import { flowRoutes } from './routes/flowRoutes.js';
 import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
 import { levelRoutes } from './routes/levelRoutes.js';
@@ -50,6 +52,8 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   ticketRoutes(router, deps);
   applicationRoutes(router, deps);
   appealRoutes(router, deps);
+  flowRoutes(router, deps);
+  flowDefinitionRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([
