@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { findFlow } from '../../db/flows/flows.js';
 import { findFlowRun, listRunsOfFlow } from '../../db/flows/runs.js';
 import type { Database } from '../../db/schema.js';
 import { flowRunNotFound } from '../core/errors.js';
@@ -31,7 +32,7 @@ export interface RunNode {
 
 /**
  * One run as GET runs/{executionId} gives it (the workflow while open, the record once ended), with the nodes it
- * ran on (its snapshot) and each node's outcome; `outcomesKept` is false for runs that ended before outcomes were
+ * ran on (its snapshot) and each node's outcome, the flow's name; `outcomesKept` is false for runs that ended before outcomes were
  * recorded.
  */
 export async function readFlowRunNodes(deps: { db: Kysely<Database>; temporal: TemporalGateway }, guildId: string, executionId: number) {
@@ -41,5 +42,7 @@ export async function readFlowRunNodes(deps: { db: Kysely<Database>; temporal: T
   const outcomes = (record.nodeOutcomes ?? []) as FlowNodeOutcome[];
   const byNode = new Map(outcomes.map((o) => [o.node, o]));
   const nodes: RunNode[] = (record.nodes as Array<{ id: string; type: string }>).map((n) => ({ id: n.id, type: n.type, outcome: byNode.get(n.id) ?? null }));
-  return { run, source: record.source, flowVersion: record.flowVersion, input: record.input, nodes, outcomesKept: record.nodeOutcomes !== null };
+  // The flow's name now, or null once the flow was deleted (its runs stay readable).
+  const flowName = (await findFlow(deps.db, guildId, record.flowId))?.name ?? null;
+  return { run, flowName, source: record.source, flowVersion: record.flowVersion, nodes, outcomesKept: record.nodeOutcomes !== null };
 }

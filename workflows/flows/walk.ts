@@ -32,15 +32,13 @@ export async function walkFlow(run: FlowRunInput, budget?: TimeBudget, trace: Fl
     }
     const size = jsonSize(step.output);
     if (size > FLOW_OUTPUT_MAX_BYTES) return ended(trace, node, 'error', `node "${node.id}" (${node.type}): its output is larger than ${FLOW_OUTPUT_MAX_BYTES} bytes`);
-    trace.push({ node: node.id, type: node.type, status: 'done', ...(size <= NODE_OUTCOME_OUTPUT_MAX_BYTES ? { output: step.output ?? null } : { outputBytes: size }) });
     contextSize += size;
-    if (contextSize > FLOW_CONTEXT_MAX_BYTES) return { status: 'error', error: `the outputs of the run exceed ${FLOW_CONTEXT_MAX_BYTES} bytes` };
+    if (contextSize > FLOW_CONTEXT_MAX_BYTES) return ended(trace, node, 'error', `the outputs of the run exceed ${FLOW_CONTEXT_MAX_BYTES} bytes`);
+    if (step.stop?.status === 'error') return ended(trace, node, 'error', step.stop.message ?? `stopped with an error by node "${node.id}"`);
+    trace.push({ node: node.id, type: node.type, status: 'done', ...(size <= NODE_OUTCOME_OUTPUT_MAX_BYTES ? { output: step.output ?? null } : { outputBytes: size }) });
     outputs[node.id] = step.output;
     last = step.output;
-    if (step.stop) {
-      if (step.stop.status === 'error') return { status: 'error', error: step.stop.message ?? `stopped with an error by node "${node.id}"` };
-      return { status: 'success', output: last };
-    }
+    if (step.stop) return { status: 'success', output: last };
     if (step.next !== undefined && !byId.has(step.next)) return { status: 'error', error: `node "${node.id}" leads to unknown node "${step.next}"` };
     node = step.next === undefined ? undefined : byId.get(step.next);
   }

@@ -23,7 +23,7 @@ function Detail({ node }: { node: RunNode }) {
 }
 
 /** One run: its status as GET runs/{executionId} gives it, and each node of its snapshot with what it did. */
-export function FlowRunPage(props: { viewer: Viewer; guild: GuildRecord; run: FlowRunBody; source: string; flowVersion: number; nodes: RunNode[]; outcomesKept: boolean }) {
+export function FlowRunPage(props: { viewer: Viewer; guild: GuildRecord; run: FlowRunBody; flowName: string | null; source: string; flowVersion: number; nodes: RunNode[]; outcomesKept: boolean }) {
   const { guild, run } = props;
   return (
     <Layout title={`Run #${run.executionId}`} viewer={props.viewer} server={flowNav(guild)}>
@@ -32,7 +32,8 @@ export function FlowRunPage(props: { viewer: Viewer; guild: GuildRecord; run: Fl
         <dd data-status={run.status}>{run.status}</dd>
         <dt>Flow</dt>
         <dd>
-          <a href={flowPath(guild.id, run.workflowId)}>flow {run.workflowId}</a>, version {props.flowVersion}, started by {props.source}
+          {props.flowName === null ? `a deleted flow (${run.workflowId})` : <a href={flowPath(guild.id, run.workflowId)}>{props.flowName}</a>}, version {props.flowVersion}, started by{' '}
+          {props.source}
         </dd>
         <dt>Started</dt>
         <dd>{when(run.startedAt)}</dd>
