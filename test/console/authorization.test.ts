@@ -5,6 +5,8 @@ import { fileTestAppeal } from '../harness/appeals.js';
 import { createTestForm, fileTestSubmission } from '../harness/applications.js';
 import { saveTicketPanel } from '../../db/tickets/panels.js';
 import { closeTicket } from '../../src/tickets/closeTicket.js';
+import { insertFlowRun } from '../../db/flows/runs.js';
+import { createFlow } from '../../src/flows/manageFlows.js';
 import { openTicket } from '../../src/tickets/openTicket.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { createTestKey } from '../harness/fixtures.js';
@@ -28,6 +30,7 @@ async function serverRoutes() {
   const form = await createTestForm(database.db, guild.id);
   const { number: submission } = await fileTestSubmission(database.db, guild.id, { form, userId: guild.memberId, at: new Date() });
   const { number: appeal } = await fileTestAppeal(database.db, guild.id, { userId: '100000000000000003', at: new Date() });
+  const f = await flowRecords(guild.id);
   const pages = [
     s,
     `${s}/overview`,
@@ -50,6 +53,10 @@ async function serverRoutes() {
     `${s}/applications/${submission}`,
     `${s}/appeals`,
     `${s}/appeals/${appeal}`,
+    `${s}/flows`,
+    ...['', '/disable', '/delete', '/definition'].map((p) => `${s}/flows/${f.flow}${p}`),
+    `${s}/flows/${f.disabled}`,
+    `${s}/flows/runs/${f.run}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -70,6 +77,9 @@ async function serverRoutes() {
     [`${s}/tickets/settings`, { 'ticket-transcripts': 'on' }],
     [`${s}/applications/${submission}/decision`, { decision: 'accepted' }],
     [`${s}/appeals/${appeal}/decision`, { 'appeal-verb': 'approve', 'appeal-reason': 'x' }],
+    [`${s}/flows/${f.disabled}/enable`, {}],
+    ...['disable', 'delete'].map((a): [string, Record<string, string>] => [`${s}/flows/${f.flow}/${a}`, {}]),
+    [`${s}/flows/${f.flow}/definition`, { definition: JSON.stringify(f.definition) }],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -86,6 +96,16 @@ async function ticketRecords(guildId: string) {
   const panel = { guildId, panelId: 1, channelId: '100000000000000002', title: null, text: 'Help', buttonLabel: 'Open', categoryId: null, staffRoleIds: [], message: null, posts: 0, updatedAt: at };
   await saveTicketPanel(database.db, panel);
   return { open, closed, panel: panel.panelId };
+}
+
+/** An enabled flow of the server with a run, and a disabled one (its page offers to enable it), saved by the flow use cases. */
+async function flowRecords(guildId: string) {
+  const definition = { name: 'Walk', nodes: [{ id: 'start', type: 'trigger' as const, trigger: { kind: 'manual' as const }, next: 'a' }, { id: 'a', type: 'set' as const, values: {} }] };
+  const save = (enabled: boolean) => database.db.transaction().execute((trx) => createFlow(trx, { guildId, definition, enabled, actor: { type: 'system' }, at: new Date() }));
+  const { flow } = await save(true);
+  const { flow: disabled } = await save(false);
+  const run = await insertFlowRun(database.db, { guildId, flowId: flow.id, flowVersion: 1, source: 'api', nodes: [], timeoutSeconds: 60, input: null, apiKeyId: null, eventId: null, startedAt: new Date() });
+  return { flow: flow.id, disabled: disabled.id, run: run!.executionId, definition };
 }
 
 const snapshot = async (guildId: string) => ({
@@ -112,6 +132,7 @@ const snapshot = async (guildId: string) => ({
     .execute(),
   events: await database.db.selectFrom('events').select('id').where('guild_id', '=', guildId).execute(),
   audit: await database.db.selectFrom('audit_log').select('id').where('guild_id', '=', guildId).execute(),
+  flows: await database.db.selectFrom('flows').select(['id', 'enabled', 'version', 'definition']).where('guild_id', '=', guildId).execute(),
 });
 
 describe('every console route of a server', () => {
