@@ -7,7 +7,7 @@ import { applyFlowXpChange } from '../src/flows/applyFlowXpChange.js';
 import { BankParams, HttpParams, MessageParams, parseParams, RoleParams, XpParams } from '../src/flows/effectParams.js';
 import { ExpressionError, resolveTemplate } from '../src/flows/expressions.js';
 import { FlowHttpError, sendFlowRequest } from '../src/flows/httpRequest.js';
-import { FLOW_NODE_FAILED, HTTP_TIMEOUT_MS, type FlowRunOutcome } from '../src/flows/ids.js';
+import { FLOW_NODE_FAILED, HTTP_TIMEOUT_MS, type FlowNodeOutcome, type FlowRunOutcome } from '../src/flows/ids.js';
 import type { Feature } from '../src/core/features.js';
 import { findHumanMember } from '../src/core/members.js';
 import { isFeatureEnabled } from '../src/guild/featureEnabled.js';
@@ -107,8 +107,9 @@ export function createFlowsActivities(deps: ActivityDeps) {
       return applied.result;
     },
 
-    async finishFlowRun(executionId: number, outcome: FlowRunOutcome): Promise<void> {
-      await finishFlowRun(db, executionId, { ...outcome, finishedAt: new Date(outcome.finishedAt) });
+    /** `nodes` is absent when a worker of the previous release ends the run (a rolling deploy): the record keeps none. */
+    async finishFlowRun(executionId: number, outcome: FlowRunOutcome, nodes?: FlowNodeOutcome[]): Promise<void> {
+      await finishFlowRun(db, executionId, { ...outcome, finishedAt: new Date(outcome.finishedAt), nodeOutcomes: nodes ?? null });
     },
   };
 }

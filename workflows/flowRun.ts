@@ -1,6 +1,6 @@
 import { CancellationScope, isCancellation, patched, proxyLocalActivities, sleep, upsertMemo } from '@temporalio/workflow';
 import type { FlowsActivities } from '../activities/flows.js';
-import { FLOW_RUN_STATUS_MEMO, type FlowRunInput, type FlowRunOutcome } from '../src/flows/ids.js';
+import { FLOW_RUN_STATUS_MEMO, type FlowNodeOutcome, type FlowRunInput, type FlowRunOutcome } from '../src/flows/ids.js';
 import { BOOKKEEPING_STEP } from './activityProfiles.js';
 import { TimeBudget } from './flows/timeBudget.js';
 import { walkFlow, type WalkEnd } from './flows/walk.js';
@@ -20,10 +20,11 @@ const CANCELLED: Ending = { status: 'cancelled', error: 'cancelled by an operato
 /**
  * One run of a flow (`flow-run/<guild>/<executionId>`): walks the definition snapshotted in its input within
  * the flow's own timeout (then `stopped`); an operator's cancel ends it `cancelled`. The end is recorded in the
- * run's durable record and returned.
+ * run's durable record and returned, with each node's outcome (no new command: the same bookkeeping step carries it).
  */
 export async function flowRun(input: FlowRunInput): Promise<FlowRunOutcome> {
-  const ending = patched(FLOW_RUN_OUTLASTS_OUTAGES) ? await walkWithinBudget(input) : await walkUnderTimer(input);
+  const trace: FlowNodeOutcome[] = [];
+  const ending = patched(FLOW_RUN_OUTLASTS_OUTAGES) ? await walkWithinBudget(input, trace) : await walkUnderTimer(input, trace);
   const finishedMs = Date.now();
   const outcome: FlowRunOutcome = {
     status: ending.status,
@@ -33,14 +34,14 @@ export async function flowRun(input: FlowRunInput): Promise<FlowRunOutcome> {
     durationMs: Math.max(0, finishedMs - Date.parse(input.startedAt)),
   };
   // Recorded even when the run was cancelled: the record must say how it ended.
-  await CancellationScope.nonCancellable(() => bookkeeping.finishFlowRun(input.executionId, outcome));
+  await CancellationScope.nonCancellable(() => bookkeeping.finishFlowRun(input.executionId, outcome, trace));
   upsertMemo({ [FLOW_RUN_STATUS_MEMO]: outcome.status });
   return outcome;
 }
 
-async function walkWithinBudget(input: FlowRunInput): Promise<Ending> {
+async function walkWithinBudget(input: FlowRunInput, trace: FlowNodeOutcome[]): Promise<Ending> {
   try {
-    return await walkFlow(input, new TimeBudget(input.timeoutSeconds));
+    return await walkFlow(input, new TimeBudget(input.timeoutSeconds), trace);
   } catch (err) {
     if (!isCancellation(err)) throw err;
     return CANCELLED;
@@ -48,7 +49,7 @@ async function walkWithinBudget(input: FlowRunInput): Promise<Ending> {
 }
 
 /** Runs started before the patch: the flow's timeout is a timer that cancels the walk wherever it is. */
-async function walkUnderTimer(input: FlowRunInput): Promise<Ending> {
+async function walkUnderTimer(input: FlowRunInput, trace: FlowNodeOutcome[]): Promise<Ending> {
   let timedOut = false;
   const walkScope = new CancellationScope();
   const timerScope = new CancellationScope();
@@ -61,7 +62,7 @@ async function walkUnderTimer(input: FlowRunInput): Promise<Ending> {
     .catch(() => undefined);
   let ending: Ending;
   try {
-    ending = await walkScope.run(() => walkFlow(input));
+    ending = await walkScope.run(() => walkFlow(input, undefined, trace));
   } catch (err) {
     if (!isCancellation(err)) throw err;
     ending = timedOut ? { status: 'stopped', error: `the flow's timeout of ${input.timeoutSeconds} s passed` } : CANCELLED;

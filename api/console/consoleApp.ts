@@ -16,6 +16,8 @@ import { deliverySearchRoutes } from './routes/deliverySearchRoutes.js';
 import { endpointToolRoutes } from './routes/endpointToolRoutes.js';
 import { giveawayDrawRoutes } from './routes/giveawayDrawRoutes.js';
 import { giveawayRoutes } from './routes/giveawayRoutes.js';
+import { flowDefinitionRoutes } from './routes/flowDefinitionRoutes.js';
+import { flowRoutes } from './routes/flowRoutes.js';
 import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
 import { levelRoutes } from './routes/levelRoutes.js';
@@ -60,6 +62,8 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   giveawayRoutes(router, deps);
   giveawayDrawRoutes(router, deps);
   shopRoutes(router, deps);
+  flowRoutes(router, deps);
+  flowDefinitionRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([

@@ -163,3 +163,10 @@ export async function listEventFlows(db: Kysely<Database>, guildId: string, even
     .execute();
   return rows.map(toRecord);
 }
+
+/** A page of the server's flows in id order, `after` a flow id (keyset paging). */
+export async function listFlowPage(db: Kysely<Database>, guildId: string, page: { after?: number; limit: number }): Promise<FlowRecord[]> {
+  let query = db.selectFrom('flows').select(COLUMNS).where('guild_id', '=', guildId);
+  if (page.after !== undefined) query = query.where('id', '>', page.after);
+  return (await query.orderBy('id').limit(page.limit).execute()).map(toRecord);
+}

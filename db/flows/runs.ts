@@ -21,6 +21,8 @@ export interface FlowRunRecord {
   finishedAt: Date | null;
   durationMs: number | null;
   workflowStartedAt: Date | null;
+  /** FlowNodeOutcome[] once the run ended (runs that ended before they were kept: null). */
+  nodeOutcomes: unknown[] | null;
 }
 
 export type NewFlowRun = Pick<FlowRunRecord, 'guildId' | 'flowId' | 'flowVersion' | 'source' | 'nodes' | 'timeoutSeconds' | 'input' | 'apiKeyId' | 'eventId' | 'startedAt'>;
@@ -43,6 +45,7 @@ const COLUMNS = [
   'finished_at',
   'duration_ms',
   'workflow_started_at',
+  'node_outcomes',
 ] as const;
 
 const toRecord = (r: Selectable<FlowRunsTable>): FlowRunRecord => ({
@@ -63,6 +66,7 @@ const toRecord = (r: Selectable<FlowRunsTable>): FlowRunRecord => ({
   finishedAt: r.finished_at,
   durationMs: r.duration_ms,
   workflowStartedAt: r.workflow_started_at,
+  nodeOutcomes: (r.node_outcomes as unknown[] | null) ?? null,
 });
 
 /**
@@ -101,7 +105,7 @@ export async function findFlowRun(db: Kysely<Database>, guildId: string, executi
 export async function finishFlowRun(
   db: Kysely<Database>,
   executionId: number,
-  end: { status: Exclude<FlowRunsTable['status'], 'running'>; output: unknown; error: string | null; finishedAt: Date; durationMs: number },
+  end: { status: Exclude<FlowRunsTable['status'], 'running'>; output: unknown; error: string | null; finishedAt: Date; durationMs: number; nodeOutcomes?: unknown[] | null },
 ): Promise<void> {
   await db
     .updateTable('flow_runs')
@@ -111,6 +115,7 @@ export async function finishFlowRun(
       error: end.error,
       finished_at: end.finishedAt,
       duration_ms: end.durationMs,
+      node_outcomes: end.nodeOutcomes ? JSON.stringify(end.nodeOutcomes) : null,
     })
     .where('execution_id', '=', executionId)
     .where('status', '=', 'running')
@@ -131,4 +136,11 @@ export async function listUnstartedFlowRuns(db: Kysely<Database>, olderThan: Dat
     .limit(limit)
     .execute();
   return rows.map(toRecord);
+}
+
+/** One flow's runs, newest first, `before` an executionId (keyset paging). */
+export async function listRunsOfFlow(db: Kysely<Database>, guildId: string, flowId: number, page: { before?: number; limit: number }): Promise<FlowRunRecord[]> {
+  let query = db.selectFrom('flow_runs').select(COLUMNS).where('guild_id', '=', guildId).where('flow_id', '=', flowId);
+  if (page.before !== undefined) query = query.where('execution_id', '<', page.before);
+  return (await query.orderBy('execution_id', 'desc').limit(page.limit).execute()).map(toRecord);
 }

@@ -39,6 +39,8 @@ export interface FlowRunsTable {
   /** bigint (a run may be open past int's 24.8 days), read as a number by the pool's int8 parser. */
   duration_ms: number | null;
   workflow_started_at: Date | null;
+  /** Each node's outcome in the order they ran (FlowNodeOutcome[]), written with the run's end; null before. */
+  node_outcomes: ColumnType<unknown, never, string | null>;
 }
 
 export interface FlowRunQuotasTable {

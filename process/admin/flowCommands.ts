@@ -3,6 +3,7 @@ import type { FlowRecord } from '../../db/flows/flows.js';
 import { listFlows } from '../../db/flows/flows.js';
 import { findFlowRun } from '../../db/flows/runs.js';
 import { writeAudit } from '../../db/shared/audit.js';
+import { parseDefinitionText } from '../../src/flows/definitionText.js';
 import { FlowRefusal } from '../../src/flows/flowDefinitionCheck.js';
 import { toFlowBody } from '../../src/flows/flowViews.js';
 import { flowRunWorkflowId } from '../../src/flows/ids.js';
@@ -32,11 +33,7 @@ async function readDefinition(path: string): Promise<unknown> {
   } catch (err) {
     throw usageError('INVALID_ARGUMENT', `Cannot read --file ${path}: ${(err as Error).message}`);
   }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new AdminError('INVALID_DEFINITION', `--file ${path} is not JSON: ${(err as Error).message}`);
-  }
+  return parseDefinitionText(text, `--file ${path}`);
 }
 
 const command = (ctx: AdminContext, guildId: string, operator: string | undefined) => ({ guildId, actor: operatorActor(ctx, operator), at: ctx.clock.now() });

@@ -4,6 +4,8 @@ import type { FlowDefinitionValue, FlowNodeValue, TriggerSpec } from './definiti
 export interface DefinitionIssue {
   node: string | null;
   message: string;
+  /** Where in the definition a schema issue sits (`nodes.2.amount`), so a node's issue can be shown on it. */
+  path?: PropertyKey[];
 }
 
 /** The nodes a node may lead to, by port (`next` for a plain node). */

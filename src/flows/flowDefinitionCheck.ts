@@ -29,7 +29,7 @@ export class FlowRefusal extends Refusal<FlowRefusalCode> {
 export function checkFlowDefinition(input: unknown): FlowDefinitionValue {
   const parsed = FlowDefinition.safeParse(input);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ node: null, message: `${i.path.join('.') || 'definition'}: ${i.message}` }));
+    const issues = parsed.error.issues.map((i) => ({ node: null, path: i.path, message: `${i.path.join('.') || 'definition'}: ${i.message}` }));
     throw refused(issues);
   }
   const issues = checkFlowGraph(parsed.data);

@@ -32,6 +32,23 @@ export interface FlowRunOutcome {
   durationMs: number;
 }
 
+/**
+ * What one node of a run did, in the order the nodes ran (a node the run never reached has none): `done` with its
+ * output (kept when it is at most NODE_OUTCOME_OUTPUT_MAX_BYTES as JSON, else only its size), `failed` with the
+ * run's error, `stopped` when the flow's timeout passed in it.
+ */
+export interface FlowNodeOutcome {
+  node: string;
+  type: string;
+  status: 'done' | 'failed' | 'stopped';
+  output?: unknown;
+  outputBytes?: number;
+  error?: string;
+}
+
+/** A node's output kept in its run's record (for the console), at most this size as JSON. */
+export const NODE_OUTCOME_OUTPUT_MAX_BYTES = 4 * 1024;
+
 /** A node's output kept for later expressions, and a run's output, are capped at this size as JSON. */
 export const FLOW_OUTPUT_MAX_BYTES = 64 * 1024;
 /** What all node outputs of one run may add up to, as JSON. */

@@ -11,6 +11,8 @@ import { insertStore } from '../../db/shop/stores.js';
 import { grantItem } from '../../src/shop/grantItem.js';
 import { ITEM_DEFAULTS } from '../api/shop/shopBed.js';
 import { closeTicket } from '../../src/tickets/closeTicket.js';
+import { insertFlowRun } from '../../db/flows/runs.js';
+import { createFlow } from '../../src/flows/manageFlows.js';
 import { openTicket } from '../../src/tickets/openTicket.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { createTestKey } from '../harness/fixtures.js';
@@ -36,6 +38,7 @@ async function serverRoutes() {
   const shop = await shopRecords(guild.id, guild.memberId);
   const { number: appeal } = await fileTestAppeal(database.db, guild.id, { userId: '100000000000000003', at: new Date() });
   const g = await giveawayRecords(guild.id);
+  const f = await flowRecords(guild.id);
   const pages = [
     s,
     `${s}/overview`,
@@ -67,6 +70,10 @@ async function serverRoutes() {
     `${s}/giveaways/${g.active}/end`,
     `${s}/giveaways/${g.ended}/reroll`,
     ...shopPages(s, shop),
+    `${s}/flows`,
+    ...['', '/disable', '/delete', '/definition'].map((p) => `${s}/flows/${f.flow}${p}`),
+    `${s}/flows/${f.disabled}`,
+    `${s}/flows/runs/${f.run}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -93,6 +100,9 @@ async function serverRoutes() {
     [`${s}/giveaways/${g.active}/end`, {}],
     [`${s}/giveaways/${g.ended}/reroll`, {}],
     ...shopActions(s, shop),
+    [`${s}/flows/${f.disabled}/enable`, {}],
+    ...['disable', 'delete'].map((a): [string, Record<string, string>] => [`${s}/flows/${f.flow}/${a}`, {}]),
+    [`${s}/flows/${f.flow}/definition`, { definition: JSON.stringify(f.definition) }],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -153,6 +163,15 @@ const shopActions = (s: string, r: ShopRecords): Array<[string, Record<string, s
   [`${s}/shop/items/${r.off}/enable`, {}],
   [`${s}/shop/purchases/${r.purchase}/refund`, { 'refund-reason': 'x' }],
 ];
+/** An enabled flow of the server with a run, and a disabled one (its page offers to enable it), saved by the flow use cases. */
+async function flowRecords(guildId: string) {
+  const definition = { name: 'Walk', nodes: [{ id: 'start', type: 'trigger' as const, trigger: { kind: 'manual' as const }, next: 'a' }, { id: 'a', type: 'set' as const, values: {} }] };
+  const save = (enabled: boolean) => database.db.transaction().execute((trx) => createFlow(trx, { guildId, definition, enabled, actor: { type: 'system' }, at: new Date() }));
+  const { flow } = await save(true);
+  const { flow: disabled } = await save(false);
+  const run = await insertFlowRun(database.db, { guildId, flowId: flow.id, flowVersion: 1, source: 'api', nodes: [], timeoutSeconds: 60, input: null, apiKeyId: null, eventId: null, startedAt: new Date() });
+  return { flow: flow.id, disabled: disabled.id, run: run!.executionId, definition };
+}
 
 const snapshot = async (guildId: string) => ({
   features: await database.db.selectFrom('guilds').select('features').where('id', '=', guildId).execute(),
@@ -186,6 +205,7 @@ const snapshot = async (guildId: string) => ({
   shopStores: await database.db.selectFrom('shop_stores').selectAll().where('guild_id', '=', guildId).execute(),
   shopItems: await database.db.selectFrom('shop_items').selectAll().where('guild_id', '=', guildId).execute(),
   shopPurchases: await database.db.selectFrom('shop_purchases').select(['id', 'status', 'refunded_by']).where('guild_id', '=', guildId).execute(),
+  flows: await database.db.selectFrom('flows').select(['id', 'enabled', 'version', 'definition']).where('guild_id', '=', guildId).execute(),
 });
 
 describe('every console route of a server', () => {

@@ -228,6 +228,11 @@ describe('flow runs (workflow flow-run)', () => {
       (r) => r.body.status !== 'running',
     );
     expect(done.body).toMatchObject({ status: 'stopped', error: "the flow's timeout of 2 s passed", output: null });
+    // The record keeps each node's outcome: the trigger done, the wait the node the timeout passed in.
+    expect((await findFlowRun(db(), guild.id, res.body.executionId))?.nodeOutcomes).toEqual([
+      { node: 'start', type: 'trigger', status: 'done', output: null },
+      { node: 'nap', type: 'wait', status: 'stopped', error: "the flow's timeout of 2 s passed" },
+    ]);
   });
 
   it('a run cancelled by an operator (flow cancel-run) ends cancelled, recorded', async () => {
@@ -244,6 +249,7 @@ describe('flow runs (workflow flow-run)', () => {
       (r) => r.body.status !== 'running',
     );
     expect(done.body).toMatchObject({ status: 'cancelled', error: 'cancelled by an operator' });
-    expect(await findFlowRun(db(), guild.id, res.body.executionId)).toMatchObject({ status: 'cancelled' });
+    // Cancelled in its wait: the trigger's outcome is kept, the wait it was in has none.
+    expect(await findFlowRun(db(), guild.id, res.body.executionId)).toMatchObject({ status: 'cancelled', nodeOutcomes: [{ node: 'start', status: 'done' }] });
   });
 });

@@ -10,7 +10,7 @@ export interface Viewer {
 export interface ServerNav {
   id: string;
   name: string;
-  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'appeals' | 'keys' | 'webhooks' | 'audit' | 'bank' | 'giveaways' | 'shop';
+  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'appeals' | 'keys' | 'webhooks' | 'audit' | 'bank' | 'giveaways' | 'shop' | 'flows';
 }
 
 /** The hidden CSRF field every state-changing form carries. */
@@ -28,6 +28,7 @@ const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
   { key: 'bank', label: 'Bank', path: 'bank' },
   { key: 'giveaways', label: 'Giveaways', path: 'giveaways' },
   { key: 'shop', label: 'Shop', path: 'shop' },
+  { key: 'flows', label: 'Flows', path: 'flows' },
 ];
 
 /** Every console page: no inline script or style (the CSP forbids both), the CSRF token also as an htmx header. */

@@ -1,0 +1,259 @@
+import { describe, expect, it } from 'vitest';
+import { finishFlowRun, insertFlowRun } from '../../db/flows/runs.js';
+import type { FlowDefinitionInput } from '../../src/flows/definition.js';
+import { createFlow } from '../../src/flows/manageFlows.js';
+import { eventually } from '../harness/eventually.js';
+import { createHttpClient } from '../harness/httpClient.js';
+import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
+import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
+import { featureOff } from './ticketBed.js';
+
+// Runs go through the real flow workflow on a real worker, started by the flow's webhook URL.
+const { db, app } = useWorkflowTestBed({ app: { env: { CONSOLE_SIGN_IN_LIMIT: '1000' } } });
+
+/** A webhook flow: its trigger branches on the call's `status`; `ok` ends with `said`, anything else stops with an error. */
+const deployFlow = (said = 'shipped'): FlowDefinitionInput => ({
+  name: 'Deploy notice',
+  timeoutSeconds: 30,
+  nodes: [
+    { id: 'start', type: 'trigger', trigger: { kind: 'webhook' }, next: 'check' },
+    { id: 'check', type: 'if', condition: '=trigger.body.status = "ok"', next: { true: 'done', false: 'fail' } },
+    { id: 'done', type: 'set', values: { said } },
+    { id: 'fail', type: 'stop', status: 'error', message: '="deploy failed: " & trigger.body.status' },
+  ],
+});
+
+async function signedIn() {
+  const guild = await managedGuild(db(), 'Flows Guild');
+  const client = consoleClient(app.baseUrl);
+  await client.signIn(guild.managerId);
+  const s = `/console/servers/${guild.id}/flows`;
+  return { guild, client, s };
+}
+
+async function saveFlow(guildId: string, definition: FlowDefinitionInput, enabled = true) {
+  return db().transaction().execute((trx) => createFlow(trx, { guildId, definition, enabled, actor: { type: 'system' }, at: new Date() }));
+}
+
+/** Calls the flow's webhook URL and waits until its run ended; the run's executionId. */
+async function runByWebhook(token: string, body: unknown): Promise<number> {
+  const res = await createHttpClient(app.baseUrl)('POST', `/hooks/flows/${token}`, { body });
+  expect(res.status).toBe(202);
+  const executionId = (res.body as { executionId: number }).executionId;
+  const ended = await eventually(
+    () => db().selectFrom('flow_runs').select('status').where('execution_id', '=', executionId).executeTakeFirstOrThrow(),
+    (r) => r.status !== 'running',
+  );
+  expect(ended.status).not.toBe('running');
+  return executionId;
+}
+
+const flowRow = (id: number) => db().selectFrom('flows').select(['enabled', 'version', 'definition', 'name']).where('id', '=', id).executeTakeFirst();
+const consoleAudit = (guildId: string) =>
+  db()
+    .selectFrom('audit_log')
+    .select(['actor_type', 'actor_id', 'action', 'target_id'])
+    .where('guild_id', '=', guildId)
+    .where('action', 'like', 'flows.%')
+    .where('actor_type', '=', 'console_user')
+    .orderBy('id')
+    .execute();
+const ids = (html: string, attr: string) => [...html.matchAll(new RegExp(`data-${attr}="([^"]+)"`, 'g'))].map((m) => m[1]);
+
+describe('the flows pages', () => {
+  it('list the flows with trigger and state, 25 a page, and say what to do when there is none', async () => {
+    const { guild, client, s } = await signedIn();
+    expect((await client.get(s)).text).toContain('data-empty="flows"');
+    await saveFlow(guild.id, deployFlow());
+    await saveFlow(guild.id, { ...deployFlow(), name: 'Welcome', nodes: [{ id: 'start', type: 'trigger', trigger: { kind: 'event', event: 'members.joined' }, next: 'hi' }, { id: 'hi', type: 'set', values: {} }] }, false);
+    for (let i = 0; i < 24; i += 1) await saveFlow(guild.id, { ...deployFlow(), name: `Flow ${i}` });
+    const page = await client.get(s);
+    expect(page.status).toBe(200);
+    expect(ids(page.text, 'flow')).toHaveLength(25);
+    expect(page.text).toMatch(/>Deploy notice<\/a><\/td><td>webhook<\/td><td data-state="enabled">/);
+    expect(page.text).toMatch(/>Welcome<\/a><\/td><td>event members.joined<\/td><td data-state="disabled">/);
+    const more = /href="([^"]+)" rel="next">More flows/.exec(page.text)![1]!;
+    expect(ids((await client.get(more)).text, 'flow')).toHaveLength(1);
+    const bad = await client.get(`${s}?after=x`);
+    expect([bad.status, errorCodeOf(bad)]).toEqual([400, 'INVALID_INPUT']);
+  });
+
+  it('show the FeatureOff page while flows are off, and refuse their actions 409 FEATURE_DISABLED, changing nothing', async () => {
+    const { guild, client, s } = await signedIn();
+    const { flow } = await saveFlow(guild.id, deployFlow());
+    await featureOff(db(), guild.id, 'flows');
+    const page = await client.get(s);
+    expect([page.status, page.text.includes('data-feature-off="flows"')]).toEqual([200, true]);
+    const res = await client.post(`${s}/${flow.id}/disable`, {}, { form: 'x' });
+    expect([res.status, errorCodeOf(res)]).toEqual([409, 'FEATURE_DISABLED']);
+    expect(await flowRow(flow.id)).toMatchObject({ enabled: true, version: 1 });
+  });
+
+  it("show a flow's runs with their status, and a run node by node, from the real workflow", async () => {
+    const { guild, client, s } = await signedIn();
+    const { flow, webhookToken } = await saveFlow(guild.id, deployFlow());
+    const ok = await runByWebhook(webhookToken!, { status: 'ok' });
+    const failed = await runByWebhook(webhookToken!, { status: 'broken' });
+    const page = await client.get(`${s}/${flow.id}`);
+    expect(page.status).toBe(200);
+    expect(ids(page.text, 'run')).toEqual([String(failed), String(ok)]);
+    expect(page.text).toContain(`<td data-status="success">success</td>`);
+    expect(page.text).toContain('deploy failed: broken');
+
+    const good = await client.get(`${s}/runs/${ok}`);
+    expect(good.status).toBe(200);
+    expect(good.text).toContain('<dd data-status="success">success</dd>');
+    const outcomes = (html: string) => Object.fromEntries([...html.matchAll(/data-node="([^"]+)">.*?data-outcome="([^"]+)"/gs)].map((m) => [m[1], m[2]]));
+    expect(outcomes(good.text)).toEqual({ start: 'done', check: 'done', done: 'done', fail: 'not reached' });
+    expect(good.text).toContain(`<a href="${s}/${flow.id}">Deploy notice</a>, version 1, started by webhook`);
+    expect(good.text).toContain('&quot;said&quot;: &quot;shipped&quot;');
+    expect(good.text).toContain('&quot;result&quot;: true');
+    const bad = await client.get(`${s}/runs/${failed}`);
+    expect(outcomes(bad.text)).toEqual({ start: 'done', check: 'done', done: 'not reached', fail: 'failed' });
+    expect(bad.text).toContain('<dd data-run-error="true">deploy failed: broken</dd>');
+  });
+
+  it("page a flow's runs newest first, 25 a page", async () => {
+    const { guild, client, s } = await signedIn();
+    const { flow } = await saveFlow(guild.id, deployFlow());
+    const made: number[] = [];
+    for (let i = 0; i < 26; i += 1) {
+      const run = await insertFlowRun(db(), { guildId: guild.id, flowId: flow.id, flowVersion: 1, source: 'api', nodes: [], timeoutSeconds: 30, input: null, apiKeyId: null, eventId: null, startedAt: new Date() });
+      await finishFlowRun(db(), run!.executionId, { status: 'success', output: null, error: null, finishedAt: new Date(), durationMs: 5 });
+      made.push(run!.executionId);
+    }
+    const page = await client.get(`${s}/${flow.id}`);
+    expect(ids(page.text, 'run')).toEqual(made.slice(1).reverse().map(String));
+    const older = await client.get(`${s}/${flow.id}?before=${made[1]}`);
+    expect(ids(older.text, 'run')).toEqual([String(made[0])]);
+    expect(older.text).not.toContain('rel="next"');
+    // An old run's record without node outcomes says so.
+    expect((await client.get(`${s}/runs/${made[0]}`)).text).toContain('ended before the nodes');
+  });
+
+  it('disable after a confirmation and enable again through the use case the CLI calls, audited with the console user', async () => {
+    const { guild, client, s } = await signedIn();
+    const { flow, webhookToken } = await saveFlow(guild.id, deployFlow());
+    const confirm = await client.get(`${s}/${flow.id}/disable`);
+    expect(confirm.text).toContain('Disable the flow</button>');
+    expect(await flowRow(flow.id)).toMatchObject({ enabled: true });
+    const off = await client.post(`${s}/${flow.id}/disable`);
+    expect([off.status, off.headers.location]).toEqual([303, `${s}/${flow.id}`]);
+    expect(await flowRow(flow.id)).toMatchObject({ enabled: false });
+    // Its trigger no longer starts runs.
+    const call = await createHttpClient(app.baseUrl)('POST', `/hooks/flows/${webhookToken}`, { body: { status: 'ok' } });
+    expect([call.status, (call.body as { error: string }).error]).toEqual([409, 'FLOW_DISABLED']);
+    await client.get(`${s}/${flow.id}`);
+    const on = await client.post(`${s}/${flow.id}/enable`);
+    expect(on.status).toBe(303);
+    expect(await flowRow(flow.id)).toMatchObject({ enabled: true });
+    expect(await consoleAudit(guild.id)).toEqual([
+      { actor_type: 'console_user', actor_id: guild.managerId, action: 'flows.disable', target_id: String(flow.id) },
+      { actor_type: 'console_user', actor_id: guild.managerId, action: 'flows.enable', target_id: String(flow.id) },
+    ]);
+  });
+
+  it('delete after a confirmation, audited; its runs stay readable', async () => {
+    const { guild, client, s } = await signedIn();
+    const { flow, webhookToken } = await saveFlow(guild.id, deployFlow());
+    const run = await runByWebhook(webhookToken!, { status: 'ok' });
+    expect((await client.get(`${s}/${flow.id}/delete`)).text).toContain('Delete the flow</button>');
+    const res = await client.post(`${s}/${flow.id}/delete`);
+    expect([res.status, res.headers.location]).toEqual([303, s]);
+    expect(await flowRow(flow.id)).toBeUndefined();
+    expect(await consoleAudit(guild.id)).toMatchObject([{ actor_id: guild.managerId, action: 'flows.delete' }]);
+    expect((await client.get(`${s}/runs/${run}`)).status).toBe(200);
+    const gone = await client.get(`${s}/${flow.id}`);
+    expect([gone.status, errorCodeOf(gone)]).toEqual([404, 'FLOW_NOT_FOUND']);
+  });
+
+  it('save an edited definition as a new version that the next run uses, audited with the console user', async () => {
+    const { guild, client, s } = await signedIn();
+    const { flow, webhookToken } = await saveFlow(guild.id, deployFlow());
+    const form = await client.get(`${s}/${flow.id}/definition`);
+    expect(form.text).toContain('&quot;said&quot;: &quot;shipped&quot;');
+    const res = await client.post(`${s}/${flow.id}/definition`, { definition: JSON.stringify(deployFlow('released')) });
+    expect([res.status, res.headers.location]).toEqual([303, `${s}/${flow.id}`]);
+    expect(await flowRow(flow.id)).toMatchObject({ version: 2 });
+    expect(await consoleAudit(guild.id)).toMatchObject([{ actor_id: guild.managerId, action: 'flows.update', target_id: String(flow.id) }]);
+    const run = await runByWebhook(webhookToken!, { status: 'ok' });
+    expect(await db().selectFrom('flow_runs').select(['flow_version', 'output']).where('execution_id', '=', run).executeTakeFirst()).toEqual({ flow_version: 2, output: { said: 'released' } });
+  });
+
+  it('show a manual flow that becomes a webhook flow its new URL once', async () => {
+    const { guild, client, s } = await signedIn();
+    const manual = { ...deployFlow(), nodes: [{ id: 'start', type: 'trigger' as const, trigger: { kind: 'manual' as const }, next: 'hi' }, { id: 'hi', type: 'set' as const, values: {} }] };
+    const { flow } = await saveFlow(guild.id, manual);
+    await client.get(`${s}/${flow.id}/definition`);
+    const res = await client.post(`${s}/${flow.id}/definition`, { definition: JSON.stringify(deployFlow()) });
+    const shown = await client.get(res.headers.location!);
+    const path = /data-webhook-path="true">[^<]*<code>&lt;api base>(\/hooks\/flows\/fwh_[A-Za-z0-9_-]+)<\/code>/.exec(shown.text)?.[1];
+    expect(path).toBeDefined();
+    expect((await client.get(res.headers.location!)).text).not.toContain('data-webhook-path');
+    expect((await createHttpClient(app.baseUrl)('POST', path!, { body: { status: 'ok' } })).status).toBe(202);
+  });
+
+  const badNode = deployFlow();
+  const cases: Array<[string, string, Record<string, string[]>, string[]]> = [
+    ['text that is not JSON', '{"name": "x",', {}, ['The definition is not JSON']],
+    [
+      'a node that breaks the schema',
+      JSON.stringify({ ...badNode, nodes: [badNode.nodes[0], badNode.nodes[1], { id: 'done', type: 'set', values: 'nope' }, badNode.nodes[3]] }),
+      { done: ['nodes.2.values: '] },
+      [],
+    ],
+    [
+      'nodes that break the graph rules and an expression that does not parse',
+      JSON.stringify({ ...badNode, nodes: [badNode.nodes[0], { ...badNode.nodes[1], next: { true: 'done', false: 'nowhere' } }, { id: 'done', type: 'set', values: { x: '=1 +' } }, badNode.nodes[3]] }),
+      { check: ['false names unknown node "nowhere"'], done: ['expression "1 +" failed'] },
+      [],
+    ],
+    ['two triggers', JSON.stringify({ ...badNode, nodes: [...badNode.nodes, { id: 'again', type: 'trigger', trigger: { kind: 'manual' }, next: 'done' }] }), {}, ['a flow has exactly one trigger node (found 2)']],
+  ];
+
+  it.each(cases)('refuse %s 422 INVALID_DEFINITION, each issue beside its node, the text kept, changing nothing', async (_name, text, byNode, onFlow) => {
+    const { guild, client, s } = await signedIn();
+    const { flow } = await saveFlow(guild.id, deployFlow());
+    const before = await flowRow(flow.id);
+    await client.get(`${s}/${flow.id}/definition`);
+    const res = await client.post(`${s}/${flow.id}/definition`, { definition: text });
+    expect([res.status, errorCodeOf(res)]).toEqual([422, 'INVALID_DEFINITION']);
+    // The text as sent, escaped, in the textarea.
+    const kept = text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+    expect(res.text).toContain(`>${kept}</textarea>`);
+    for (const [node, messages] of Object.entries(byNode)) {
+      const entry = new RegExp(`<li id="flow-node-${node}" data-node="${node}" data-node-errors="(\\d+)">(.*?)</li></ul></li>`, 's').exec(res.text);
+      expect(entry, node).not.toBeNull();
+      for (const message of messages) expect(entry![2]).toContain(message.replaceAll('"', '&quot;'));
+      expect(res.text).toContain(`href="#flow-node-${node}"`);
+    }
+    for (const message of onFlow) {
+      expect(res.text).toContain('href="#flow-definition"');
+      expect(res.text).toMatch(new RegExp(`id="flow-definition-error"[^>]*>.*?${message.replace(/[()]/g, '\\$&')}`, 's'));
+    }
+    expect(await flowRow(flow.id)).toEqual(before);
+    expect(await consoleAudit(guild.id)).toEqual([]);
+  });
+
+  it("answer 404 for another server's flow or run, and refuse a manager who lost the permission 403, changing nothing", async () => {
+    const { guild, client, s } = await signedIn();
+    const other = await managedGuild(db(), 'Other');
+    const { flow: theirs, webhookToken } = await saveFlow(other.id, deployFlow());
+    const run = await runByWebhook(webhookToken!, { status: 'ok' });
+    for (const path of [`${s}/${theirs.id}`, `${s}/${theirs.id}/definition`]) {
+      const res = await client.get(path);
+      expect([res.status, errorCodeOf(res)]).toEqual([404, 'FLOW_NOT_FOUND']);
+    }
+    const res = await client.get(`${s}/runs/${run}`);
+    expect([res.status, errorCodeOf(res)]).toEqual([404, 'FLOW_RUN_NOT_FOUND']);
+    const denied = await client.post(`${s}/${theirs.id}/disable`, {}, { form: 'x' });
+    expect(denied.status).toBe(404);
+    const { flow } = await saveFlow(guild.id, deployFlow());
+    await client.get(`${s}/${flow.id}/disable`);
+    await db().updateTable('platform_members').set({ role_ids: [] }).where('guild_id', '=', guild.id).where('user_id', '=', guild.managerId).execute();
+    const stale = await client.post(`${s}/${flow.id}/disable`);
+    expect([stale.status, errorCodeOf(stale)]).toEqual([403, 'NOT_A_SERVER_MANAGER']);
+    expect(await flowRow(theirs.id)).toMatchObject({ enabled: true });
+    expect(await flowRow(flow.id)).toMatchObject({ enabled: true });
+  });
+});
