@@ -13,6 +13,7 @@ import { deliveryRoutes } from './routes/deliveryRoutes.js';
 import { deliverySearchRoutes } from './routes/deliverySearchRoutes.js';
 import { endpointToolRoutes } from './routes/endpointToolRoutes.js';
 import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
+import { inviteRoutes } from './routes/inviteRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
 import { levelRoutes } from './routes/levelRoutes.js';
 import { overviewRoutes } from './routes/overviewRoutes.js';
@@ -50,6 +51,7 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   ticketRoutes(router, deps);
   applicationRoutes(router, deps);
   appealRoutes(router, deps);
+  inviteRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([

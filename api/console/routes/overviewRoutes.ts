@@ -13,7 +13,7 @@ import { OverviewPage } from '../views/overviewPage.js';
  * The pages a feature switch may come back to (a feature's page that said it is off); any other `then` is the
  * overview, so the answer's Location is always one of this server's pages.
  */
-const SWITCH_RETURNS = ['overview', 'levels', 'tickets', 'tickets/panels', 'applications', 'appeals'];
+const SWITCH_RETURNS = ['overview', 'levels', 'tickets', 'tickets/panels', 'applications', 'appeals', 'invites', 'invites/seasons', 'invites/milestones'];
 
 /**
  * A server's overview (also its landing page, `/console/servers/<id>`): plan, features with their switches and what
