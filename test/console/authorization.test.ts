@@ -4,6 +4,8 @@ import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { fileTestAppeal } from '../harness/appeals.js';
 import { createTestForm, fileTestSubmission } from '../harness/applications.js';
 import { saveTicketPanel } from '../../db/tickets/panels.js';
+import { addInviteMilestone } from '../../db/invites/milestones.js';
+import { startInviteSeason } from '../../src/invites/seasons.js';
 import { closeTicket } from '../../src/tickets/closeTicket.js';
 import { openTicket } from '../../src/tickets/openTicket.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
@@ -28,6 +30,7 @@ async function serverRoutes() {
   const form = await createTestForm(database.db, guild.id);
   const { number: submission } = await fileTestSubmission(database.db, guild.id, { form, userId: guild.memberId, at: new Date() });
   const { number: appeal } = await fileTestAppeal(database.db, guild.id, { userId: '100000000000000003', at: new Date() });
+  const i = await inviteRecords(guild.id, guild.managerRoleId);
   const pages = [
     s,
     `${s}/overview`,
@@ -50,6 +53,14 @@ async function serverRoutes() {
     `${s}/applications/${submission}`,
     `${s}/appeals`,
     `${s}/appeals/${appeal}`,
+    `${s}/invites`,
+    `${s}/invites/members/${guild.memberId}`,
+    `${s}/invites/seasons`,
+    `${s}/invites/seasons/new`,
+    `${s}/invites/seasons/end`,
+    `${s}/invites/milestones`,
+    `${i.milestone}/edit`,
+    `${i.milestone}/remove`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -70,6 +81,12 @@ async function serverRoutes() {
     [`${s}/tickets/settings`, { 'ticket-transcripts': 'on' }],
     [`${s}/applications/${submission}/decision`, { decision: 'accepted' }],
     [`${s}/appeals/${appeal}/decision`, { 'appeal-verb': 'approve', 'appeal-reason': 'x' }],
+    [`${s}/invites/members/${guild.memberId}/bonus`, { 'bonus-amount': '5' }],
+    [`${s}/invites/seasons`, { 'season-name': 'x' }],
+    [`${s}/invites/seasons/end`, {}],
+    [`${s}/invites/milestones`, { 'milestone-invites': '7', 'milestone-role': guild.managerRoleId }],
+    [`${i.milestone}/edit`, { 'milestone-invites': '9', 'milestone-role': guild.managerRoleId }],
+    [`${i.milestone}/remove`, {}],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -86,6 +103,13 @@ async function ticketRecords(guildId: string) {
   const panel = { guildId, panelId: 1, channelId: '100000000000000002', title: null, text: 'Help', buttonLabel: 'Open', categoryId: null, staffRoleIds: [], message: null, posts: 0, updatedAt: at };
   await saveTicketPanel(database.db, panel);
   return { open, closed, panel: panel.panelId };
+}
+
+/** A running invite season and a milestone reward of the server (the path of its pages). */
+async function inviteRecords(guildId: string, roleId: string) {
+  await database.db.transaction().execute((trx) => startInviteSeason(trx, { guildId, name: null, at: new Date(), actor: { type: 'system' } }));
+  await addInviteMilestone(database.db, guildId, { invites: 3, roleId });
+  return { milestone: `/console/servers/${guildId}/invites/milestones/3/${roleId}` };
 }
 
 const snapshot = async (guildId: string) => ({
@@ -112,6 +136,9 @@ const snapshot = async (guildId: string) => ({
     .execute(),
   events: await database.db.selectFrom('events').select('id').where('guild_id', '=', guildId).execute(),
   audit: await database.db.selectFrom('audit_log').select('id').where('guild_id', '=', guildId).execute(),
+  inviteMembers: await database.db.selectFrom('invite_members').select(['user_id', 'bonus']).where('guild_id', '=', guildId).execute(),
+  inviteSeasons: await database.db.selectFrom('invite_seasons').select(['number', 'ended_at']).where('guild_id', '=', guildId).execute(),
+  inviteMilestones: await database.db.selectFrom('invite_milestones').select(['invites', 'role_id']).where('guild_id', '=', guildId).execute(),
 });
 
 describe('every console route of a server', () => {

@@ -168,7 +168,9 @@ describe('invite seasons from the dashboard', () => {
     const seasons = `${path}/seasons`;
     const empty = await client.get(seasons);
     expect(empty.text).toContain('data-empty="seasons"');
+    expect(empty.text).toContain(`href="${seasons}/new"`);
     expect(problemOf(await client.get(`${seasons}/end`))).toEqual([409, 'NO_ACTIVE_SEASON']);
+    await client.get(`${seasons}/new`);
     const started = await client.post(seasons, { 'season-name': 'Spring' });
     expect([started.status, started.headers.location]).toEqual([303, seasons]);
     const list = await client.get(seasons);
@@ -197,7 +199,7 @@ describe('invite seasons from the dashboard', () => {
   it('keeps a name too long on the form (400, field named), and refuses a start while a season runs 409 SEASON_ACTIVE, changing nothing', async () => {
     const { g, client, path } = await signedIn();
     const seasons = `${path}/seasons`;
-    await client.get(seasons);
+    await client.get(`${seasons}/new`);
     const before = await state(g.id);
     const long = await client.post(seasons, { 'season-name': 'x'.repeat(101) });
     expect(problemOf(long)).toEqual([400, 'INVALID_INPUT']);
@@ -206,7 +208,9 @@ describe('invite seasons from the dashboard', () => {
     // Another manager started one since this page opened.
     await db().transaction().execute((trx) => startInviteSeason(trx, { guildId: g.id, name: null, at: new Date(), actor: { type: 'system' } }));
     const running = await state(g.id);
-    expect(problemOf(await client.post(seasons, { 'season-name': 'Mine' }))).toEqual([409, 'SEASON_ACTIVE']);
+    const refused = await client.post(seasons, { 'season-name': 'Mine' });
+    expect(problemOf(refused)).toEqual([409, 'SEASON_ACTIVE']);
+    expect(refused.text).toContain('value="Mine"');
     await client.get(`${seasons}/end`);
     const badNext = await client.post(`${seasons}/end`, { 'season-restart': 'on', 'season-next-name': 'y'.repeat(101) });
     expect(problemOf(badNext)).toEqual([400, 'INVALID_INPUT']);
@@ -285,7 +289,7 @@ describe('invites while the feature is off', () => {
     const ada = member('ada');
     await addInviteMilestone(db(), g.id, { invites: 5, roleId: g.roles.reward });
     const one = `${path}/milestones/5/${g.roles.reward}`;
-    for (const page of [`${path}/members/${ada}`, `${path}/seasons`, path, `${one}/remove`]) await client.get(page);
+    for (const page of [`${path}/members/${ada}`, `${path}/seasons/new`, path, `${one}/remove`]) await client.get(page);
     await featureOff(db(), g.id, 'invites');
     const before = await state(g.id);
     for (const page of [path, `${path}/members/${ada}`, `${path}/seasons`, `${path}/milestones`]) expect((await client.get(page)).text).toContain('data-feature-off="invites"');
@@ -298,5 +302,28 @@ describe('invites while the feature is off', () => {
     expect(await state(g.id)).toEqual(before);
     const on = await client.post(`/console/servers/${g.id}/overview/features/invites`, { on: 'true', then: 'invites/seasons' });
     expect([on.status, on.headers.location]).toEqual([303, `${path}/seasons`]);
+  });
+});
+
+describe('a manager whose permission was taken on Discord since the pages opened', () => {
+  it('is refused 403 NOT_A_SERVER_MANAGER on every invites action (writes ask Discord afresh), changing nothing', async () => {
+    const { g, managerId, client, member, path } = await signedIn();
+    const ada = member('ada');
+    await db().transaction().execute((trx) => startInviteSeason(trx, { guildId: g.id, name: null, at: new Date(), actor: { type: 'system' } }));
+    await addInviteMilestone(db(), g.id, { invites: 5, roleId: g.roles.reward });
+    const one = `${path}/milestones/5/${g.roles.reward}`;
+    const actions: Array<[string, Record<string, string>]> = [
+      [`${path}/members/${ada}/bonus`, { 'bonus-amount': '5' }],
+      [`${path}/seasons`, { 'season-name': 'x' }],
+      [`${path}/seasons/end`, {}],
+      [`${path}/milestones`, { 'milestone-invites': '7', 'milestone-role': g.roles.reward }],
+      [`${one}/edit`, { 'milestone-invites': '9', 'milestone-role': g.roles.reward }],
+      [`${one}/remove`, {}],
+    ];
+    for (const page of [`${path}/members/${ada}`, `${path}/seasons/new`, `${path}/seasons/end`, `${path}/milestones`, `${one}/edit`, `${one}/remove`]) expect((await client.get(page)).status).toBe(200);
+    fake.state.guilds.get(g.id)!.members.get(managerId)!.roles = [];
+    const before = await state(g.id);
+    for (const [action, fields] of actions) expect([action, ...problemOf(await client.post(action, fields))]).toEqual([action, 403, 'NOT_A_SERVER_MANAGER']);
+    expect(await state(g.id)).toEqual(before);
   });
 });

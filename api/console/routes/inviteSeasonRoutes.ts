@@ -12,7 +12,7 @@ import { FormRejection, submitOnce } from '../formFlow.js';
 import { sendPage } from '../render.js';
 import type { FormState } from '../views/formParts.js';
 import { InvitesOffPage } from '../views/invitePages.js';
-import { EndSeasonPage, SEASON_FIELDS, SEASON_NAME_MAX, seasonsPath, SeasonsPage } from '../views/inviteSeasonPages.js';
+import { EndSeasonPage, SEASON_FIELDS, SEASON_NAME_MAX, seasonsPath, SeasonsPage, StartSeasonPage } from '../views/inviteSeasonPages.js';
 import type { Viewer } from '../views/layout.js';
 
 const PAGE_SIZE = 25;
@@ -35,7 +35,7 @@ function onTheSeasonForm(err: unknown): never {
   throw err;
 }
 
-/** Invite seasons: the list, start one, end the running one behind a confirmation (the admin CLI's season-start/-end use cases). */
+/** Invite seasons: the list, start one (its own page), end the running one behind a confirmation (the admin CLI's season-start/-end use cases). */
 export function inviteSeasonRoutes(router: ConsoleRouter, deps: AppDeps): void {
   const base = '/servers/:guildId/invites/seasons';
 
@@ -53,6 +53,12 @@ export function inviteSeasonRoutes(router: ConsoleRouter, deps: AppDeps): void {
     await sendSeasonsPage(ctx, guild, viewer);
   });
 
+  router.get(`${base}/new`, async (ctx) => {
+    const { guild, viewer } = await managedServer(ctx, deps);
+    requireFeature(guild, 'invites');
+    sendPage(ctx, StartSeasonPage({ viewer, guild }));
+  });
+
   router.post(base, async (ctx) => {
     const { guild, viewer, actor } = await managedServer(ctx, deps);
     requireFeature(guild, 'invites');
@@ -68,7 +74,7 @@ export function inviteSeasonRoutes(router: ConsoleRouter, deps: AppDeps): void {
           .catch(onTheSeasonForm);
         return seasonsPath(guild.id);
       },
-      (problem) => sendSeasonsPage(ctx, guild, viewer, { values: form, problem }),
+      async (problem) => sendPage(ctx, StartSeasonPage({ viewer, guild, form: { values: form, problem } }), problem.status),
     );
   });
 

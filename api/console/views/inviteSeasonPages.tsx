@@ -15,25 +15,28 @@ export const SEASON_NAME_MAX = 100;
 export const seasonsPath = (guildId: string, rest = '') => invitesPath(guildId, `/seasons${rest}`);
 const seasonTitle = (s: InviteSeasonRecord) => `Season ${s.number}${s.name ? ` (${s.name})` : ''}`;
 
-function StartForm(props: { viewer: Viewer; guild: GuildRecord; form?: FormState }) {
+/** The form that starts a season, on a page of its own (a season may start elsewhere meanwhile: refused on this form). */
+export function StartSeasonPage(props: { viewer: Viewer; guild: GuildRecord; form?: FormState }) {
   const action = seasonsPath(props.guild.id);
   return (
-    <form method="post" action={action} class="card">
-      <h2>Start a season</h2>
-      <FormFields viewer={props.viewer} action={action} />
-      <p>From the moment you start it, verified joins and bonus invites count toward the season's own leaderboard too.</p>
-      <TextField
-        name={SEASON_FIELDS.name}
-        label="Name (optional)"
-        hint={`At most ${SEASON_NAME_MAX} characters, e.g. "Spring 2027".`}
-        value={props.form?.values.get(SEASON_FIELDS.name) ?? ''}
-        maxLength={SEASON_NAME_MAX}
-        problem={props.form?.problem}
-      />
-      <p>
-        <button type="submit">Start the season</button>
-      </p>
-    </form>
+    <Layout title="Start a season" viewer={props.viewer} server={invitesNav(props.guild)} hasErrors={!!props.form?.problem}>
+      <ErrorSummary problem={props.form?.problem} />
+      <form method="post" action={action} class="card">
+        <FormFields viewer={props.viewer} action={action} />
+        <p>From the moment you start it, verified joins and bonus invites count toward the season's own leaderboard too.</p>
+        <TextField
+          name={SEASON_FIELDS.name}
+          label="Name (optional)"
+          hint={`At most ${SEASON_NAME_MAX} characters, e.g. "Spring 2027".`}
+          value={props.form?.values.get(SEASON_FIELDS.name) ?? ''}
+          maxLength={SEASON_NAME_MAX}
+          problem={props.form?.problem}
+        />
+        <p>
+          <button type="submit">Start the season</button> <a href={seasonsPath(props.guild.id)}>Cancel</a>
+        </p>
+      </form>
+    </Layout>
   );
 }
 
@@ -50,7 +53,9 @@ export function SeasonsPage(props: { viewer: Viewer; guild: GuildRecord; active:
           {seasonTitle(active)} is running since {isoTime(active.startedAt)}. <a href={seasonsPath(guild.id, '/end')}>End this season…</a>
         </p>
       ) : (
-        <StartForm viewer={props.viewer} guild={guild} form={props.form} />
+        <p class="card" data-active-season="none">
+          No season is running. <a href={seasonsPath(guild.id, '/new')}>Start a season…</a>
+        </p>
       )}
       <DataTable
         caption="Seasons, newest first"

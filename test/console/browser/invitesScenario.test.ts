@@ -52,6 +52,8 @@ describe('the invites pages in a real browser', { timeout: 180_000 }, () => {
     // Seasons: start one, then end it behind its confirmation.
     await page.goto(`${base}/seasons`);
     await checkBothWidths(page, 'invites-seasons-empty');
+    await page.getByRole('link', { name: 'Start a season…' }).click();
+    await checkBothWidths(page, 'invites-season-start');
     await page.getByLabel('Name (optional)').fill('Spring');
     await page.getByRole('button', { name: 'Start the season' }).click();
     await page.waitForURL(`${base}/seasons`);
