@@ -5,8 +5,8 @@ import { readServerDirectory, type ServerDirectory } from '../../../src/console/
 import { changeMilestone, configureMilestone, MAX_MILESTONE_INVITES } from '../../../src/invites/configureMilestone.js';
 import { readMilestone, readMilestonePage } from '../../../src/invites/readInviteSetup.js';
 import type { AppDeps } from '../../context.js';
-import { requireFeature } from '../consoleFeatures.js';
 import { formOf, managedServer } from '../consoleDeps.js';
+import { invitesServer } from './invitesServer.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { FormRejection, submitOnce } from '../formFlow.js';
 import { sendPage } from '../render.js';
@@ -50,8 +50,7 @@ export function inviteMilestoneRoutes(router: ConsoleRouter, deps: AppDeps): voi
 
   /** The milestone the path names (`.../milestones/<invites>/<role id>/...`), not yet looked up. */
   async function pathMilestone(ctx: ConsoleContext) {
-    const server = await managedServer(ctx, deps);
-    requireFeature(server.guild, 'invites');
+    const server = await invitesServer(ctx, deps);
     const milestone = milestoneKeyOf(`${ctx.params.invites ?? ''}-${ctx.params.roleId ?? ''}`);
     if (!milestone) throw new ConsoleRefusal('PAGE_NOT_FOUND', 'There is no such page.');
     return { ...server, milestone, directory: await readServerDirectory(deps.platform, server.guild.id) };
@@ -70,8 +69,7 @@ export function inviteMilestoneRoutes(router: ConsoleRouter, deps: AppDeps): voi
   });
 
   router.post(base, async (ctx) => {
-    const { guild, viewer, actor } = await managedServer(ctx, deps);
-    requireFeature(guild, 'invites');
+    const { guild, viewer, actor } = await invitesServer(ctx, deps);
     const form = formOf(ctx);
     await submitOnce(
       ctx,

@@ -8,8 +8,8 @@ import { BonusRequest, MAX_BONUS_AMOUNT } from '../../../src/invites/contract.js
 import { milestoneOperation } from '../../../src/invites/milestoneOperation.js';
 import { readInviteLeaderboard, readInviteMember } from '../../../src/invites/readInvites.js';
 import type { AppDeps } from '../../context.js';
-import { requireFeature } from '../consoleFeatures.js';
 import { formOf, managedServer } from '../consoleDeps.js';
+import { invitesServer } from './invitesServer.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { FormRejection, submitOnce } from '../formFlow.js';
 import { launchAfterCommit } from '../launchAfterCommit.js';
@@ -80,8 +80,7 @@ export function inviteRoutes(router: ConsoleRouter, deps: AppDeps): void {
 
   // The lookup form (a GET: it changes nothing) goes to the member's page, or comes back with its field named.
   router.get(`${base}/members`, async (ctx) => {
-    const { guild, viewer } = await managedServer(ctx, deps);
-    requireFeature(guild, 'invites');
+    const { guild, viewer } = await invitesServer(ctx, deps);
     const sent = ctx.query[INVITE_FIELDS.member];
     const values = new URLSearchParams({ [INVITE_FIELDS.member]: typeof sent === 'string' ? sent : '' });
     const userId = values.get(INVITE_FIELDS.member)!.trim();
@@ -97,8 +96,7 @@ export function inviteRoutes(router: ConsoleRouter, deps: AppDeps): void {
   });
 
   router.post(`${base}/members/:userId/bonus`, async (ctx) => {
-    const { guild, viewer, actor } = await managedServer(ctx, deps);
-    requireFeature(guild, 'invites');
+    const { guild, viewer, actor } = await invitesServer(ctx, deps);
     const userId = userParam(ctx);
     const form = formOf(ctx);
     await submitOnce(

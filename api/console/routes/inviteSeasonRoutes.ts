@@ -5,8 +5,8 @@ import { InviteRefusal } from '../../../src/invites/inviteRefusal.js';
 import { readActiveSeason, readSeasonPage } from '../../../src/invites/readInviteSetup.js';
 import { endInviteSeason, restartInviteSeason, startInviteSeason } from '../../../src/invites/seasons.js';
 import type { AppDeps } from '../../context.js';
-import { requireFeature } from '../consoleFeatures.js';
 import { formOf, managedServer } from '../consoleDeps.js';
+import { invitesServer } from './invitesServer.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { FormRejection, submitOnce } from '../formFlow.js';
 import { sendPage } from '../render.js';
@@ -54,14 +54,12 @@ export function inviteSeasonRoutes(router: ConsoleRouter, deps: AppDeps): void {
   });
 
   router.get(`${base}/new`, async (ctx) => {
-    const { guild, viewer } = await managedServer(ctx, deps);
-    requireFeature(guild, 'invites');
+    const { guild, viewer } = await invitesServer(ctx, deps);
     sendPage(ctx, StartSeasonPage({ viewer, guild }));
   });
 
   router.post(base, async (ctx) => {
-    const { guild, viewer, actor } = await managedServer(ctx, deps);
-    requireFeature(guild, 'invites');
+    const { guild, viewer, actor } = await invitesServer(ctx, deps);
     const form = formOf(ctx);
     await submitOnce(
       ctx,
@@ -79,14 +77,12 @@ export function inviteSeasonRoutes(router: ConsoleRouter, deps: AppDeps): void {
   });
 
   router.get(`${base}/end`, async (ctx) => {
-    const { guild, viewer } = await managedServer(ctx, deps);
-    requireFeature(guild, 'invites');
+    const { guild, viewer } = await invitesServer(ctx, deps);
     sendPage(ctx, EndSeasonPage({ viewer, guild, season: await readActiveSeason(deps.db, guild.id) }));
   });
 
   router.post(`${base}/end`, async (ctx) => {
-    const { guild, viewer, actor } = await managedServer(ctx, deps);
-    requireFeature(guild, 'invites');
+    const { guild, viewer, actor } = await invitesServer(ctx, deps);
     const form = formOf(ctx);
     await submitOnce(
       ctx,
