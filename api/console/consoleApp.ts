@@ -19,6 +19,7 @@ import { giveawayRoutes } from './routes/giveawayRoutes.js';
 import { flowDefinitionRoutes } from './routes/flowDefinitionRoutes.js';
 import { flowRoutes } from './routes/flowRoutes.js';
 import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
+import { inviteRoutes } from './routes/inviteRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
 import { levelRoutes } from './routes/levelRoutes.js';
 import { overviewRoutes } from './routes/overviewRoutes.js';
@@ -64,6 +65,7 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   shopRoutes(router, deps);
   flowRoutes(router, deps);
   flowDefinitionRoutes(router, deps);
+  inviteRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([

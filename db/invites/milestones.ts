@@ -88,3 +88,16 @@ export async function removeInviteMilestone(db: Kysely<Database>, guildId: strin
   const res = await db.deleteFrom('invite_milestones').where('guild_id', '=', guildId).where('invites', '=', m.invites).where('role_id', '=', m.roleId).executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }
+
+/** A page of the server's milestones, lowest count first, after (invites, role id) `after` (keyset). */
+export async function listInviteMilestonePage(db: Kysely<Database>, guildId: string, after: InviteMilestone | undefined, limit: number): Promise<InviteMilestone[]> {
+  let query = db.selectFrom('invite_milestones').select(['invites', 'role_id']).where('guild_id', '=', guildId);
+  if (after) query = query.where((eb) => eb.or([eb('invites', '>', after.invites), eb.and([eb('invites', '=', after.invites), eb('role_id', '>', after.roleId)])]));
+  const rows = await query.orderBy('invites').orderBy('role_id').limit(limit).execute();
+  return rows.map((r) => ({ invites: r.invites, roleId: r.role_id }));
+}
+
+export async function findInviteMilestone(db: Kysely<Database>, guildId: string, m: InviteMilestone): Promise<InviteMilestone | undefined> {
+  const row = await db.selectFrom('invite_milestones').select(['invites', 'role_id']).where('guild_id', '=', guildId).where('invites', '=', m.invites).where('role_id', '=', m.roleId).executeTakeFirst();
+  return row && { invites: row.invites, roleId: row.role_id };
+}

@@ -88,3 +88,11 @@ export async function findSeasonInvites(db: Kysely<Database>, seasonId: number, 
   return row?.invites ?? 0;
 }
 
+
+/** A page of the server's seasons, newest first, before season number `before` (keyset). */
+export async function listSeasonPage(db: Kysely<Database>, guildId: string, before: number | undefined, limit: number): Promise<InviteSeasonRecord[]> {
+  let query = db.selectFrom('invite_seasons').selectAll().where('guild_id', '=', guildId);
+  if (before !== undefined) query = query.where('number', '<', before);
+  const rows = await query.orderBy('number', 'desc').limit(limit).execute();
+  return rows.map(toRecord);
+}

@@ -27,3 +27,12 @@ export async function configureMilestone(
   });
   return listInviteMilestones(trx, c.guildId);
 }
+
+/** Staff change a milestone (its count or its role): the old one removed and the new one added, audited as both. */
+export async function changeMilestone(
+  trx: Kysely<Database>,
+  c: { guildId: string; from: InviteMilestone; to: InviteMilestone; actor: AuditActor },
+): Promise<InviteMilestone[]> {
+  await configureMilestone(trx, { guildId: c.guildId, milestone: c.from, action: 'remove', actor: c.actor });
+  return configureMilestone(trx, { guildId: c.guildId, milestone: c.to, action: 'add', actor: c.actor });
+}

@@ -23,3 +23,12 @@ export async function endInviteSeason(trx: Kysely<Database>, s: { guildId: strin
   await writeAudit(trx, { guildId: s.guildId, actor: s.actor, action: 'invites.seasonEnd', target: { type: 'season', id: String(ended.number) } });
   return ended;
 }
+
+/** Ends the active season and starts the next one at the same instant, so no invite falls between them. */
+export async function restartInviteSeason(
+  trx: Kysely<Database>,
+  s: { guildId: string; name: string | null; at: Date; actor: AuditActor },
+): Promise<{ ended: InviteSeasonRecord; started: InviteSeasonRecord }> {
+  const ended = await endInviteSeason(trx, s);
+  return { ended, started: await startInviteSeason(trx, s) };
+}

@@ -10,6 +10,8 @@ import { insertItem } from '../../db/shop/items.js';
 import { insertStore } from '../../db/shop/stores.js';
 import { grantItem } from '../../src/shop/grantItem.js';
 import { ITEM_DEFAULTS } from '../api/shop/shopBed.js';
+import { addInviteMilestone } from '../../db/invites/milestones.js';
+import { startInviteSeason } from '../../src/invites/seasons.js';
 import { closeTicket } from '../../src/tickets/closeTicket.js';
 import { insertFlowRun } from '../../db/flows/runs.js';
 import { createFlow } from '../../src/flows/manageFlows.js';
@@ -39,6 +41,7 @@ async function serverRoutes() {
   const { number: appeal } = await fileTestAppeal(database.db, guild.id, { userId: '100000000000000003', at: new Date() });
   const g = await giveawayRecords(guild.id);
   const f = await flowRecords(guild.id);
+  const i = await inviteRecords(guild.id, guild.managerRoleId);
   const pages = [
     s,
     `${s}/overview`,
@@ -74,6 +77,14 @@ async function serverRoutes() {
     ...['', '/disable', '/delete', '/definition'].map((p) => `${s}/flows/${f.flow}${p}`),
     `${s}/flows/${f.disabled}`,
     `${s}/flows/runs/${f.run}`,
+    `${s}/invites`,
+    `${s}/invites/members/${guild.memberId}`,
+    `${s}/invites/seasons`,
+    `${s}/invites/seasons/new`,
+    `${s}/invites/seasons/end`,
+    `${s}/invites/milestones`,
+    `${i.milestone}/edit`,
+    `${i.milestone}/remove`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -103,6 +114,12 @@ async function serverRoutes() {
     [`${s}/flows/${f.disabled}/enable`, {}],
     ...['disable', 'delete'].map((a): [string, Record<string, string>] => [`${s}/flows/${f.flow}/${a}`, {}]),
     [`${s}/flows/${f.flow}/definition`, { definition: JSON.stringify(f.definition) }],
+    [`${s}/invites/members/${guild.memberId}/bonus`, { 'bonus-amount': '5' }],
+    [`${s}/invites/seasons`, { 'season-name': 'x' }],
+    [`${s}/invites/seasons/end`, {}],
+    [`${s}/invites/milestones`, { 'milestone-invites': '7', 'milestone-role': guild.managerRoleId }],
+    [`${i.milestone}/edit`, { 'milestone-invites': '9', 'milestone-role': guild.managerRoleId }],
+    [`${i.milestone}/remove`, {}],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -171,6 +188,11 @@ async function flowRecords(guildId: string) {
   const { flow: disabled } = await save(false);
   const run = await insertFlowRun(database.db, { guildId, flowId: flow.id, flowVersion: 1, source: 'api', nodes: [], timeoutSeconds: 60, input: null, apiKeyId: null, eventId: null, startedAt: new Date() });
   return { flow: flow.id, disabled: disabled.id, run: run!.executionId, definition };
+/** A running invite season and a milestone reward of the server (the path of its pages). */
+async function inviteRecords(guildId: string, roleId: string) {
+  await database.db.transaction().execute((trx) => startInviteSeason(trx, { guildId, name: null, at: new Date(), actor: { type: 'system' } }));
+  await addInviteMilestone(database.db, guildId, { invites: 3, roleId });
+  return { milestone: `/console/servers/${guildId}/invites/milestones/3/${roleId}` };
 }
 
 const snapshot = async (guildId: string) => ({
@@ -206,6 +228,9 @@ const snapshot = async (guildId: string) => ({
   shopItems: await database.db.selectFrom('shop_items').selectAll().where('guild_id', '=', guildId).execute(),
   shopPurchases: await database.db.selectFrom('shop_purchases').select(['id', 'status', 'refunded_by']).where('guild_id', '=', guildId).execute(),
   flows: await database.db.selectFrom('flows').select(['id', 'enabled', 'version', 'definition']).where('guild_id', '=', guildId).execute(),
+  inviteMembers: await database.db.selectFrom('invite_members').select(['user_id', 'bonus']).where('guild_id', '=', guildId).execute(),
+  inviteSeasons: await database.db.selectFrom('invite_seasons').select(['number', 'ended_at']).where('guild_id', '=', guildId).execute(),
+  inviteMilestones: await database.db.selectFrom('invite_milestones').select(['invites', 'role_id']).where('guild_id', '=', guildId).execute(),
 });
 
 describe('every console route of a server', () => {

@@ -10,10 +10,10 @@ import { sendPage } from '../render.js';
 import { OverviewPage } from '../views/overviewPage.js';
 
 /**
- * The pages a feature switch may come back to (a feature's page that said it is off); any other `then` is the
- * overview, so the answer's Location is always one of this server's pages.
+ * The page a feature switch may come back to (a feature's page that said it is off): a path of lower-case words inside
+ * this server's pages, so the answer's Location never leaves them; anything else is the overview.
  */
-const SWITCH_RETURNS = ['overview', 'levels', 'tickets', 'tickets/panels', 'applications', 'appeals', 'bank'];
+const SWITCH_RETURN = /^[a-z]+(?:\/[a-z]+)*$/;
 
 /**
  * A server's overview (also its landing page, `/console/servers/<id>`): plan, features with their switches and what
@@ -38,7 +38,7 @@ export function overviewRoutes(router: ConsoleRouter, deps: AppDeps): void {
     const then = form.get('then') ?? '';
     await submitOnce(ctx, deps, async () => {
       await setGuildFeature(deps.db, guild.id, feature, on === 'true', actor);
-      return `/console/servers/${guild.id}/${SWITCH_RETURNS.includes(then) ? then : 'overview'}`;
+      return `/console/servers/${guild.id}/${SWITCH_RETURN.test(then) ? then : 'overview'}`;
     });
   });
 }

@@ -10,7 +10,7 @@ export interface Viewer {
 export interface ServerNav {
   id: string;
   name: string;
-  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'appeals' | 'keys' | 'webhooks' | 'audit' | 'bank' | 'giveaways' | 'shop' | 'flows';
+  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'appeals' | 'keys' | 'webhooks' | 'audit' | 'bank' | 'giveaways' | 'shop' | 'flows' | 'invites';
 }
 
 /** The hidden CSRF field every state-changing form carries. */
@@ -29,6 +29,7 @@ const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
   { key: 'giveaways', label: 'Giveaways', path: 'giveaways' },
   { key: 'shop', label: 'Shop', path: 'shop' },
   { key: 'flows', label: 'Flows', path: 'flows' },
+  { key: 'invites', label: 'Invites', path: 'invites' },
 ];
 
 /** Every console page: no inline script or style (the CSP forbids both), the CSRF token also as an htmx header. */
