@@ -15,6 +15,8 @@ import { endpointToolRoutes } from './routes/endpointToolRoutes.js';
 import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
 import { levelRoutes } from './routes/levelRoutes.js';
+import { modActionRoutes } from './routes/modActionRoutes.js';
+import { moderationRoutes } from './routes/moderationRoutes.js';
 import { overviewRoutes } from './routes/overviewRoutes.js';
 import { webhookRoutes } from './routes/webhookRoutes.js';
 import { signInRoutes } from './routes/signInRoutes.js';
@@ -50,6 +52,8 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   ticketRoutes(router, deps);
   applicationRoutes(router, deps);
   appealRoutes(router, deps);
+  moderationRoutes(router, deps);
+  modActionRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([

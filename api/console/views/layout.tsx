@@ -10,7 +10,7 @@ export interface Viewer {
 export interface ServerNav {
   id: string;
   name: string;
-  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'appeals' | 'keys' | 'webhooks' | 'audit';
+  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'appeals' | 'keys' | 'webhooks' | 'audit' | 'moderation';
 }
 
 /** The hidden CSRF field every state-changing form carries. */
@@ -25,6 +25,7 @@ const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
   { key: 'keys', label: 'API keys', path: 'keys' },
   { key: 'webhooks', label: 'Webhooks', path: 'webhooks' },
   { key: 'audit', label: 'Audit log', path: 'audit' },
+  { key: 'moderation', label: 'Moderation', path: 'moderation' },
 ];
 
 /** Every console page: no inline script or style (the CSP forbids both), the CSRF token also as an htmx header. */
