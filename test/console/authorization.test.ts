@@ -5,6 +5,8 @@ import { fileTestAppeal } from '../harness/appeals.js';
 import { createTestForm, fileTestSubmission } from '../harness/applications.js';
 import { saveTicketPanel } from '../../db/tickets/panels.js';
 import { closeTicket } from '../../src/tickets/closeTicket.js';
+import { insertCase } from '../../db/moderation/cases.js';
+import { requestModAction } from '../../src/moderation/requestModAction.js';
 import { openTicket } from '../../src/tickets/openTicket.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { createTestKey } from '../harness/fixtures.js';
@@ -28,6 +30,7 @@ async function serverRoutes() {
   const form = await createTestForm(database.db, guild.id);
   const { number: submission } = await fileTestSubmission(database.db, guild.id, { form, userId: guild.memberId, at: new Date() });
   const { number: appeal } = await fileTestAppeal(database.db, guild.id, { userId: '100000000000000003', at: new Date() });
+  const m = await moderationRecords(guild.id, guild.managerId, guild.memberId);
   const pages = [
     s,
     `${s}/overview`,
@@ -50,6 +53,10 @@ async function serverRoutes() {
     `${s}/applications/${submission}`,
     `${s}/appeals`,
     `${s}/appeals/${appeal}`,
+    `${s}/moderation`,
+    `${s}/moderation/cases/${m.caseNumber}`,
+    `${s}/moderation/actions/new`,
+    `${s}/moderation/actions/${m.actionId}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -70,6 +77,7 @@ async function serverRoutes() {
     [`${s}/tickets/settings`, { 'ticket-transcripts': 'on' }],
     [`${s}/applications/${submission}/decision`, { decision: 'accepted' }],
     [`${s}/appeals/${appeal}/decision`, { 'appeal-verb': 'approve', 'appeal-reason': 'x' }],
+    [`${s}/moderation/actions`, { 'mod-action': 'warn', 'mod-member': guild.memberId, 'mod-reason': 'x' }],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -86,6 +94,17 @@ async function ticketRecords(guildId: string) {
   const panel = { guildId, panelId: 1, channelId: '100000000000000002', title: null, text: 'Help', buttonLabel: 'Open', categoryId: null, staffRoleIds: [], message: null, posts: 0, updatedAt: at };
   await saveTicketPanel(database.db, panel);
   return { open, closed, panel: panel.panelId };
+}
+
+/** A moderation case and an action asked from the console, for the moderation pages. */
+async function moderationRecords(guildId: string, managerId: string, memberId: string) {
+  const at = new Date();
+  const { number: caseNumber } = await insertCase(database.db, {
+    guildId, action: 'warn', userId: memberId, userTag: null, moderatorId: managerId, reason: 'x', durationSeconds: null, evidence: [], source: 'console',
+    active: false, expiresAt: null, dmStatus: 'off', apiKey: null, operationId: null, createdAt: at,
+  });
+  const { actionId } = await requestModAction(database.db, { guildId, userId: memberId, action: 'kick', by: { moderatorId: managerId, via: 'console' }, request: {}, requestedAt: at });
+  return { caseNumber, actionId };
 }
 
 const snapshot = async (guildId: string) => ({
@@ -112,6 +131,8 @@ const snapshot = async (guildId: string) => ({
     .execute(),
   events: await database.db.selectFrom('events').select('id').where('guild_id', '=', guildId).execute(),
   audit: await database.db.selectFrom('audit_log').select('id').where('guild_id', '=', guildId).execute(),
+  modActions: await database.db.selectFrom('moderation_actions').select(['action_id', 'status']).where('guild_id', '=', guildId).execute(),
+  modCases: await database.db.selectFrom('moderation_cases').select('number').where('guild_id', '=', guildId).execute(),
 });
 
 describe('every console route of a server', () => {

@@ -23,8 +23,8 @@ const BODIES: Record<ModActionType, z.ZodType> = {
 const DURATION_UNITS = { minutes: 60, hours: 3_600, days: 86_400 } as const;
 
 const MESSAGES = {
-  reason: 'Give a reason of up to 500 characters, without control characters.',
-  warnReason: 'Give a reason of 1 to 500 characters, without control characters: the member is told it.',
+  reason: 'Give a reason of up to 500 characters, without the character U+0000.',
+  warnReason: 'Give a reason of 1 to 500 characters, without the character U+0000: the member is told it.',
   evidence: 'Give up to 5 links, one per line, each an http(s) address of up to 500 characters.',
   timeout: 'A timeout lasts 1 minute to 28 days.',
   tempban: 'A temporary ban lasts 1 minute to 365 days; leave the duration empty for a permanent ban.',
