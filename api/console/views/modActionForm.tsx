@@ -39,7 +39,7 @@ export function ModActionFormPage(props: { viewer: Viewer; guild: GuildRecord; n
             Type a name to pick a member the console knows, or paste a user id (17 to 20 digits; a banned user's id to lift their ban).
           </span>
           <FieldMessage problem={problem} field={MOD_FIELDS.member} />
-          <input type="text" id={MOD_FIELDS.member} name={MOD_FIELDS.member} value={values.get(MOD_FIELDS.member) ?? ''} list={list} inputMode="numeric" required aria-describedby={`${MOD_FIELDS.member}-hint`} {...invalidAttrs(problem, MOD_FIELDS.member)} />
+          <input type="text" id={MOD_FIELDS.member} name={MOD_FIELDS.member} value={values.get(MOD_FIELDS.member) ?? ''} list={list} inputMode="numeric" size={24} required aria-describedby={`${MOD_FIELDS.member}-hint`} {...invalidAttrs(problem, MOD_FIELDS.member)} />
         </p>
         <MemberList id={list} names={props.names} />
         <p>
