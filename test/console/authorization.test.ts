@@ -10,6 +10,7 @@ import { requestModAction } from '../../src/moderation/requestModAction.js';
 import { openTicket } from '../../src/tickets/openTicket.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { createTestKey } from '../harness/fixtures.js';
+import { newTestCase } from '../harness/modCases.js';
 import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
 
 const { database, app } = useApiTestBed({ temporal: true, env: { CONSOLE_SIGN_IN_LIMIT: '1000' } });
@@ -99,10 +100,7 @@ async function ticketRecords(guildId: string) {
 /** A moderation case and an action asked from the console, for the moderation pages. */
 async function moderationRecords(guildId: string, managerId: string, memberId: string) {
   const at = new Date();
-  const { number: caseNumber } = await insertCase(database.db, {
-    guildId, action: 'warn', userId: memberId, userTag: null, moderatorId: managerId, reason: 'x', durationSeconds: null, evidence: [], source: 'console',
-    active: false, expiresAt: null, dmStatus: 'off', apiKey: null, operationId: null, createdAt: at,
-  });
+  const { number: caseNumber } = await insertCase(database.db, newTestCase(guildId, { userId: memberId, moderatorId: managerId, source: 'console', createdAt: at }));
   const { actionId } = await requestModAction(database.db, { guildId, userId: memberId, action: 'kick', by: { moderatorId: managerId, via: 'console' }, request: {}, requestedAt: at });
   return { caseNumber, actionId };
 }

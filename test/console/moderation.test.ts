@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { addCaseEvent, insertCase, resolveCase, type NewCase } from '../../db/moderation/cases.js';
+import { addCaseEvent, insertCase, resolveCase } from '../../db/moderation/cases.js';
 import { finishModAction } from '../../db/moderation/actions.js';
 import { saveModerationSettings } from '../../db/moderation/settings.js';
 import { upsertPlatformMember } from '../../db/platform/local.js';
@@ -7,6 +7,7 @@ import { addMember, startFakeDiscord } from '../../process/infra/fakeDiscord/ind
 import { requestModAction } from '../../src/moderation/requestModAction.js';
 import { createDiscordGuild, discordPlatformOn } from '../harness/discordGuild.js';
 import { eventually } from '../harness/eventually.js';
+import { newTestCase } from '../harness/modCases.js';
 import { snowflake } from '../harness/fixtures.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 import { consoleClient, errorCodeOf } from './consoleClient.js';
@@ -34,24 +35,6 @@ async function signedIn(options: { dm?: boolean } = {}) {
   return { g, managerId, client, path, actions: `${path}/actions` };
 }
 
-const newCase = (guildId: string, c: Partial<NewCase>): NewCase => ({
-  guildId,
-  action: 'warn',
-  userId: snowflake(),
-  userTag: null,
-  moderatorId: snowflake(),
-  reason: 'spam',
-  durationSeconds: null,
-  evidence: [],
-  source: 'command',
-  active: false,
-  expiresAt: null,
-  dmStatus: 'sent',
-  apiKey: null,
-  operationId: null,
-  createdAt: new Date('2026-05-01T10:00:00.000Z'),
-  ...c,
-});
 
 const casesOn = (html: string) => [...html.matchAll(/data-case="(\d+)"/g)].map((m) => Number(m[1]));
 const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
@@ -79,14 +62,14 @@ describe('moderation cases in the dashboard', () => {
   it('lists cases with names, filters them as the API does, pages with OlderLink, and shows a case with its timeline', async () => {
     const { g, client, path } = await signedIn();
     const target = g.addMember();
-    const first = await insertCase(db(), newCase(g.id, { action: 'timeout', userId: target, moderatorId: g.moderatorId, durationSeconds: 3_600, active: true, evidence: ['https://example.com/proof'], source: 'api', apiKey: { id: g.keyId, name: 'mod key' } }));
+    const first = await insertCase(db(), newTestCase(g.id, { action: 'timeout', userId: target, moderatorId: g.moderatorId, durationSeconds: 3_600, active: true, evidence: ['https://example.com/proof'], source: 'api', apiKey: { id: g.keyId, name: 'mod key' } }));
     await db().transaction().execute(async (trx) => {
       await addCaseEvent(trx, { guildId: g.id, caseNumber: first.number, type: 'dm', actorId: null, data: { status: 'sent' }, at: new Date('2026-05-01T10:00:01.000Z') });
       await resolveCase(trx, { guildId: g.id, caseNumber: first.number, how: 'revoked', actorId: g.moderatorId, data: { byCase: 2 }, at: new Date('2026-05-01T10:05:00.000Z') });
     });
     const gone = snowflake();
-    await insertCase(db(), newCase(g.id, { action: 'ban', userId: gone, userTag: 'leftalready', moderatorId: g.moderatorId, source: 'console' }));
-    for (let i = 0; i < 25; i++) await insertCase(db(), newCase(g.id, { reason: `filler ${i}` }));
+    await insertCase(db(), newTestCase(g.id, { action: 'ban', userId: gone, userTag: 'leftalready', moderatorId: g.moderatorId, source: 'console' }));
+    for (let i = 0; i < 25; i++) await insertCase(db(), newTestCase(g.id, { reason: `filler ${i}` }));
 
     const list = await client.get(path);
     expect(list.status).toBe(200);
@@ -272,6 +255,19 @@ describe('moderation actions from the dashboard', () => {
     }
     const malformed = await client.get(`${actions}/not-an-id`);
     expect([malformed.status, errorCodeOf(malformed)]).toEqual([404, 'PAGE_NOT_FOUND']);
+  });
+
+  it('refuses the action of a manager whose role was taken since the form was shown 403 NOT_A_SERVER_MANAGER, changing nothing', async () => {
+    const { g, managerId, client, actions } = await signedIn();
+    const target = g.addMember();
+    await client.get(`${actions}/new`);
+    fake.state.guilds.get(g.id)!.members.get(managerId)!.roles = [];
+    const before = await state(g.id, target);
+    for (const action of ['warn', 'ban']) {
+      const res = await client.post(actions, { 'mod-action': action, 'mod-member': target, 'mod-reason': 'x' });
+      expect([action, res.status, errorCodeOf(res)]).toEqual([action, 403, 'NOT_A_SERVER_MANAGER']);
+    }
+    expect(await state(g.id, target)).toEqual(before);
   });
 
   it('shows the FeatureOff page while Moderation is off and refuses its actions 409 FEATURE_DISABLED, changing nothing', async () => {

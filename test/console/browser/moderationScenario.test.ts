@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { insertCase } from '../../../db/moderation/cases.js';
 import { findPlatformBan } from '../../../db/platform/moderation.js';
 import { addTestMember } from '../../harness/fixtures.js';
+import { newTestCase } from '../../harness/modCases.js';
 import { createModerationGuild } from '../../harness/moderationGuild.js';
 import { useWorkflowTestBed } from '../../harness/workflowTestBed.js';
 import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
@@ -16,10 +17,8 @@ describe('moderation in a real browser', { timeout: 120_000 }, () => {
     const guild = await createModerationGuild(db());
     const managerId = await addTestMember(db(), guild, { username: 'boss', roleIds: [guild.roles.admin] });
     const target = await addTestMember(db(), guild, { username: 'spammer', roleIds: [guild.roles.member] });
-    const at = new Date('2026-05-01T10:00:00.000Z');
-    const common = { guildId: guild.id, userTag: null, durationSeconds: null, evidence: [], active: false, expiresAt: null, dmStatus: 'sent' as const, apiKey: null, operationId: null, createdAt: at };
-    await insertCase(db(), { ...common, action: 'warn', userId: target, moderatorId: guild.moderatorId, reason: 'spam in #general', source: 'command' });
-    await insertCase(db(), { ...common, action: 'timeout', userId: target, moderatorId: guild.moderatorId, reason: 'more spam', source: 'api', durationSeconds: 3_600 });
+    await insertCase(db(), newTestCase(guild.id, { userId: target, moderatorId: guild.moderatorId, reason: 'spam in #general' }));
+    await insertCase(db(), newTestCase(guild.id, { action: 'timeout', userId: target, moderatorId: guild.moderatorId, reason: 'more spam', source: 'api', durationSeconds: 3_600 }));
     const base = `${app.baseUrl}/console/servers/${guild.id}/moderation`;
 
     for (const width of [1100, 390]) {
