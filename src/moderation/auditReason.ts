@@ -14,7 +14,7 @@ export function auditReason(
       : by.consoleUserId
         ? `the console by user ${by.consoleUserId}`
         : by.apiKeyName
-        ? `API key "${by.apiKeyName}"`
-        : 'the API';
+          ? `API key "${by.apiKeyName}"`
+          : 'the API';
   return reason ? `${reason} (via ${who})` : `Via ${who}`;
 }
