@@ -81,6 +81,7 @@ export function createModerationActivities(deps: ActivityDeps) {
       const reason = auditReason(request.reason, {
         apiKeyName: key?.name,
         command: source === 'command' ? { name: action, moderatorId: moderatorId! } : undefined,
+        consoleUserId: source === 'console' ? moderatorId! : undefined,
         escalation: source === 'escalation',
       });
       if (action === 'timeout') await platform.timeout(guildId, userId, new Date(until!), reason);

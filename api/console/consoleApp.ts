@@ -22,6 +22,8 @@ import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
 import { inviteRoutes } from './routes/inviteRoutes.js';
 import { keyRoutes } from './routes/keyRoutes.js';
 import { levelRoutes } from './routes/levelRoutes.js';
+import { modActionRoutes } from './routes/modActionRoutes.js';
+import { moderationRoutes } from './routes/moderationRoutes.js';
 import { overviewRoutes } from './routes/overviewRoutes.js';
 import { webhookRoutes } from './routes/webhookRoutes.js';
 import { shopRoutes } from './routes/shopRoutes.js';
@@ -66,6 +68,8 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   flowRoutes(router, deps);
   flowDefinitionRoutes(router, deps);
   inviteRoutes(router, deps);
+  moderationRoutes(router, deps);
+  modActionRoutes(router, deps);
 
   const oauth = deps.config.console.discordOAuth;
   const chain = compose<Koa.ParameterizedContext<ConsoleState>>([

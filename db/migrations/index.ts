@@ -49,6 +49,7 @@ import * as flowRunIdsBigint from './2026-11-29-071-flow-run-ids-bigint.js';
 import * as levelAnnounceTarget from './2026-11-29-080-level-announce-target.js';
 import * as levelUpEffectChannel from './2026-11-29-081-level-up-effect-channel.js';
 import * as flowRunNodeOutcomes from './2026-11-30-070-flow-run-node-outcomes.js';
+import * as modActionConsole from './2026-11-30-050-mod-action-console.js';
 
 /**
  * A migration file's exports. Each runs in a transaction of its own (with its record in kysely_migration) unless it
@@ -110,5 +111,6 @@ export const migrations: Record<string, SchemaMigration> = {
   '2026-11-29-071-flow-run-ids-bigint': flowRunIdsBigint,
   '2026-11-29-080-level-announce-target': levelAnnounceTarget,
   '2026-11-29-081-level-up-effect-channel': levelUpEffectChannel,
+  '2026-11-30-050-mod-action-console': modActionConsole,
   '2026-11-30-070-flow-run-node-outcomes': flowRunNodeOutcomes,
 };

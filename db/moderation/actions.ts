@@ -22,9 +22,9 @@ export interface ModActionRecord {
   action: ModActionType;
   /** The key an API action was asked with (its creator is the moderator, read when it runs); else null. */
   apiKeyId: number | null;
-  /** The staff member who used a command (source `command`); null for API actions and escalations. */
+  /** The staff member who used a command (source `command`) or the dashboard (source `console`); null for API actions and escalations. */
   moderatorId: string | null;
-  source: 'api' | 'escalation' | 'command';
+  source: 'api' | 'escalation' | 'command' | 'console';
   request: ModActionRequest;
   status: ModActionStatus;
   caseNumber: number | null;

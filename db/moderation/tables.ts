@@ -61,9 +61,9 @@ export interface ModerationActionsTable {
   user_id: string;
   action: ModActionType;
   api_key_id: number | null;
-  /** Source `command`: the staff member who used it (db/migrations/2026-11-29-005-mod-action-moderator.ts). */
+  /** Sources `command` and `console`: the staff member who asked (db/migrations/2026-11-30-050-mod-action-console.ts). */
   moderator_id: ColumnType<string | null, string | null | undefined, never>;
-  source: 'api' | 'escalation' | 'command';
+  source: 'api' | 'escalation' | 'command' | 'console';
   request: ColumnType<unknown, string, never>;
   status: 'pending' | 'running' | 'done' | 'failed';
   case_number: number | null;

@@ -61,12 +61,15 @@ export async function recordActionCase(
           : null;
     const { key, moderatorId: by } = await actionModerator(trx, action);
     const moderatorId = by ?? guildLook!.botUserId;
-    // The key's creator for an API action; the invoker for a slash command's; the bot's own (an escalation): system.
+    // The key's creator for an API action; the invoker for a slash command's; the signed-in manager for the
+    // console's; the bot's own (an escalation): system.
     const actor: AuditActor = key
       ? { type: 'api_key', apiKeyId: key.id, userId: key.createdBy }
       : action.source === 'command' && by
         ? { type: 'member', userId: by }
-        : { type: 'system' };
+        : action.source === 'console' && by
+          ? { type: 'console_user', userId: by }
+          : { type: 'system' };
     const target = await deps.platform.getMember(action.guildId, action.userId);
     const { number, event } = await recordCase(
       trx,

@@ -5,10 +5,10 @@ import type { Database } from '../../db/schema.js';
 import type { ModActionType } from './refusalRules.js';
 
 /**
- * Who asks for an action: an API key (source `api`, in the name of its creator) or a staff member who used a
- * command on the platform (source `command`, in their own name).
+ * Who asks for an action: an API key (source `api`, in the name of its creator), or a staff member in their own name
+ * who used a command on the platform (source `command`, the default) or the web console (`via: 'console'`).
  */
-export type ModActionAsker = { apiKeyId: number } | { moderatorId: string };
+export type ModActionAsker = { apiKeyId: number } | { moderatorId: string; via?: 'command' | 'console' };
 
 export interface ModActionAsked {
   guildId: string;
@@ -35,7 +35,7 @@ export async function requestModAction(trx: Kysely<Database>, asked: ModActionAs
     action: asked.action,
     apiKeyId: 'apiKeyId' in by ? by.apiKeyId : null,
     moderatorId: 'moderatorId' in by ? by.moderatorId : null,
-    source: 'apiKeyId' in by ? 'api' : 'command',
+    source: 'apiKeyId' in by ? 'api' : (by.via ?? 'command'),
     request: {
       reason: asked.request.reason ?? null,
       evidence: asked.request.evidence ?? [],

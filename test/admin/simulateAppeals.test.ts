@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { banPlatformUser } from '../../db/platform/moderation.js';
 import { recordCase } from '../../src/moderation/recordCase.js';
 import { snowflake } from '../harness/fixtures.js';
+import { newTestCase } from '../harness/modCases.js';
 import { cliGuild } from './cli.js';
 import { useSimulateBed } from './simulateBed.js';
 
@@ -22,23 +23,7 @@ describe('simulate appeal-file', () => {
     const { number } = await database.db.transaction().execute((trx) =>
       recordCase(
         trx,
-        {
-          guildId: id,
-          action: 'ban',
-          userId,
-          userTag: 'linky',
-          moderatorId: snowflake(),
-          reason: 'Scam links',
-          durationSeconds: null,
-          evidence: [],
-          source: 'command',
-          active: false,
-          expiresAt: null,
-          dmStatus: 'sent',
-          apiKey: null,
-          operationId: null,
-          createdAt: new Date(NOW.getTime() - 86_400_000),
-        },
+        newTestCase(id, { action: 'ban', userId, userTag: 'linky', reason: 'Scam links', createdAt: new Date(NOW.getTime() - 86_400_000) }),
         { type: 'system' },
       ),
     );

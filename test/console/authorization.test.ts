@@ -15,9 +15,12 @@ import { startInviteSeason } from '../../src/invites/seasons.js';
 import { closeTicket } from '../../src/tickets/closeTicket.js';
 import { insertFlowRun } from '../../db/flows/runs.js';
 import { createFlow } from '../../src/flows/manageFlows.js';
+import { insertCase } from '../../db/moderation/cases.js';
+import { requestModAction } from '../../src/moderation/requestModAction.js';
 import { openTicket } from '../../src/tickets/openTicket.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { createTestKey } from '../harness/fixtures.js';
+import { newTestCase } from '../harness/modCases.js';
 import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
 
 const { database, app } = useApiTestBed({ temporal: true, env: { CONSOLE_SIGN_IN_LIMIT: '1000' } });
@@ -42,6 +45,7 @@ async function serverRoutes() {
   const g = await giveawayRecords(guild.id);
   const f = await flowRecords(guild.id);
   const i = await inviteRecords(guild.id, guild.managerRoleId);
+  const m = await moderationRecords(guild.id, guild.managerId, guild.memberId);
   const pages = [
     s,
     `${s}/overview`,
@@ -85,6 +89,10 @@ async function serverRoutes() {
     `${s}/invites/milestones`,
     `${i.milestone}/edit`,
     `${i.milestone}/remove`,
+    `${s}/moderation`,
+    `${s}/moderation/cases/${m.caseNumber}`,
+    `${s}/moderation/actions/new`,
+    `${s}/moderation/actions/${m.actionId}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -120,6 +128,7 @@ async function serverRoutes() {
     [`${s}/invites/milestones`, { 'milestone-invites': '7', 'milestone-role': guild.managerRoleId }],
     [`${i.milestone}/edit`, { 'milestone-invites': '9', 'milestone-role': guild.managerRoleId }],
     [`${i.milestone}/remove`, {}],
+    [`${s}/moderation/actions`, { 'mod-action': 'warn', 'mod-member': guild.memberId, 'mod-reason': 'x' }],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -155,6 +164,7 @@ async function giveawayRecords(guildId: string) {
   await database.db.updateTable('giveaways').set({ status: 'ended', winner_ids: ['100000000000000001'] }).where('id', '=', ended.id).execute();
   return { active: active.id, ended: ended.id };
 }
+
 /** A store, an item in it, an item off sale and a member's purchase (a grant) of the server. */
 async function shopRecords(guildId: string, userId: string) {
   const at = new Date();
@@ -180,6 +190,7 @@ const shopActions = (s: string, r: ShopRecords): Array<[string, Record<string, s
   [`${s}/shop/items/${r.off}/enable`, {}],
   [`${s}/shop/purchases/${r.purchase}/refund`, { 'refund-reason': 'x' }],
 ];
+
 /** An enabled flow of the server with a run, and a disabled one (its page offers to enable it), saved by the flow use cases. */
 async function flowRecords(guildId: string) {
   const definition = { name: 'Walk', nodes: [{ id: 'start', type: 'trigger' as const, trigger: { kind: 'manual' as const }, next: 'a' }, { id: 'a', type: 'set' as const, values: {} }] };
@@ -188,11 +199,21 @@ async function flowRecords(guildId: string) {
   const { flow: disabled } = await save(false);
   const run = await insertFlowRun(database.db, { guildId, flowId: flow.id, flowVersion: 1, source: 'api', nodes: [], timeoutSeconds: 60, input: null, apiKeyId: null, eventId: null, startedAt: new Date() });
   return { flow: flow.id, disabled: disabled.id, run: run!.executionId, definition };
+}
+
 /** A running invite season and a milestone reward of the server (the path of its pages). */
 async function inviteRecords(guildId: string, roleId: string) {
   await database.db.transaction().execute((trx) => startInviteSeason(trx, { guildId, name: null, at: new Date(), actor: { type: 'system' } }));
   await addInviteMilestone(database.db, guildId, { invites: 3, roleId });
   return { milestone: `/console/servers/${guildId}/invites/milestones/3/${roleId}` };
+}
+
+/** A moderation case and an action asked from the console, for the moderation pages. */
+async function moderationRecords(guildId: string, managerId: string, memberId: string) {
+  const at = new Date();
+  const { number: caseNumber } = await insertCase(database.db, newTestCase(guildId, { userId: memberId, moderatorId: managerId, source: 'console', createdAt: at }));
+  const { actionId } = await requestModAction(database.db, { guildId, userId: memberId, action: 'kick', by: { moderatorId: managerId, via: 'console' }, request: {}, requestedAt: at });
+  return { caseNumber, actionId };
 }
 
 const snapshot = async (guildId: string) => ({
@@ -231,6 +252,8 @@ const snapshot = async (guildId: string) => ({
   inviteMembers: await database.db.selectFrom('invite_members').select(['user_id', 'bonus']).where('guild_id', '=', guildId).execute(),
   inviteSeasons: await database.db.selectFrom('invite_seasons').select(['number', 'ended_at']).where('guild_id', '=', guildId).execute(),
   inviteMilestones: await database.db.selectFrom('invite_milestones').select(['invites', 'role_id']).where('guild_id', '=', guildId).execute(),
+  modActions: await database.db.selectFrom('moderation_actions').select(['action_id', 'status']).where('guild_id', '=', guildId).execute(),
+  modCases: await database.db.selectFrom('moderation_cases').select('number').where('guild_id', '=', guildId).execute(),
 });
 
 describe('every console route of a server', () => {

@@ -10,7 +10,7 @@ export interface Viewer {
 export interface ServerNav {
   id: string;
   name: string;
-  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'appeals' | 'keys' | 'webhooks' | 'audit' | 'bank' | 'giveaways' | 'shop' | 'flows' | 'invites';
+  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'appeals' | 'keys' | 'webhooks' | 'audit' | 'bank' | 'giveaways' | 'shop' | 'flows' | 'invites' | 'moderation';
 }
 
 /** The hidden CSRF field every state-changing form carries. */
@@ -30,6 +30,7 @@ const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
   { key: 'shop', label: 'Shop', path: 'shop' },
   { key: 'flows', label: 'Flows', path: 'flows' },
   { key: 'invites', label: 'Invites', path: 'invites' },
+  { key: 'moderation', label: 'Moderation', path: 'moderation' },
 ];
 
 /** Every console page: no inline script or style (the CSP forbids both), the CSRF token also as an htmx header. */

@@ -1,0 +1,55 @@
+import { ConsoleRefusal } from '../../../src/console/errors.js';
+import { memberNames } from '../../../src/console/memberNames.js';
+import { ModCasesQuery } from '../../../src/moderation/contract.js';
+import { readCaseDetail, readCasePage } from '../../../src/moderation/readModeration.js';
+import type { AppDeps } from '../../context.js';
+import { requireFeature } from '../consoleFeatures.js';
+import { idParam, managedServer } from '../consoleDeps.js';
+import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
+import { sendPage } from '../render.js';
+import { CasePage } from '../views/casePage.js';
+import { FeatureOffPage } from '../views/featureOff.js';
+import { CasesPage, moderationPath, type CaseFilters } from '../views/moderationPages.js';
+
+const PAGE_SIZE = 25;
+const FILTERS = ['action', 'source', 'userId', 'moderatorId', 'active'] as const;
+
+/** The list's filters and cursor, checked by the API's own query schema; a wrong one is 400 INVALID_INPUT naming it. */
+function caseQueryOf(ctx: ConsoleContext) {
+  const given = Object.fromEntries(
+    [...FILTERS, 'before'].flatMap((name) => {
+      const value = ctx.query[name];
+      return typeof value === 'string' && value.trim() !== '' ? [[name, value.trim()]] : [];
+    }),
+  ) as CaseFilters & { before?: string };
+  const parsed = ModCasesQuery.safeParse({ ...given, limit: String(PAGE_SIZE) });
+  if (!parsed.success) {
+    const wrong = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
+    throw new ConsoleRefusal('INVALID_INPUT', `These filters are not valid: ${wrong.join(', ')} (user ids are 17 to 20 digits).`);
+  }
+  const { before: _before, ...filters } = given;
+  return { query: parsed.data, filters };
+}
+
+/** Moderation cases: the list with the API's filters, and one case with its timeline (the API's read use cases). */
+export function moderationRoutes(router: ConsoleRouter, deps: AppDeps): void {
+  const base = '/servers/:guildId/moderation';
+
+  router.get(base, async (ctx) => {
+    const { guild, viewer } = await managedServer(ctx, deps);
+    if (!guild.features.includes('moderation')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'moderation', active: 'moderation', title: 'Moderation', then: 'moderation' }));
+    const { query, filters } = caseQueryOf(ctx);
+    const page = await readCasePage(deps.db, guild.id, query);
+    const names = await memberNames(deps.memberCache, guild.id, page.items.flatMap((c) => [c.userId, c.moderatorId]));
+    const olderHref = page.nextCursor && `${moderationPath(guild.id)}?${new URLSearchParams({ ...filters, before: page.nextCursor })}`;
+    sendPage(ctx, CasesPage({ viewer, guild, filters, cases: page.items, names, olderHref }));
+  });
+
+  router.get(`${base}/cases/:number`, async (ctx) => {
+    const { guild, viewer } = await managedServer(ctx, deps);
+    requireFeature(guild, 'moderation');
+    const found = await readCaseDetail(deps.db, guild.id, idParam(ctx, 'number'));
+    const names = await memberNames(deps.memberCache, guild.id, [found.userId, found.moderatorId, ...found.events.flatMap((e) => (e.actorId ? [e.actorId] : []))]);
+    sendPage(ctx, CasePage({ viewer, guild, found, names }));
+  });
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { insertCase } from '../../../db/moderation/cases.js';
+import { findPlatformBan } from '../../../db/platform/moderation.js';
+import { addTestMember } from '../../harness/fixtures.js';
+import { newTestCase } from '../../harness/modCases.js';
+import { createModerationGuild } from '../../harness/moderationGuild.js';
+import { useWorkflowTestBed } from '../../harness/workflowTestBed.js';
+import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+
+const { db, app } = useWorkflowTestBed();
+const browser = useBrowser();
+
+const fitsTheScreen = (page: Parameters<typeof expectAccessible>[0]) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe('moderation in a real browser', { timeout: 120_000 }, () => {
+  it('lists cases, shows one with its timeline, keeps a wrong action on the form, and bans after the confirmation, the worker banning', async () => {
+    const guild = await createModerationGuild(db());
+    const managerId = await addTestMember(db(), guild, { username: 'boss', roleIds: [guild.roles.admin] });
+    const target = await addTestMember(db(), guild, { username: 'spammer', roleIds: [guild.roles.member] });
+    await insertCase(db(), newTestCase(guild.id, { userId: target, moderatorId: guild.moderatorId, reason: 'spam in #general' }));
+    await insertCase(db(), newTestCase(guild.id, { action: 'timeout', userId: target, moderatorId: guild.moderatorId, reason: 'more spam', source: 'api', durationSeconds: 3_600 }));
+    const base = `${app.baseUrl}/console/servers/${guild.id}/moderation`;
+
+    for (const width of [1100, 390]) {
+      const { page } = await browser.open();
+      await page.setViewportSize({ width, height: 844 });
+      await signInLocally(page, app.baseUrl, managerId);
+      const phone = width === 390 ? 'phone-' : '';
+      await page.goto(base);
+      expect(await fitsTheScreen(page)).toBe(true);
+      await expectAccessible(page);
+      await screenshot(page, `${phone}moderation`);
+      await page.getByRole('link', { name: '#1', exact: true }).click();
+      expect(await fitsTheScreen(page)).toBe(true);
+      await expectAccessible(page);
+      await screenshot(page, `${phone}moderation-case`);
+      await page.getByRole('link', { name: 'Take an action on this member' }).click();
+      expect(await page.getByLabel('Member', { exact: true }).inputValue()).toBe(target);
+      expect(await fitsTheScreen(page)).toBe(true);
+      await expectAccessible(page);
+      await screenshot(page, `${phone}moderation-action`);
+    }
+
+    const { page } = await browser.open();
+    await signInLocally(page, app.baseUrl, managerId);
+    await page.goto(`${base}/actions/new?member=${target}`);
+    await page.getByRole('radio', { name: 'Ban', exact: true }).check();
+    await page.getByLabel('Duration', { exact: true }).fill('366');
+    await page.getByLabel('Duration unit').selectOption('days');
+    await page.getByLabel('Reason').fill('Raids.');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-error'))).toBe('INVALID_INPUT');
+    expect(await page.getByLabel('Reason').inputValue()).toBe('Raids.');
+    await expectAccessible(page);
+    await screenshot(page, 'moderation-action-error');
+
+    await page.getByLabel('Duration', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.locator('[data-confirm="ban"]').count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'moderation-confirm');
+    await page.getByRole('button', { name: 'Ban spammer' }).click();
+    await page.waitForURL(new RegExp(`/moderation/actions/mda_`));
+    await expect.poll(async () => (await page.reload(), await page.locator('[data-status="done"]').count()), { timeout: 60_000 }).toBe(1);
+    expect(await findPlatformBan(db(), guild.id, target)).toBeDefined();
+    await expectAccessible(page);
+    await screenshot(page, 'moderation-action-done');
+  });
+});
