@@ -8,6 +8,9 @@ import { closeTicket } from '../../src/tickets/closeTicket.js';
 import { openTicket } from '../../src/tickets/openTicket.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { createTestKey } from '../harness/fixtures.js';
+import { addLevelReward, saveLevelSettings } from '../../db/levels/members.js';
+import { upsertPlatformChannels } from '../../db/platform/local.js';
+import { requestXpChange } from '../../src/levels/requestXpChange.js';
 import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
 
 const { database, app } = useApiTestBed({ temporal: true, env: { CONSOLE_SIGN_IN_LIMIT: '1000' } });
@@ -28,6 +31,7 @@ async function serverRoutes() {
   const form = await createTestForm(database.db, guild.id);
   const { number: submission } = await fileTestSubmission(database.db, guild.id, { form, userId: guild.memberId, at: new Date() });
   const { number: appeal } = await fileTestAppeal(database.db, guild.id, { userId: '100000000000000003', at: new Date() });
+  const lv = await levelRecords(guild);
   const pages = [
     s,
     `${s}/overview`,
@@ -50,6 +54,8 @@ async function serverRoutes() {
     `${s}/applications/${submission}`,
     `${s}/appeals`,
     `${s}/appeals/${appeal}`,
+    `${s}/levels/members/${guild.memberId}`,
+    `${s}/levels/xp-changes/${lv.changeId}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -70,9 +76,36 @@ async function serverRoutes() {
     [`${s}/tickets/settings`, { 'ticket-transcripts': 'on' }],
     [`${s}/applications/${submission}/decision`, { decision: 'accepted' }],
     [`${s}/appeals/${appeal}/decision`, { 'appeal-verb': 'approve', 'appeal-reason': 'x' }],
+    [`${s}/levels/rules`, { 'xp-per-message': '5', 'xp-per-voice-minute': '5', 'message-cooldown': '5', 'reward-stacking': 'replace' }],
+    [`${s}/levels/no-xp-channels`, { 'no-xp-channel': lv.channelId }],
+    [`${s}/levels/no-xp-channels/remove`, { channel: lv.noXpChannelId }],
+    [`${s}/levels/rewards`, { 'reward-level': '7', 'reward-role': guild.managerRoleId }],
+    [`${s}/levels/rewards/remove`, { level: '3', role: lv.rewardRoleId }],
+    [`${s}/levels/members/${guild.memberId}/xp-changes`, { 'xp-type': 'add', 'xp-amount': '5', 'xp-unit': 'xp' }],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
+}
+
+/** A no-XP channel, a reward role and an XP change asked in the console, so each form and page exists. */
+async function levelRecords(guild: { id: string; managerId: string; memberId: string }) {
+  const channelId = '100000000000000004';
+  const noXpChannelId = '100000000000000005';
+  const rewardRoleId = '100000000000000006';
+  await upsertPlatformChannels(database.db, guild.id, [{ channelId, name: 'chat', type: 'text', position: 1 }]);
+  await saveLevelSettings(database.db, guild.id, { announceChannelId: null, announceTemplate: 'GG {user}', removePreviousRewards: false, noXpChannelIds: [noXpChannelId] });
+  await addLevelReward(database.db, guild.id, { level: 3, roleId: rewardRoleId });
+  const { changeId } = await requestXpChange(database.db, {
+    guildId: guild.id,
+    userId: guild.memberId,
+    asker: { consoleUserId: guild.managerId },
+    type: 'add',
+    unit: 'xp',
+    amount: 1,
+    reason: null,
+    createdAt: new Date(),
+  });
+  return { channelId, noXpChannelId, rewardRoleId, changeId };
 }
 
 /** An open ticket, a closed one with its transcript, and a ticket panel of the server. */
@@ -112,6 +145,8 @@ const snapshot = async (guildId: string) => ({
     .execute(),
   events: await database.db.selectFrom('events').select('id').where('guild_id', '=', guildId).execute(),
   audit: await database.db.selectFrom('audit_log').select('id').where('guild_id', '=', guildId).execute(),
+  levelRewards: await database.db.selectFrom('level_rewards').selectAll().where('guild_id', '=', guildId).execute(),
+  xpChanges: await database.db.selectFrom('xp_changes').select(['change_id', 'status']).where('guild_id', '=', guildId).execute(),
 });
 
 describe('every console route of a server', () => {
