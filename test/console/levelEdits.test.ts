@@ -227,3 +227,23 @@ describe("a member's XP change from the console", () => {
     expect(await state(guild.id)).toMatchObject({ changes: [], audit: [] });
   });
 });
+
+describe('a manager whose role was taken since the page opened', () => {
+  it('is refused 403 on the rules, the lists and the XP change, changing nothing', async () => {
+    const { guild, client, path, spam, regular } = await signedIn();
+    await client.get(`${path}/members/${guild.memberId}`);
+    const before = await state(guild.id);
+    await db().updateTable('platform_members').set({ role_ids: [] }).where('guild_id', '=', guild.id).where('user_id', '=', guild.managerId).execute();
+    const actions: Array<[string, Record<string, string>]> = [
+      [`${path}/rules`, rulesForm({ 'xp-per-message': '99' })],
+      [`${path}/no-xp-channels`, { 'no-xp-channel': spam }],
+      [`${path}/rewards`, { 'reward-level': '2', 'reward-role': regular }],
+      [`${path}/members/${guild.memberId}/xp-changes`, { 'xp-type': 'add', 'xp-amount': '5', 'xp-unit': 'xp' }],
+    ];
+    for (const [action, fields] of actions) {
+      const res = await client.post(action, fields);
+      expect([action, res.status, errorCodeOf(res)]).toEqual([action, 403, 'NOT_A_SERVER_MANAGER']);
+    }
+    expect(await state(guild.id)).toEqual(before);
+  });
+});
