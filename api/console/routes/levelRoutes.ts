@@ -1,12 +1,12 @@
 import type { LevelAnnounceTarget } from '../../../db/levels/members.js';
 import { changeLevelSettings } from '../../../src/levels/changeLevelSettings.js';
 import type { AppDeps } from '../../context.js';
-import { formOf, managedServer } from '../consoleDeps.js';
+import { managedServer } from '../consoleDeps.js';
 import type { ConsoleRouter } from '../consoleState.js';
-import { FormRejection, submitOnce } from '../formFlow.js';
+import { FormRejection } from '../formFlow.js';
 import { LEVEL_FIELDS } from '../views/levelFields.js';
 import { levelRuleRoutes } from './levelRuleRoutes.js';
-import { levelsChange, sendLevelsPage } from './levelsPageSend.js';
+import { levelsChange, levelsForm, sendLevelsPage } from './levelsPageSend.js';
 import { levelXpRoutes } from './levelXpRoutes.js';
 
 const TARGETS: readonly LevelAnnounceTarget[] = ['channel', 'current', 'dm', 'off'];
@@ -33,23 +33,13 @@ export function levelRoutes(router: ConsoleRouter, deps: AppDeps): void {
     await sendLevelsPage(ctx, deps, guild, viewer);
   });
 
-  router.post(`${base}/settings`, async (ctx) => {
-    const { guild, viewer, actor } = await managedServer(ctx, deps);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
+  levelsForm(router, deps, `${base}/settings`, 'announcement', (form, guildId, actor) => {
+    const change = { guildId, ...parseSettings(form), actor };
+    // The use case's own sentence for a missing channel names the CLI's flag.
+    return levelsChange(
       deps,
-      async () => {
-        const change = { guildId: guild.id, ...parseSettings(form), actor };
-        // The use case's own sentence for a missing channel names the CLI's flag.
-        await levelsChange(
-          deps,
-          (trx) => changeLevelSettings(trx, deps.platform, change),
-          (err) => (err.code === 'ANNOUNCE_CHANNEL_REQUIRED' ? 'Pick the announcement channel, or another place to announce.' : err.message),
-        );
-        return `/console/servers/${guild.id}/levels`;
-      },
-      (problem) => sendLevelsPage(ctx, deps, guild, viewer, { name: 'announcement', values: form, problem }),
+      (trx) => changeLevelSettings(trx, deps.platform, change),
+      (err) => (err.code === 'ANNOUNCE_CHANNEL_REQUIRED' ? 'Pick the announcement channel, or another place to announce.' : err.message),
     );
   });
 

@@ -1,11 +1,10 @@
 import { changeLevelRewards } from '../../../src/levels/changeLevelRewards.js';
 import { changeLevelSettings, type LevelSettingsChange } from '../../../src/levels/changeLevelSettings.js';
 import type { AppDeps } from '../../context.js';
-import { formOf, managedServer } from '../consoleDeps.js';
 import type { ConsoleRouter } from '../consoleState.js';
-import { FormRejection, submitOnce } from '../formFlow.js';
+import { FormRejection } from '../formFlow.js';
 import { LEVEL_FIELDS as F, type LevelForm } from '../views/levelFields.js';
-import { levelsChange, sendLevelsPage } from './levelsPageSend.js';
+import { levelsChange, levelsForm } from './levelsPageSend.js';
 
 /** A whole number as typed; anything else is NaN, which the use case refuses on the field (INVALID_RATE, INVALID_LEVEL). */
 const wholeNumber = (raw: string | null) => (raw !== null && /^-?\d{1,9}$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN);
@@ -37,21 +36,7 @@ const rewardOf = (form: URLSearchParams) => ({ level: wholeNumber(form.get(F.rew
  * commands call), its refusal kept on the form's field.
  */
 export function levelRuleRoutes(router: ConsoleRouter, deps: AppDeps, base: string): void {
-  function post(path: string, name: LevelForm, change: (form: URLSearchParams, guildId: string, actor: LevelSettingsChange['actor']) => Promise<unknown>) {
-    router.post(`${base}${path}`, async (ctx) => {
-      const { guild, viewer, actor } = await managedServer(ctx, deps);
-      const form = formOf(ctx);
-      await submitOnce(
-        ctx,
-        deps,
-        async () => {
-          await change(form, guild.id, actor);
-          return `/console/servers/${guild.id}/levels`;
-        },
-        (problem) => sendLevelsPage(ctx, deps, guild, viewer, { name, values: form, problem }),
-      );
-    });
-  }
+  const post = (path: string, name: LevelForm, change: Parameters<typeof levelsForm>[4]) => levelsForm(router, deps, `${base}${path}`, name, change);
 
   post('/rules', 'rules', (form, guildId, actor) => {
     const change = { guildId, actor, ...rulesOf(form) };

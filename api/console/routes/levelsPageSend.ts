@@ -5,8 +5,10 @@ import { readLevelsOverview } from '../../../src/console/levelsOverview.js';
 import { LevelSettingsRefusal } from '../../../src/levels/levelRules.js';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { AppDeps } from '../../context.js';
-import type { ConsoleContext } from '../consoleState.js';
-import { FormRejection } from '../formFlow.js';
+import type { AuditActor } from '../../../db/shared/audit.js';
+import { formOf, managedServer } from '../consoleDeps.js';
+import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
+import { FormRejection, submitOnce } from '../formFlow.js';
 import { sendPage } from '../render.js';
 import type { FormState } from '../views/formParts.js';
 import type { Viewer } from '../views/layout.js';
@@ -32,4 +34,30 @@ export async function levelsChange<T>(deps: AppDeps, run: (trx: Kysely<Database>
       if (!(err instanceof LevelSettingsRefusal)) throw err;
       throw new FormRejection(422, err.code, [{ field: SETTING_FIELD[err.setting], message: message?.(err) ?? err.message }]);
     });
+}
+
+/**
+ * A levels page form's POST: a fresh manager check, the change once per form token, back to the levels page, or the
+ * page again with this form's input and problem.
+ */
+export function levelsForm(
+  router: ConsoleRouter,
+  deps: AppDeps,
+  path: string,
+  name: LevelForm,
+  change: (form: URLSearchParams, guildId: string, actor: AuditActor) => Promise<unknown>,
+): void {
+  router.post(path, async (ctx) => {
+    const { guild, viewer, actor } = await managedServer(ctx, deps);
+    const form = formOf(ctx);
+    await submitOnce(
+      ctx,
+      deps,
+      async () => {
+        await change(form, guild.id, actor);
+        return `/console/servers/${guild.id}/levels`;
+      },
+      (problem) => sendLevelsPage(ctx, deps, guild, viewer, { name, values: form, problem }),
+    );
+  });
 }

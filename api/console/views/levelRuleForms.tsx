@@ -28,6 +28,24 @@ function NumberField(props: { id: string; label: string; hint: string; value: st
   );
 }
 
+/**
+ * A list entry's Remove: a plain form (no confirmation page: taking a setting off the list is undone by adding it
+ * again, and takes nothing from members), named for screen readers by what it removes.
+ */
+function RemoveButton(props: { viewer: Viewer; action: string; fields: Record<string, string>; label: string }) {
+  return (
+    <form method="post" action={props.action}>
+      <FormFields viewer={props.viewer} action={props.action} />
+      {Object.entries(props.fields).map(([name, value]) => (
+        <input type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" aria-label={props.label}>
+        Remove
+      </button>
+    </form>
+  );
+}
+
 /** XP per message and per voice minute, the cooldown, stack or replace, and the roles that earn nothing: one form. */
 export function XpRulesForm(props: FormProps) {
   const { settings, directory } = props.overview;
@@ -94,13 +112,7 @@ export function NoXpChannels(props: FormProps) {
           <tr data-no-xp-channel={id}>
             <td>{names.has(id) ? `#${names.get(id)}` : `Unknown channel ${id}`}</td>
             <td>
-              <form method="post" action={`${base}/remove`}>
-                <FormFields viewer={props.viewer} action={`${base}/remove`} />
-                <input type="hidden" name="channel" value={id} />
-                <button type="submit" aria-label={`Let #${names.get(id) ?? id} earn XP again`}>
-                  Remove
-                </button>
-              </form>
+              <RemoveButton viewer={props.viewer} action={`${base}/remove`} fields={{ channel: id }} label={`Let #${names.get(id) ?? id} earn XP again`} />
             </td>
           </tr>
         )}
@@ -145,14 +157,7 @@ export function RewardRoles(props: FormProps) {
             <td>{r.level}</td>
             <td>{names.has(r.roleId) ? `@${names.get(r.roleId)}` : `Unknown role ${r.roleId}`}</td>
             <td>
-              <form method="post" action={`${base}/remove`}>
-                <FormFields viewer={props.viewer} action={`${base}/remove`} />
-                <input type="hidden" name="level" value={r.level} />
-                <input type="hidden" name="role" value={r.roleId} />
-                <button type="submit" aria-label={`Stop giving @${names.get(r.roleId) ?? r.roleId} at level ${r.level}`}>
-                  Remove
-                </button>
-              </form>
+              <RemoveButton viewer={props.viewer} action={`${base}/remove`} fields={{ level: String(r.level), role: r.roleId }} label={`Stop giving @${names.get(r.roleId) ?? r.roleId} at level ${r.level}`} />
             </td>
           </tr>
         )}
