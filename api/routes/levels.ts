@@ -67,7 +67,7 @@ export function levelsRoutes({ db, platform, clock, temporal }: AppDeps): RouteD
         const record = await requestXpChange(trx, {
           guildId: caller.guild.id,
           userId: params.userId,
-          apiKeyId: caller.apiKey.id,
+          asker: { apiKeyId: caller.apiKey.id },
           type: body.type,
           unit: body.unit,
           amount: body.amount,

@@ -13,7 +13,16 @@ export interface LevelSettings {
   removePreviousRewards: boolean;
   /** Least time between two of a member's messages that earn XP; the ones in between earn nothing. */
   messageCooldownSeconds: number;
+  /** XP a counted message earns, and a voice minute. */
+  xpPerMessage: number;
+  xpPerVoiceMinute: number;
+  /** Messages written here, or by a member holding one of these roles, earn nothing and are not counted. */
+  noXpChannelIds: string[];
+  noXpRoleIds: string[];
 }
+
+/** The settings a writer may leave out: a new row gets the default, an existing one keeps its own. */
+type KeptSettings = 'messageCooldownSeconds' | 'announceTo' | 'xpPerMessage' | 'xpPerVoiceMinute' | 'noXpChannelIds' | 'noXpRoleIds';
 
 export const DEFAULT_LEVEL_SETTINGS: LevelSettings = {
   announceTo: 'off',
@@ -21,6 +30,10 @@ export const DEFAULT_LEVEL_SETTINGS: LevelSettings = {
   announceTemplate: 'GG {user}, you reached level {level}!',
   removePreviousRewards: false,
   messageCooldownSeconds: 60,
+  xpPerMessage: 20,
+  xpPerVoiceMinute: 10,
+  noXpChannelIds: [],
+  noXpRoleIds: [],
 };
 
 export async function findLevelSettings(db: Kysely<Database>, guildId: string): Promise<LevelSettings> {
@@ -32,17 +45,21 @@ export async function findLevelSettings(db: Kysely<Database>, guildId: string): 
     announceTemplate: row.announce_template,
     removePreviousRewards: row.remove_previous_rewards,
     messageCooldownSeconds: row.message_cooldown_seconds,
+    xpPerMessage: row.xp_per_message,
+    xpPerVoiceMinute: row.xp_per_voice_minute,
+    noXpChannelIds: row.no_xp_channel_ids,
+    noXpRoleIds: row.no_xp_role_ids,
   };
 }
 
 /**
- * Saves the settings; without `messageCooldownSeconds` a new row gets the default and an existing one keeps its own;
+ * Saves the settings; without one of the KeptSettings a new row gets the default and an existing one keeps its own;
  * without `announceTo`, a channel means `channel` and none `off` (what the settings meant before the target existed).
  */
 export async function saveLevelSettings(
   db: Kysely<Database>,
   guildId: string,
-  s: Omit<LevelSettings, 'messageCooldownSeconds' | 'announceTo'> & { messageCooldownSeconds?: number; announceTo?: LevelAnnounceTarget },
+  s: Omit<LevelSettings, KeptSettings> & Partial<Pick<LevelSettings, KeptSettings>>,
 ): Promise<void> {
   const values = {
     announce_to: s.announceTo ?? (s.announceChannelId ? 'channel' : 'off'),
@@ -50,6 +67,10 @@ export async function saveLevelSettings(
     announce_template: s.announceTemplate,
     remove_previous_rewards: s.removePreviousRewards,
     ...(s.messageCooldownSeconds === undefined ? {} : { message_cooldown_seconds: s.messageCooldownSeconds }),
+    ...(s.xpPerMessage === undefined ? {} : { xp_per_message: s.xpPerMessage }),
+    ...(s.xpPerVoiceMinute === undefined ? {} : { xp_per_voice_minute: s.xpPerVoiceMinute }),
+    ...(s.noXpChannelIds === undefined ? {} : { no_xp_channel_ids: s.noXpChannelIds }),
+    ...(s.noXpRoleIds === undefined ? {} : { no_xp_role_ids: s.noXpRoleIds }),
   };
   await db
     .insertInto('level_settings')
@@ -72,6 +93,23 @@ export async function listLevelRewards(db: Kysely<Database>, guildId: string): P
     .orderBy('role_id')
     .execute();
   return rows.map((r) => ({ level: r.level, roleId: r.role_id }));
+}
+
+export async function removeLevelReward(db: Kysely<Database>, guildId: string, reward: LevelReward): Promise<boolean> {
+  const res = await db
+    .deleteFrom('level_rewards')
+    .where('guild_id', '=', guildId)
+    .where('level', '=', reward.level)
+    .where('role_id', '=', reward.roleId)
+    .executeTakeFirst();
+  return res.numDeletedRows > 0n;
+}
+
+/** The server's settings row, created with the defaults if missing, locked until the caller's transaction ends. */
+export async function lockLevelSettings(trx: Kysely<Database>, guildId: string): Promise<LevelSettings> {
+  await trx.insertInto('level_settings').values({ guild_id: guildId, announce_template: DEFAULT_LEVEL_SETTINGS.announceTemplate, announce_channel_id: null, remove_previous_rewards: false }).onConflict((oc) => oc.column('guild_id').doNothing()).execute();
+  await trx.selectFrom('level_settings').select('guild_id').where('guild_id', '=', guildId).forUpdate().execute();
+  return findLevelSettings(trx, guildId);
 }
 
 export async function addLevelReward(db: Kysely<Database>, guildId: string, reward: LevelReward): Promise<void> {

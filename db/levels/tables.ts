@@ -10,6 +10,11 @@ export interface LevelSettingsTable {
   announce_to: ColumnType<LevelAnnounceTarget, LevelAnnounceTarget | undefined, LevelAnnounceTarget>;
   remove_previous_rewards: boolean;
   message_cooldown_seconds: Generated<number>;
+  /** XP rates and what earns nothing (migration 2026-11-30-020). */
+  xp_per_message: Generated<number>;
+  xp_per_voice_minute: Generated<number>;
+  no_xp_channel_ids: Generated<string[]>;
+  no_xp_role_ids: Generated<string[]>;
 }
 
 export interface LevelRewardsTable {
@@ -55,7 +60,9 @@ export interface XpChangesTable {
   change_id: string;
   guild_id: string;
   user_id: string;
-  api_key_id: number;
+  /** The key that asked; null for a change asked from the console (migration 2026-11-30-021). */
+  api_key_id: number | null;
+  console_user_id: Generated<string | null>;
   type: 'add' | 'remove' | 'set';
   unit: 'xp' | 'levels';
   amount: number;

@@ -10,11 +10,14 @@ export interface XpChangeResult {
   xp: number;
 }
 
+/** Who asked for a change: an API key, or a manager in the console (its audit row's actor, and who may read it). */
+export type XpChangeAsker = { apiKeyId: number } | { consoleUserId: string };
+
 export interface XpChangeRecord {
   changeId: string;
   guildId: string;
   userId: string;
-  apiKeyId: number;
+  asker: XpChangeAsker;
   type: 'add' | 'remove' | 'set';
   unit: 'xp' | 'levels';
   amount: number;
@@ -33,7 +36,8 @@ export async function insertXpChange(trx: Kysely<Database>, c: Omit<XpChangeReco
       change_id: c.changeId,
       guild_id: c.guildId,
       user_id: c.userId,
-      api_key_id: c.apiKeyId,
+      api_key_id: 'apiKeyId' in c.asker ? c.asker.apiKeyId : null,
+      console_user_id: 'consoleUserId' in c.asker ? c.asker.consoleUserId : null,
       type: c.type,
       unit: c.unit,
       amount: c.amount,
@@ -70,7 +74,8 @@ function toXpChangeRecord(row: Selectable<XpChangesTable>): XpChangeRecord {
       changeId: row.change_id,
       guildId: row.guild_id,
       userId: row.user_id,
-      apiKeyId: row.api_key_id,
+      // The table's check: exactly one of the two is set.
+      asker: row.api_key_id === null ? { consoleUserId: row.console_user_id! } : { apiKeyId: row.api_key_id },
       type: row.type,
       unit: row.unit,
       amount: row.amount,

@@ -50,6 +50,8 @@ import * as levelAnnounceTarget from './2026-11-29-080-level-announce-target.js'
 import * as levelUpEffectChannel from './2026-11-29-081-level-up-effect-channel.js';
 import * as flowRunNodeOutcomes from './2026-11-30-070-flow-run-node-outcomes.js';
 import * as modActionConsole from './2026-11-30-050-mod-action-console.js';
+import * as levelXpRules from './2026-11-30-020-level-xp-rules.js';
+import * as xpChangeConsole from './2026-11-30-021-xp-change-console.js';
 
 /**
  * A migration file's exports. Each runs in a transaction of its own (with its record in kysely_migration) unless it
@@ -111,6 +113,8 @@ export const migrations: Record<string, SchemaMigration> = {
   '2026-11-29-071-flow-run-ids-bigint': flowRunIdsBigint,
   '2026-11-29-080-level-announce-target': levelAnnounceTarget,
   '2026-11-29-081-level-up-effect-channel': levelUpEffectChannel,
+  '2026-11-30-020-level-xp-rules': levelXpRules,
+  '2026-11-30-021-xp-change-console': xpChangeConsole,
   '2026-11-30-050-mod-action-console': modActionConsole,
   '2026-11-30-070-flow-run-node-outcomes': flowRunNodeOutcomes,
 };

@@ -3,7 +3,7 @@ import { submitAppeal } from '../../src/appeals/submitAppeal.js';
 import { requireHumanMember } from '../../src/core/members.js';
 import { joinMember } from '../../src/guild/joinMember.js';
 import { leaveMember } from '../../src/guild/leaveMember.js';
-import { MAX_ACTIVITY_PER_REPORT, XP_PER_MESSAGE, XP_PER_VOICE_MINUTE } from '../../src/levels/activityXp.js';
+import { MAX_ACTIVITY_PER_REPORT } from '../../src/levels/activityXp.js';
 import { recordActivity } from '../../src/levels/recordActivity.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { jsonArg, optional, snowflake, text, wholeNumber } from './args.js';
@@ -76,7 +76,7 @@ export const simulateGroup: CommandGroup = {
     }),
     defineCommand({
       name: 'level-activity',
-      summary: `a member's messages and voice minutes earn XP (${XP_PER_MESSAGE} a message, ${XP_PER_VOICE_MINUTE} a voice minute); levels.levelUp on a new level`,
+      summary: `a member's messages and voice minutes earn XP (at the server's XP per message and per voice minute); levels.levelUp on a new level`,
       flags: {
         ...MEMBER_FLAGS,
         messages: { type: 'string', placeholder: 'N', help: 'messages they sent (each one counts)' },

@@ -22,7 +22,7 @@ export async function applyPendingXpChange(
   await storeXpChangeResult(trx, changeId, result);
   await writeAudit(trx, {
     guildId: change.guildId,
-    actor: { type: 'api_key', apiKeyId: change.apiKeyId, userId: null },
+    actor: 'apiKeyId' in change.asker ? { type: 'api_key', apiKeyId: change.asker.apiKeyId, userId: null } : { type: 'console_user', userId: change.asker.consoleUserId },
     action: 'levels.xpChange',
     target: { type: 'member', id: change.userId },
     data: { changeId, type: change.type, unit: change.unit, amount: change.amount, reason: change.reason, ...result },

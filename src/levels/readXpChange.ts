@@ -32,17 +32,23 @@ export const pendingXpChangeBody = (record: XpChangeRecord): XpChangeBody => toX
  */
 export const RECORD_ANSWERS_FOR_MS = 5_000;
 
+/** Who reads a change: the API key that asked for it, or the server's managers in the console (changes asked there). */
+export type XpChangeReader = { guildId: string } & ({ apiKeyId: number } | { console: true });
+
+const mayRead = (reader: XpChangeReader, record: XpChangeRecord): boolean =>
+  record.guildId === reader.guildId && ('apiKeyId' in reader ? 'apiKeyId' in record.asker && record.asker.apiKeyId === reader.apiKeyId : 'consoleUserId' in record.asker);
+
 /**
  * An XP change and its status: the durable record once it ended or while it is fresh, the workflow after that. Only
- * the API key that asked sees it; any other gets XP_CHANGE_NOT_FOUND.
+ * the API key that asked sees it (the console only changes asked in the console); any other gets XP_CHANGE_NOT_FOUND.
  */
 export async function readXpChange(
   deps: { db: Kysely<Database>; temporal: TemporalGateway; clock: Clock },
-  asker: { guildId: string; apiKeyId: number },
+  reader: XpChangeReader,
   changeId: string,
 ): Promise<XpChangeBody> {
   const record = await findXpChange(deps.db, changeId);
-  if (!record || record.apiKeyId !== asker.apiKeyId || record.guildId !== asker.guildId) throw xpChangeNotFound();
+  if (!record || !mayRead(reader, record)) throw xpChangeNotFound();
   const fresh = deps.clock.now().getTime() - record.createdAt.getTime() < RECORD_ANSWERS_FOR_MS;
   return toXpChangeBody(record, fresh ? recordStatus(record) : await readPolledStatus(deps.temporal, xpChangeStatus, record));
 }

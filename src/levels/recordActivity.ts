@@ -6,7 +6,8 @@ import type { Database } from '../../db/schema.js';
 import { writeAudits, type AuditActor } from '../../db/shared/audit.js';
 import type { OutboxEvent } from '../events/eventTypes.js';
 import { recordEvent } from '../events/outbox.js';
-import { MAX_ACTIVITY_PER_REPORT, xpAfterActivity, type Activity } from './activityXp.js';
+import { MAX_ACTIVITY_PER_REPORT, xpAfterActivity, type Activity, type XpRates } from './activityXp.js';
+import { findLevelSettings } from '../../db/levels/members.js';
 import { levelFromXp } from './curve.js';
 import { Refusal } from '../core/refusal.js';
 
@@ -69,24 +70,26 @@ export async function recordActivities(trx: Kysely<Database>, guildId: string, r
   const guild = await findGuild(trx, guildId);
   if (!guild) throw new ActivityRefusal('GUILD_NOT_FOUND', `Guild ${guildId} does not exist.`);
   if (!guild.features.includes('levels')) throw new ActivityRefusal('FEATURE_DISABLED', `The Levels feature is disabled in guild ${guildId}.`);
-  return addActivities(trx, guildId, reports, await lockActivityMembers(trx, guildId, reports.map((r) => r.userId)));
+  const rates = await findLevelSettings(trx, guildId);
+  return addActivities(trx, guildId, reports, await lockActivityMembers(trx, guildId, reports.map((r) => r.userId)), rates);
 }
 
 /**
  * The writes of recordActivities for reports already checked (countMessages: one message each, in a server with
- * Levels on), whose members' rows the caller locked in this transaction.
+ * Levels on), whose members' rows the caller locked in this transaction, at the server's XP rates.
  */
 export async function addActivities(
   trx: Kysely<Database>,
   guildId: string,
   reports: ActivityReport[],
   rows: Map<string, LockedActivityMember>,
+  rates: XpRates,
 ): Promise<{ results: ActivityResult[] } & RecordedActivities> {
   const xpOf = new Map([...rows].map(([userId, m]) => [userId, m.xp]));
   const changes = new Map<string, ActivityTotalsChange>();
   const steps = reports.map((r) => {
     const previousXp = xpOf.get(r.userId)!;
-    const xp = xpAfterActivity(previousXp, r);
+    const xp = xpAfterActivity(previousXp, r, rates);
     xpOf.set(r.userId, xp);
     const change = changes.get(r.userId) ?? { userId: r.userId, messages: 0, voiceMinutes: 0, xp, at: r.at, lastMessageXpAt: null };
     changes.set(r.userId, { ...change, messages: change.messages + r.messages, voiceMinutes: change.voiceMinutes + r.voiceMinutes, xp, at: r.at, lastMessageXpAt: r.startsCooldown ? r.at : change.lastMessageXpAt });

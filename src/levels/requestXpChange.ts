@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { insertXpChange, type XpChangeRecord } from '../../db/levels/xpChanges.js';
 
-export type XpChangeRequest = Pick<XpChangeRecord, 'guildId' | 'userId' | 'apiKeyId' | 'type' | 'unit' | 'amount' | 'reason' | 'createdAt'>;
+export type XpChangeRequest = Pick<XpChangeRecord, 'guildId' | 'userId' | 'asker' | 'type' | 'unit' | 'amount' | 'reason' | 'createdAt'>;
 
 const newChangeId = () => `xpc_${randomBytes(12).toString('base64url')}`;
 

@@ -17,7 +17,17 @@ const NOW = new Date('2026-11-29T10:00:00Z');
 const { database, admin, auditOf } = useSimulateBed(NOW);
 const settings = (guildId: string, ...flags: string[]) => admin('levels', 'settings', '--guild', guildId, ...flags, '--json');
 const state = async (guildId: string) => ({ settings: await findLevelSettings(database.db, guildId), writes: await countWrites(database.db, guildId) });
-const DEFAULTS = { announceTo: 'off', announceChannelId: null, announceTemplate: 'GG {user}, you reached level {level}!', removePreviousRewards: false, messageCooldownSeconds: 60 };
+const DEFAULTS = {
+  announceTo: 'off',
+  announceChannelId: null,
+  announceTemplate: 'GG {user}, you reached level {level}!',
+  removePreviousRewards: false,
+  messageCooldownSeconds: 60,
+  xpPerMessage: 20,
+  xpPerVoiceMinute: 10,
+  noXpChannelIds: [],
+  noXpRoleIds: [],
+};
 
 /** A server with Levels, a member, a text channel for level-ups, another the member writes in, and a voice channel. */
 async function levelGuild() {
@@ -78,7 +88,18 @@ describe('admin levels settings', () => {
       { data: { after: { announceTo: 'current', announceChannelId: null } } },
     ]);
     const text = await admin('levels', 'settings', '--guild', g.id, '--announce-to', 'off');
-    expect(text.stdout).toBe(`Level settings of guild ${g.id}: level-ups announced off, message "{user} is now level {level}".`);
+    expect(text.stdout).toBe(
+      `Level settings of guild ${g.id}: level-ups announced off, message "{user} is now level {level}".\n` +
+        '20 XP a message (at most once every 60 s), 10 XP a voice minute; reward roles stack.',
+    );
+  });
+
+  it('sets the XP rates, the cooldown and reward stacking through the same use case as the console, audited', async () => {
+    const g = await levelGuild();
+    const res = await settings(g.id, '--xp-per-message', '15', '--xp-per-voice-minute', '0', '--cooldown', '30', '--rewards', 'replace');
+    expect(res.json()).toMatchObject({ xpPerMessage: 15, xpPerVoiceMinute: 0, messageCooldownSeconds: 30, removePreviousRewards: true });
+    expect(await findLevelSettings(database.db, g.id)).toEqual({ ...DEFAULTS, xpPerMessage: 15, xpPerVoiceMinute: 0, messageCooldownSeconds: 30, removePreviousRewards: true });
+    expect(await auditOf(g.id, 'levels.settings')).toMatchObject([{ actor_type: 'operator', data: { before: { xpPerMessage: 20 }, after: { xpPerMessage: 15 } } }]);
   });
 
   it.each([
@@ -91,6 +112,9 @@ describe('admin levels settings', () => {
     ['an empty message', ['--message', '  '], 'INVALID_TEMPLATE', 1],
     ['a message past 1,000 characters', ['--message', `{user} ${'x'.repeat(994)}`], 'INVALID_TEMPLATE', 1],
     ['an unknown placeholder', ['--message', 'GG {user}, welcome to {server}!'], 'INVALID_TEMPLATE', 1],
+    ['XP per message past 1,000', ['--xp-per-message', '1001'], 'INVALID_ARGUMENT', 2],
+    ['a negative cooldown', ['--cooldown', '-5'], 'INVALID_ARGUMENT', 2],
+    ['an unknown reward stacking', ['--rewards', 'both'], 'INVALID_ARGUMENT', 2],
   ])('refuses %s and changes nothing', async (_, flags, code, exit) => {
     const g = await levelGuild();
     const args = flags.map((f) => (f === '__unknown__' ? snowflake() : f === '__voice__' ? g.voice : f));

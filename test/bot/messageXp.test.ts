@@ -106,4 +106,30 @@ describe('MESSAGE_CREATE', () => {
     await bed.dispatch('MESSAGE_CREATE', message(guild.id, user));
     expect(await levelRow(guild.id, user)).toMatchObject({ xp: XP_PER_MESSAGE, messages: 1 });
   });
+
+  it("earns the server's own XP per message, and nothing in a no-XP channel or for a member with a no-XP role (not even counted)", async () => {
+    const rules = await createDiscordGuild(database.db, bed.fake);
+    await saveLevelSettings(database.db, rules.id, {
+      announceChannelId: null,
+      announceTemplate: 'GG {user}',
+      removePreviousRewards: false,
+      messageCooldownSeconds: 0,
+      xpPerMessage: 7,
+      noXpChannelIds: [rules.channels.log],
+      noXpRoleIds: [rules.roles.moderator],
+    });
+    const user = snowflake();
+    const inChannel = (channelId: string, roles: string[], at: Date) => message(rules.id, user, at, { channel_id: channelId, member: { roles, joined_at: NOW.toISOString(), deaf: false, mute: false, flags: 0 } });
+    await bed.dispatch('MESSAGE_CREATE', inChannel(rules.channels.log, [rules.roles.member], NOW));
+    await bed.dispatch('MESSAGE_CREATE', inChannel(rules.channels.general, [rules.roles.member, rules.roles.moderator], later(1)));
+    expect(await levelRow(rules.id, user)).toBeUndefined();
+    expect(await database.db.selectFrom('level_counted_messages').select('message_id').where('guild_id', '=', rules.id).execute()).toEqual([]);
+    await bed.dispatch('MESSAGE_CREATE', inChannel(rules.channels.general, [rules.roles.member], later(2)));
+    expect(await levelRow(rules.id, user)).toEqual({ xp: 7, messages: 1, last_xp_at: later(2) });
+    expect((await activityAudit(rules.id, user))[0]).toMatchObject({ data: { messages: 1, xpEarned: 7 } });
+    // A changed rate changes the next message's XP.
+    await saveLevelSettings(database.db, rules.id, { announceChannelId: null, announceTemplate: 'GG {user}', removePreviousRewards: false, xpPerMessage: 31 });
+    await bed.dispatch('MESSAGE_CREATE', inChannel(rules.channels.general, [], later(3)));
+    expect(await levelRow(rules.id, user)).toEqual({ xp: 38, messages: 2, last_xp_at: later(3) });
+  });
 });

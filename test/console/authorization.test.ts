@@ -21,6 +21,9 @@ import { openTicket } from '../../src/tickets/openTicket.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { createTestKey } from '../harness/fixtures.js';
 import { newTestCase } from '../harness/modCases.js';
+import { addLevelReward, saveLevelSettings } from '../../db/levels/members.js';
+import { upsertPlatformChannels } from '../../db/platform/local.js';
+import { requestXpChange } from '../../src/levels/requestXpChange.js';
 import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
 
 const { database, app } = useApiTestBed({ temporal: true, env: { CONSOLE_SIGN_IN_LIMIT: '1000' } });
@@ -46,6 +49,7 @@ async function serverRoutes() {
   const f = await flowRecords(guild.id);
   const i = await inviteRecords(guild.id, guild.managerRoleId);
   const m = await moderationRecords(guild.id, guild.managerId, guild.memberId);
+  const lv = await levelRecords(guild);
   const pages = [
     s,
     `${s}/overview`,
@@ -93,6 +97,8 @@ async function serverRoutes() {
     `${s}/moderation/cases/${m.caseNumber}`,
     `${s}/moderation/actions/new`,
     `${s}/moderation/actions/${m.actionId}`,
+    `${s}/levels/members/${guild.memberId}`,
+    `${s}/levels/xp-changes/${lv.changeId}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -129,9 +135,36 @@ async function serverRoutes() {
     [`${i.milestone}/edit`, { 'milestone-invites': '9', 'milestone-role': guild.managerRoleId }],
     [`${i.milestone}/remove`, {}],
     [`${s}/moderation/actions`, { 'mod-action': 'warn', 'mod-member': guild.memberId, 'mod-reason': 'x' }],
+    [`${s}/levels/rules`, { 'xp-per-message': '5', 'xp-per-voice-minute': '5', 'message-cooldown': '5', 'reward-stacking': 'replace' }],
+    [`${s}/levels/no-xp-channels`, { 'no-xp-channel': lv.channelId }],
+    [`${s}/levels/no-xp-channels/remove`, { channel: lv.noXpChannelId }],
+    [`${s}/levels/rewards`, { 'reward-level': '7', 'reward-role': guild.managerRoleId }],
+    [`${s}/levels/rewards/remove`, { level: '3', role: lv.rewardRoleId }],
+    [`${s}/levels/members/${guild.memberId}/xp-changes`, { 'xp-type': 'add', 'xp-amount': '5', 'xp-unit': 'xp' }],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
+}
+
+/** A no-XP channel, a reward role and an XP change asked in the console, so each form and page exists. */
+async function levelRecords(guild: { id: string; managerId: string; memberId: string }) {
+  const channelId = '100000000000000004';
+  const noXpChannelId = '100000000000000005';
+  const rewardRoleId = '100000000000000006';
+  await upsertPlatformChannels(database.db, guild.id, [{ channelId, name: 'chat', type: 'text', position: 1 }]);
+  await saveLevelSettings(database.db, guild.id, { announceChannelId: null, announceTemplate: 'GG {user}', removePreviousRewards: false, noXpChannelIds: [noXpChannelId] });
+  await addLevelReward(database.db, guild.id, { level: 3, roleId: rewardRoleId });
+  const { changeId } = await requestXpChange(database.db, {
+    guildId: guild.id,
+    userId: guild.memberId,
+    asker: { consoleUserId: guild.managerId },
+    type: 'add',
+    unit: 'xp',
+    amount: 1,
+    reason: null,
+    createdAt: new Date(),
+  });
+  return { channelId, noXpChannelId, rewardRoleId, changeId };
 }
 
 /** An open ticket, a closed one with its transcript, and a ticket panel of the server. */
@@ -254,6 +287,8 @@ const snapshot = async (guildId: string) => ({
   inviteMilestones: await database.db.selectFrom('invite_milestones').select(['invites', 'role_id']).where('guild_id', '=', guildId).execute(),
   modActions: await database.db.selectFrom('moderation_actions').select(['action_id', 'status']).where('guild_id', '=', guildId).execute(),
   modCases: await database.db.selectFrom('moderation_cases').select('number').where('guild_id', '=', guildId).execute(),
+  levelRewards: await database.db.selectFrom('level_rewards').selectAll().where('guild_id', '=', guildId).execute(),
+  xpChanges: await database.db.selectFrom('xp_changes').select(['change_id', 'status']).where('guild_id', '=', guildId).execute(),
 });
 
 describe('every console route of a server', () => {

@@ -39,10 +39,12 @@ describe('the levels page', () => {
     const page = await client.get(`/console/servers/${guild.id}/levels`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('#level-ups');
-    expect(page.text).not.toContain('>Lounge');
+    // The announcement goes to a channel members read messages in; a voice channel is not offered for it.
+    expect(/<select id="announce-channel".*?<\/select>/s.exec(page.text)?.[0]).not.toContain('Lounge');
     expect(page.text).toContain('GG {user}, you reached level {level}!');
-    expect(page.text).toContain('at most once every 60 seconds');
-    expect(page.text).toMatch(/<tr data-rank="1"><td>1<\/td><td>top-talker<\/td>/);
+    expect(page.text).toMatch(/id="message-cooldown"[^>]*value="60"/);
+    // Each name opens the member's page (their XP change).
+    expect(page.text).toContain(`<tr data-rank="1"><td>1</td><td><a href="/console/servers/${guild.id}/levels/members/${named}">top-talker</a></td>`);
     expect([...page.text.matchAll(/data-rank="(\d+)"/g)]).toHaveLength(25);
     expect(page.text).toContain(`href="/console/servers/${guild.id}/levels?cursor=25"`);
     const next = await client.get(`/console/servers/${guild.id}/levels?cursor=25`);

@@ -71,7 +71,7 @@ async function acceptedXpChange(features: Feature[], who: 'human' | 'bot' | 'str
   const { guild, human, bot } = await guildWithMembers(features);
   const userId = who === 'human' ? human : who === 'bot' ? bot : snowflake();
   const key = await createTestKey(database.db, guild);
-  const change = await requestXpChange(database.db, { guildId: guild.id, userId, apiKeyId: key.id, unit: 'xp', reason: null, createdAt: new Date(), ...body });
+  const change = await requestXpChange(database.db, { guildId: guild.id, userId, asker: { apiKeyId: key.id }, unit: 'xp', reason: null, createdAt: new Date(), ...body });
   const run = () => createLevelsActivities(activityDeps()).runXpChange(change.changeId, guild.id, userId);
   return { guild, userId, change, run };
 }

@@ -16,7 +16,7 @@ async function acceptedChange() {
   const key = await createTestKey(db, guild);
   const userId = await addTestMember(db, guild);
   const change = await requestXpChange(db, {
-    guildId: guild.id, userId, apiKeyId: key.id, type: 'add', unit: 'xp', amount: 120, reason: null, createdAt: new Date(),
+    guildId: guild.id, userId, asker: { apiKeyId: key.id }, type: 'add', unit: 'xp', amount: 120, reason: null, createdAt: new Date(),
   });
   return { guild, userId, change };
 }

@@ -1,15 +1,14 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { LevelsOverview } from '../../../src/console/levelsOverview.js';
 import { LEVEL_UP_PLACEHOLDERS, LEVEL_UP_TEMPLATE_MAX } from '../../../src/levels/levelUpMessage.js';
+import { LEVEL_FIELDS, type LevelForm } from './levelFields.js';
+import { NoXpChannels, RewardRoles, XpRulesForm } from './levelRuleForms.js';
 import { DataTable } from './dataTable.js';
 import { FeatureOff } from './featurePanel.js';
 import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
 import { Layout, type Viewer } from './layout.js';
 import { OlderLink } from './olderLink.js';
 import { ChannelPicker } from './pickers.js';
-
-/** The settings form's input ids (the error summary links to them). */
-export const LEVEL_FIELDS = { announceTo: 'announce-to', channel: 'announce-channel', message: 'announce-message' } as const;
 
 const TARGETS = [
   { value: 'channel', label: 'In the announcement channel' },
@@ -64,29 +63,36 @@ function SettingsForm(props: { viewer: Viewer; guild: GuildRecord; overview: Lev
   );
 }
 
-export function LevelsPage(props: { viewer: Viewer; guild: GuildRecord; overview: LevelsOverview; olderHref: string | null; form?: FormState }) {
+export function LevelsPage(props: { viewer: Viewer; guild: GuildRecord; overview: LevelsOverview; olderHref: string | null; form?: FormState & { name: LevelForm } }) {
   const { guild, overview } = props;
-  const { settings, leaderboard, names } = overview;
+  // Only the form that came back shows what was sent; the others show the saved settings.
+  const formOf = (name: LevelForm) => (props.form?.name === name ? props.form : undefined);
+  const { leaderboard, names } = overview;
   const on = guild.features.includes('levels');
   return (
     <Layout title="Levels" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'levels' }} hasErrors={!!props.form?.problem}>
       <ErrorSummary problem={props.form?.problem} />
       {!on && <FeatureOff viewer={props.viewer} guild={guild} feature="levels" label="Levels" then="levels" />}
-      <SettingsForm viewer={props.viewer} guild={guild} overview={overview} form={props.form} />
-      <p data-level-rules>
-        A member's messages earn XP at most once every {settings.messageCooldownSeconds} seconds. Reward roles{' '}
-        {settings.removePreviousRewards ? 'replace each other: a member keeps only the highest reached' : 'stack: a member keeps every one reached'}.
-      </p>
+      <SettingsForm viewer={props.viewer} guild={guild} overview={overview} form={formOf('announcement')} />
+      <XpRulesForm viewer={props.viewer} guild={guild} overview={overview} form={formOf('rules')} />
+      <NoXpChannels viewer={props.viewer} guild={guild} overview={overview} form={formOf('noXpChannel')} />
+      <RewardRoles viewer={props.viewer} guild={guild} overview={overview} form={formOf('reward')} />
       <h2>Leaderboard</h2>
       <DataTable
         caption={<>Members of {guild.name} by XP ({leaderboard.total} with XP)</>}
         columns={['Rank', 'Member', 'Level', 'XP', 'Messages', 'Voice minutes']}
         rows={leaderboard.items}
-        empty={{ name: 'leaderboard', text: 'Nobody has earned XP yet: members earn it by writing and talking while Levels is on.' }}
+        empty={{ name: 'leaderboard', text: 'Nobody has earned XP yet: members earn it by writing and talking while Levels is on. A member\'s name here opens their page, where staff change their XP.' }}
         row={(r) => (
           <tr data-rank={r.rank}>
             <td>{r.rank}</td>
-            <td>{r.hidden || !r.userId ? <span class="muted">hidden by the member</span> : (names.get(r.userId) ?? r.userId)}</td>
+            <td>
+              {r.hidden || !r.userId ? (
+                <span class="muted">hidden by the member</span>
+              ) : (
+                <a href={`/console/servers/${guild.id}/levels/members/${r.userId}`}>{names.get(r.userId) ?? r.userId}</a>
+              )}
+            </td>
             <td>{r.level}</td>
             <td>{r.xp}</td>
             <td>{r.messages}</td>

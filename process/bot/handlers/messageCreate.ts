@@ -14,7 +14,8 @@ const byMember = (d: GatewayMessageCreateDispatchData) => !d.author.bot && !d.au
  * MESSAGE_CREATE, several of one server at once (the dispatch queue's batches), in one transaction: the messages
  * of open tickets' channels go to their transcripts (recordTicketMessages, as `simulate ticket-message`; only a
  * member's own message counts for a side, a bot's notice is no staff response), and members' messages earn XP
- * (countMessages, as `simulate level-activity`), each level reached recording its reward roles and announcement
+ * (countMessages, as `simulate level-activity`; the author's roles from the dispatch's `member` for the server's
+ * no-XP roles), each level reached recording its reward roles and announcement
  * (with the message's channel, for a server that announces in the member's current channel) for the worker to apply
  * (workflow `level-up/...`). Direct messages carry no server and are left out.
  */
@@ -25,7 +26,9 @@ async function messageCreateBatch(data: unknown[], { db, clock }: BotDeps): Prom
     const guild = await knownGuild(trx, messages[0]!.guild_id!);
     if (!guild) return;
     await recordTicketMessages(trx, guild, messages.map((d) => ({ channelId: d.channel_id, message: transcriptMessage(d, !byMember(d)) })));
-    const counted = messages.filter(byMember).map((d) => ({ userId: d.author.id, messageId: d.id, at: new Date(d.timestamp), channelId: d.channel_id }));
+    const counted = messages
+      .filter(byMember)
+      .map((d) => ({ userId: d.author.id, messageId: d.id, at: new Date(d.timestamp), channelId: d.channel_id, roleIds: d.member?.roles ?? [] }));
     await countMessages(trx, guild, counted, clock.now());
   });
 }

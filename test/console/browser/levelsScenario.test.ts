@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { upsertPlatformChannels } from '../../../db/platform/local.js';
-import { useApiTestBed } from '../../harness/apiTestBed.js';
+import { upsertPlatformRoles } from '../../../db/platform/local.js';
+import { useWorkflowTestBed } from '../../harness/workflowTestBed.js';
 import { addTestMember, snowflake } from '../../harness/fixtures.js';
 import { managedGuild } from '../consoleClient.js';
 import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
 
-const { database, app } = useApiTestBed();
+// A worker applies the XP change asked in the page, so its page shows it done.
+const { database, app } = useWorkflowTestBed();
 const browser = useBrowser();
 
 describe('the levels page in a real browser', { timeout: 120_000 }, () => {
@@ -41,5 +43,68 @@ describe('the levels page in a real browser', { timeout: 120_000 }, () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expectAccessible(page);
     await screenshot(page, 'levels-phone');
+  });
+
+  it('sets what members earn, a no-XP channel and a reward role, then changes a member\'s XP and shows it done', async () => {
+    const guild = await managedGuild(database.db, 'Rules Guild');
+    await database.db.updateTable('guilds').set({ features: ['levels'] }).where('id', '=', guild.id).execute();
+    const spam = snowflake();
+    const regular = snowflake();
+    await upsertPlatformChannels(database.db, guild.id, [{ channelId: spam, name: 'bot-spam', type: 'text', position: 1 }]);
+    await upsertPlatformRoles(database.db, guild.id, [{ roleId: regular, name: 'Regular', position: 1 }]);
+    const ada = await addTestMember(database.db, guild, { username: 'ada' });
+    await database.db.insertInto('level_members').values({ guild_id: guild.id, user_id: ada, xp: 90 }).execute();
+
+    const { page } = await browser.open();
+    await signInLocally(page, app.baseUrl, guild.managerId);
+    const levels = `${app.baseUrl}/console/servers/${guild.id}/levels`;
+    await page.goto(levels);
+    await page.getByLabel('XP per message', { exact: true }).fill('25');
+    await page.getByRole('radio', { name: /^Replace/ }).check();
+    await page.getByRole('button', { name: 'Save what members earn' }).click();
+    await page.waitForURL(levels);
+    await page.getByLabel('Channel', { exact: true }).selectOption({ label: '#bot-spam' });
+    await page.getByRole('button', { name: 'Add the channel' }).click();
+    await page.waitForURL(levels);
+    await page.getByLabel('Level', { exact: true }).fill('1');
+    await page.getByLabel('Role given', { exact: true }).selectOption({ label: '@Regular' });
+    await page.getByRole('button', { name: 'Add the reward' }).click();
+    await page.waitForURL(levels);
+    // The browser checks the numbers' bounds itself; the same role at a second level is the server's refusal.
+    await page.getByLabel('Level', { exact: true }).fill('2');
+    await page.getByLabel('Role given', { exact: true }).selectOption({ label: '@Regular' });
+    await page.getByRole('button', { name: 'Add the reward' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-error'))).toBe('REWARD_EXISTS');
+    expect(await page.getByLabel('Level', { exact: true }).inputValue()).toBe('2');
+    await expectAccessible(page);
+    await screenshot(page, 'levels-rules-error');
+    const saved = await database.db.selectFrom('level_settings').selectAll().where('guild_id', '=', guild.id).executeTakeFirstOrThrow();
+    expect(saved).toMatchObject({ xp_per_message: 25, remove_previous_rewards: true, no_xp_channel_ids: [spam] });
+    expect(await page.locator(`tr[data-reward="1:${regular}"]`).textContent()).toContain('@Regular');
+    await expectAccessible(page);
+    await screenshot(page, 'levels-rules');
+
+    await page.getByRole('link', { name: 'ada' }).click();
+    await page.waitForURL(`${levels}/members/${ada}`);
+    await expectAccessible(page);
+    await screenshot(page, 'levels-member');
+    await page.getByLabel('Amount', { exact: true }).fill('20');
+    await page.getByLabel('Reason (optional)').fill('Helped at the event');
+    await page.getByRole('button', { name: 'Change the XP' }).click();
+    await page.waitForURL(/\/levels\/xp-changes\/xpc_/);
+    // The change is applied by the worker; the page shows its status as the API's poll does.
+    await expect.poll(async () => (await page.reload(), await page.locator('[data-xp-status]').getAttribute('data-xp-status')), { timeout: 60_000 }).toBe('done');
+    expect(await page.locator('[data-xp-result]').textContent()).toContain('Level 0 → 1, 110 XP.');
+    await expectAccessible(page);
+    await screenshot(page, 'levels-xp-change');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page);
+    await screenshot(page, 'levels-xp-change-phone');
+    await page.goto(`${levels}/members/${ada}`);
+    await expectAccessible(page);
+    await screenshot(page, 'levels-member-phone');
+    await page.goto(levels);
+    await expectAccessible(page);
+    await screenshot(page, 'levels-rules-phone');
   });
 });
