@@ -19,6 +19,9 @@ export function SubmissionsPage(props: { viewer: Viewer; guild: GuildRecord; sta
   const { guild, names } = props;
   return (
     <Layout title="Applications" viewer={props.viewer} server={nav(guild)}>
+      <p>
+        <a href={`${applicationsPath(guild.id)}/forms`}>Forms</a> · <a href={`${applicationsPath(guild.id)}/panels`}>Panels</a>
+      </p>
       <ListView
         filter={{
           action: applicationsPath(guild.id),
