@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { saveApplicationPanel } from '../../db/applications/panels.js';
 import { insertEvent } from '../../db/shared/events.js';
 import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { fileTestAppeal } from '../harness/appeals.js';
@@ -27,6 +28,8 @@ async function serverRoutes() {
   const t = await ticketRecords(guild.id);
   const form = await createTestForm(database.db, guild.id);
   const { number: submission } = await fileTestSubmission(database.db, guild.id, { form, userId: guild.memberId, at: new Date() });
+  const appPanel = 1;
+  await saveApplicationPanel(database.db, { guildId: guild.id, panelId: appPanel, channelId: '100000000000000002', text: 'Apply', formIds: null, message: null, posts: 0, updatedAt: new Date() });
   const { number: appeal } = await fileTestAppeal(database.db, guild.id, { userId: '100000000000000003', at: new Date() });
   const pages = [
     s,
@@ -50,6 +53,12 @@ async function serverRoutes() {
     `${s}/applications/${submission}`,
     `${s}/appeals`,
     `${s}/appeals/${appeal}`,
+    `${s}/applications/forms`,
+    `${s}/applications/forms/new`,
+    `${s}/applications/forms/${form.id}`,
+    `${s}/applications/panels`,
+    `${s}/applications/panels/new`,
+    `${s}/applications/panels/${appPanel}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -70,6 +79,10 @@ async function serverRoutes() {
     [`${s}/tickets/settings`, { 'ticket-transcripts': 'on' }],
     [`${s}/applications/${submission}/decision`, { decision: 'accepted' }],
     [`${s}/appeals/${appeal}/decision`, { 'appeal-verb': 'approve', 'appeal-reason': 'x' }],
+    [`${s}/applications/forms`, { 'form-title': 'x', 'question-0-label': 'y', 'question-0-type': 'short' }],
+    [`${s}/applications/forms/${form.id}`, { 'form-title': 'x', 'question-0-label': 'y', 'question-0-type': 'short' }],
+    [`${s}/applications/panels`, { 'app-panel-text': 'x' }],
+    [`${s}/applications/panels/${appPanel}`, { 'app-panel-text': 'x' }],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -96,6 +109,8 @@ const snapshot = async (guildId: string) => ({
   ticketSettings: await database.db.selectFrom('ticket_settings').selectAll().where('guild_id', '=', guildId).execute(),
   appeals: await database.db.selectFrom('appeals').select(['number', 'status', 'decided_by', 'applying']).where('guild_id', '=', guildId).execute(),
   appealMessages: await database.db.selectFrom('appeal_messages').select('id').where('guild_id', '=', guildId).execute(),
+  applicationForms: await database.db.selectFrom('application_forms').selectAll().where('guild_id', '=', guildId).execute(),
+  applicationPanels: await database.db.selectFrom('application_panels').selectAll().where('guild_id', '=', guildId).execute(),
   submissions: await database.db.selectFrom('application_submissions').select(['number', 'status', 'decided_by']).where('guild_id', '=', guildId).execute(),
   messages: await database.db.selectFrom('platform_messages').select('id').where('guild_id', '=', guildId).execute(),
   keys: await database.db.selectFrom('api_keys').select(['id', 'revoked_at']).where('guild_id', '=', guildId).execute(),
