@@ -30,6 +30,26 @@ export function applicationFormRoutes(router: ConsoleRouter, deps: AppDeps): voi
     sendPage(ctx, FormEditPage({ viewer, guild, directory, form, state }), state?.problem?.status);
   }
 
+  /** Creates a form (createForm), or changes `record` (changeForm), from the editor; refused input stays on it. */
+  async function saveForm(ctx: ConsoleContext, { guild, viewer, actor }: Awaited<ReturnType<typeof managedServer>>, record?: FormRecord) {
+    const form = formOf(ctx);
+    await submitOnce(
+      ctx,
+      deps,
+      async () => {
+        const edit = formEditOf(form, await readServerDirectory(deps.platform, guild.id));
+        if (record) {
+          await deps.db.transaction().execute((trx) => changeForm(trx, { guildId: guild.id, formId: record.id, edit, actor }));
+          return formsPath(guild.id);
+        }
+        const draft = { ...edit, guildId: guild.id, opensAt: null, closesAt: null, reapplyCooldownSeconds: REAPPLY_COOLDOWN, announceChannelId: null, at: deps.clock.now(), actor };
+        const created = await deps.db.transaction().execute((trx) => createForm(trx, draft));
+        return `${formsPath(guild.id)}/${created.id}`;
+      },
+      (problem) => sendForm(ctx, guild, viewer, record, { values: form, problem }),
+    );
+  }
+
   async function formOfPath(ctx: ConsoleContext) {
     const server = await managedServer(ctx, deps);
     requireFeature(server.guild, 'applications');
@@ -51,20 +71,9 @@ export function applicationFormRoutes(router: ConsoleRouter, deps: AppDeps): voi
   });
 
   router.post(base, async (ctx) => {
-    const { guild, viewer, actor } = await managedServer(ctx, deps);
-    requireFeature(guild, 'applications');
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const edit = formEditOf(form, await readServerDirectory(deps.platform, guild.id));
-        const draft = { ...edit, guildId: guild.id, opensAt: null, closesAt: null, reapplyCooldownSeconds: REAPPLY_COOLDOWN, announceChannelId: null, at: deps.clock.now(), actor };
-        const created = await deps.db.transaction().execute((trx) => createForm(trx, draft));
-        return `${formsPath(guild.id)}/${created.id}`;
-      },
-      (problem) => sendForm(ctx, guild, viewer, undefined, { values: form, problem }),
-    );
+    const server = await managedServer(ctx, deps);
+    requireFeature(server.guild, 'applications');
+    await saveForm(ctx, server);
   });
 
   router.get(`${base}/:formId`, async (ctx) => {
@@ -73,17 +82,7 @@ export function applicationFormRoutes(router: ConsoleRouter, deps: AppDeps): voi
   });
 
   router.post(`${base}/:formId`, async (ctx) => {
-    const { guild, viewer, actor, form: record } = await formOfPath(ctx);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const edit = formEditOf(form, await readServerDirectory(deps.platform, guild.id));
-        await deps.db.transaction().execute((trx) => changeForm(trx, { guildId: guild.id, formId: record.id, edit, actor }));
-        return formsPath(guild.id);
-      },
-      (problem) => sendForm(ctx, guild, viewer, record, { values: form, problem }),
-    );
+    const { form, ...server } = await formOfPath(ctx);
+    await saveForm(ctx, server, form);
   });
 }
