@@ -76,6 +76,12 @@ describe('application forms and panels in the dashboard', () => {
     const [change] = await auditOf(guild.id, 'applications.formChange');
     expect(change).toMatchObject({ actor_type: 'console_user', actor_id: guild.managerId, data: { before: { acceptRoleIds: [], reviewChannelId: null }, after: { acceptRoleIds: [guild.staffRole], reviewChannelId: guild.news } } });
     expect(Object.keys((change!.data as { after: object }).after).sort()).toEqual(['acceptRoleIds', 'questions', 'reviewChannelId']);
+
+    // Saved again unchanged (a fresh form): no audit row.
+    await client.get(`${forms}/${row!.id}`);
+    const again = { ...FORM, 'question-0-id': 'q1', 'question-1-id': 'q2', 'question-1-label': 'Your age', 'question-1-type': 'number', 'form-accept-roles': guild.staffRole, 'form-review-channel': guild.news };
+    expect((await client.post(`${forms}/${row!.id}`, again)).status).toBe(303);
+    expect(await auditOf(guild.id, 'applications.formChange')).toHaveLength(1);
   });
 
   it.each([
