@@ -7,6 +7,8 @@ import { assetRoutes } from './assets.js';
 import { consoleErrors } from './consoleErrors.js';
 import type { ConsoleState } from './consoleState.js';
 import { appealRoutes } from './routes/appealRoutes.js';
+import { applicationFormRoutes } from './routes/applicationFormRoutes.js';
+import { applicationPanelRoutes } from './routes/applicationPanelRoutes.js';
 import { applicationRoutes } from './routes/applicationRoutes.js';
 import { auditRoutes } from './routes/auditRoutes.js';
 import { bankMemberRoutes } from './routes/bankMemberRoutes.js';
@@ -58,6 +60,8 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   // Panels first: their paths would otherwise be taken for a ticket's number.
   ticketPanelRoutes(router, deps);
   ticketRoutes(router, deps);
+  applicationFormRoutes(router, deps);
+  applicationPanelRoutes(router, deps);
   applicationRoutes(router, deps);
   appealRoutes(router, deps);
   bankRoutes(router, deps);

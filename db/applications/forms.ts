@@ -61,6 +61,29 @@ export async function insertForm(trx: Db, f: NewForm): Promise<FormRecord> {
   return toFormRecord(row);
 }
 
+/** What staff may change on a form after its creation. */
+export type FormEdit = Pick<FormRecord, 'title' | 'description' | 'open' | 'questions' | 'acceptRoleIds' | 'removeRoleIds' | 'reviewChannelId'>;
+
+/** Changes a form in place (its id, place and submissions stay); undefined when the server has no such form. */
+export async function updateForm(trx: Db, guildId: string, id: number, e: FormEdit): Promise<FormRecord | undefined> {
+  const row = await trx
+    .updateTable('application_forms')
+    .set({
+      title: e.title,
+      description: e.description,
+      open: e.open,
+      questions: JSON.stringify(e.questions),
+      accept_role_ids: JSON.stringify(e.acceptRoleIds),
+      remove_role_ids: JSON.stringify(e.removeRoleIds),
+      review_channel_id: e.reviewChannelId,
+    })
+    .where('guild_id', '=', guildId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row && toFormRecord(row);
+}
+
 export async function findForm(db: Db, guildId: string, id: number): Promise<FormRecord | undefined> {
   const row = await db.selectFrom('application_forms').selectAll().where('guild_id', '=', guildId).where('id', '=', id).executeTakeFirst();
   return row && toFormRecord(row);
@@ -71,8 +94,11 @@ export interface FormWithCounts extends FormRecord {
   openSubmissions: number;
 }
 
-/** The server's forms in console order, each with its submission counts (total, and open = pending + interview + hold). */
-export async function listFormsWithCounts(db: Db, guildId: string): Promise<FormWithCounts[]> {
+/**
+ * The server's forms in console order, each with its submission counts (total, and open = pending + interview + hold);
+ * `page` gives the forms after a place in that order, at most `limit` (the console's pages).
+ */
+export async function listFormsWithCounts(db: Db, guildId: string, page?: { after?: number; limit: number }): Promise<FormWithCounts[]> {
   const rows = await db
     .selectFrom('application_forms as f')
     .selectAll('f')
@@ -92,6 +118,8 @@ export async function listFormsWithCounts(db: Db, guildId: string): Promise<Form
         .as('open_submissions'),
     ])
     .where('f.guild_id', '=', guildId)
+    .$if(page?.after !== undefined, (q) => q.where('f.position', '>', page!.after!))
+    .$if(page !== undefined, (q) => q.limit(page!.limit))
     .orderBy('f.position')
     .orderBy('f.id')
     .execute();

@@ -55,3 +55,22 @@ export async function saveApplicationPanel(db: Kysely<Database>, p: ApplicationP
 /** The server's forms, id and title, in console order: the buttons of a panel that shows every form. */
 export const listFormTitles = (db: Kysely<Database>, guildId: string) =>
   db.selectFrom('application_forms').select(['id', 'title']).where('guild_id', '=', guildId).orderBy('position').orderBy('id').execute();
+
+/** The server's application panels by number, those after `after`, at most `limit`. */
+export async function listApplicationPanels(db: Kysely<Database>, guildId: string, page: { after?: number; limit: number }): Promise<ApplicationPanel[]> {
+  const rows = await db
+    .selectFrom('application_panels')
+    .selectAll()
+    .where('guild_id', '=', guildId)
+    .$if(page.after !== undefined, (q) => q.where('panel_id', '>', page.after!))
+    .orderBy('panel_id')
+    .limit(page.limit)
+    .execute();
+  return rows.map(toPanel);
+}
+
+/** The highest panel number of the server, if it has a panel. */
+export async function lastApplicationPanelId(db: Kysely<Database>, guildId: string): Promise<number | undefined> {
+  const last = await db.selectFrom('application_panels').select((eb) => eb.fn.max('panel_id').as('max')).where('guild_id', '=', guildId).executeTakeFirst();
+  return last?.max ?? undefined;
+}

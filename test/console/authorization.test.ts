@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { saveApplicationPanel } from '../../db/applications/panels.js';
 import { insertEvent } from '../../db/shared/events.js';
 import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { fileTestAppeal } from '../harness/appeals.js';
@@ -44,6 +45,8 @@ async function serverRoutes() {
   const form = await createTestForm(database.db, guild.id);
   const { number: submission } = await fileTestSubmission(database.db, guild.id, { form, userId: guild.memberId, at: new Date() });
   const shop = await shopRecords(guild.id, guild.memberId);
+  const appPanel = 1;
+  await saveApplicationPanel(database.db, { guildId: guild.id, panelId: appPanel, channelId: '100000000000000002', text: 'Apply', formIds: null, message: null, posts: 0, updatedAt: new Date() });
   const { number: appeal } = await fileTestAppeal(database.db, guild.id, { userId: '100000000000000003', at: new Date() });
   const g = await giveawayRecords(guild.id);
   const f = await flowRecords(guild.id);
@@ -99,6 +102,12 @@ async function serverRoutes() {
     `${s}/moderation/actions/${m.actionId}`,
     `${s}/levels/members/${guild.memberId}`,
     `${s}/levels/xp-changes/${lv.changeId}`,
+    `${s}/applications/forms`,
+    `${s}/applications/forms/new`,
+    `${s}/applications/forms/${form.id}`,
+    `${s}/applications/panels`,
+    `${s}/applications/panels/new`,
+    `${s}/applications/panels/${appPanel}`,
   ];
   const actions: Array<[string, Record<string, string>]> = [
     [`${s}/overview/features/levels`, { on: 'false' }],
@@ -141,6 +150,10 @@ async function serverRoutes() {
     [`${s}/levels/rewards`, { 'reward-level': '7', 'reward-role': guild.managerRoleId }],
     [`${s}/levels/rewards/remove`, { level: '3', role: lv.rewardRoleId }],
     [`${s}/levels/members/${guild.memberId}/xp-changes`, { 'xp-type': 'add', 'xp-amount': '5', 'xp-unit': 'xp' }],
+    [`${s}/applications/forms`, { 'form-title': 'x', 'question-0-label': 'y', 'question-0-type': 'short' }],
+    [`${s}/applications/forms/${form.id}`, { 'form-title': 'x', 'question-0-label': 'y', 'question-0-type': 'short' }],
+    [`${s}/applications/panels`, { 'app-panel-text': 'x' }],
+    [`${s}/applications/panels/${appPanel}`, { 'app-panel-text': 'x' }],
   ];
   // Every action's form carries a one-time token (api/console/formFlow.ts submitOnce).
   return { guild, key, endpoint, pages, actions: actions.map(([path, fields]): [string, Record<string, string>, boolean] => [path, fields, true]) };
@@ -257,6 +270,8 @@ const snapshot = async (guildId: string) => ({
   ticketSettings: await database.db.selectFrom('ticket_settings').selectAll().where('guild_id', '=', guildId).execute(),
   appeals: await database.db.selectFrom('appeals').select(['number', 'status', 'decided_by', 'applying']).where('guild_id', '=', guildId).execute(),
   appealMessages: await database.db.selectFrom('appeal_messages').select('id').where('guild_id', '=', guildId).execute(),
+  applicationForms: await database.db.selectFrom('application_forms').selectAll().where('guild_id', '=', guildId).execute(),
+  applicationPanels: await database.db.selectFrom('application_panels').selectAll().where('guild_id', '=', guildId).execute(),
   submissions: await database.db.selectFrom('application_submissions').select(['number', 'status', 'decided_by']).where('guild_id', '=', guildId).execute(),
   messages: await database.db.selectFrom('platform_messages').select('id').where('guild_id', '=', guildId).execute(),
   keys: await database.db.selectFrom('api_keys').select(['id', 'revoked_at']).where('guild_id', '=', guildId).execute(),

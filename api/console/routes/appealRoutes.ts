@@ -2,31 +2,22 @@ import { appealDecisionOperation } from '../../../src/appeals/appealDecisionOper
 import { AppealDecisionRequest } from '../../../src/appeals/contract.js';
 import { decideAppeal } from '../../../src/appeals/decideAppeal.js';
 import { readAppealDetail, readAppealPage } from '../../../src/appeals/readAppeals.js';
-import { ConsoleRefusal } from '../../../src/console/errors.js';
 import { memberNames } from '../../../src/console/memberNames.js';
 import { AppError } from '../../../src/core/errors.js';
 import { readCaseDetail } from '../../../src/moderation/readModeration.js';
 import type { AppDeps } from '../../context.js';
 import { requireFeature } from '../consoleFeatures.js';
-import { formOf, idParam, managedServer } from '../consoleDeps.js';
+import { idParam, managedServer } from '../consoleDeps.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
-import { FormRejection, submitOnce } from '../formFlow.js';
-import { launchAfterCommit } from '../launchAfterCommit.js';
+import { FormRejection } from '../formFlow.js';
 import { sendPage } from '../render.js';
-import { APPEAL_DECISION_FIELDS } from '../views/appealDecisionForm.js';
-import { APPEAL_FILTERS, AppealPage, appealPath, AppealsPage } from '../views/appealPages.js';
+import { APPEAL_DECISION_FIELDS, APPEAL_FILTERS, AppealPage, appealPath, AppealsPage } from '../views/appealPages.js';
 import { FeatureOffPage } from '../views/featureOff.js';
 import type { FieldError } from '../views/formParts.js';
+import { postDecision } from './decisionRoute.js';
+import { listQueryOf } from './listQuery.js';
 
 const PAGE_SIZE = 25;
-
-function appealQueryOf(ctx: ConsoleContext) {
-  const status = typeof ctx.query.status === 'string' && ctx.query.status !== '' ? ctx.query.status : 'open';
-  if (!(APPEAL_FILTERS as readonly string[]).includes(status)) throw new ConsoleRefusal('INVALID_INPUT', `Status is one of ${APPEAL_FILTERS.join(', ')}.`);
-  const before = typeof ctx.query.before === 'string' ? ctx.query.before : undefined;
-  if (before !== undefined && !/^\d{1,9}$/.test(before)) throw new ConsoleRefusal('INVALID_INPUT', '`before` is an appeal number.');
-  return { status: status as (typeof APPEAL_FILTERS)[number], before: before === undefined ? undefined : Number(before) };
-}
 
 /** The decision form's input, checked by the API's own schema, or a 400 naming each field to fix. */
 function decisionOf(form: URLSearchParams) {
@@ -65,7 +56,7 @@ export function appealRoutes(router: ConsoleRouter, deps: AppDeps): void {
   router.get(base, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);
     if (!guild.features.includes('appeals')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'appeals', active: 'appeals', title: 'Appeals', then: 'appeals' }));
-    const query = appealQueryOf(ctx);
+    const query = listQueryOf(ctx, APPEAL_FILTERS, 'an appeal number', 'open');
     const page = await readAppealPage(deps.db, guild.id, { ...query, limit: PAGE_SIZE });
     const olderHref = page.nextCursor && `/console/servers/${guild.id}/appeals?${new URLSearchParams({ status: query.status, before: page.nextCursor })}`;
     sendPage(ctx, AppealsPage({ viewer, guild, status: query.status, appeals: page.items, olderHref }));
@@ -77,29 +68,16 @@ export function appealRoutes(router: ConsoleRouter, deps: AppDeps): void {
   });
 
   router.post(`${base}/:number/decision`, async (ctx) => {
-    const { guild, viewer, session, actor, appeal, banCase, names } = await appealOf(ctx);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const verdict = decisionOf(form);
-        const decided = await deps.db.transaction().execute((trx) =>
-          decideAppeal(trx, {
-            guildId: guild.id,
-            number: appeal.number,
-            ...verdict,
-            apiKeyId: null,
-            decidedBy: session.userId,
-            actor,
-            requestId: ctx.state.requestId,
-            at: deps.clock.now(),
-          }),
-        );
-        await launchAfterCommit(deps, appealDecisionOperation, decided);
-        return appealPath(guild.id, appeal.number);
-      },
-      async (problem) => sendPage(ctx, AppealPage({ viewer, guild, appeal, banCase, names, form: { values: form, problem } }), problem.status),
-    );
+    const { appeal, banCase, names, ...server } = await appealOf(ctx);
+    const { guild, viewer } = server;
+    await postDecision(ctx, deps, {
+      server,
+      number: appeal.number,
+      verdictOf: decisionOf,
+      decide: decideAppeal,
+      operation: appealDecisionOperation,
+      then: appealPath(guild.id, appeal.number),
+      page: (form) => AppealPage({ viewer, guild, appeal, banCase, names, form }),
+    });
   });
 }

@@ -2,28 +2,20 @@ import { applicationDecisionOperation } from '../../../src/applications/applicat
 import { DecisionRequest } from '../../../src/applications/contract.js';
 import { decideSubmission } from '../../../src/applications/decideSubmission.js';
 import { readSubmissionDetail, readSubmissionPage } from '../../../src/applications/readApplications.js';
-import { ConsoleRefusal } from '../../../src/console/errors.js';
 import { memberNames } from '../../../src/console/memberNames.js';
 import type { AppDeps } from '../../context.js';
 import { requireFeature } from '../consoleFeatures.js';
-import { formOf, idParam, managedServer } from '../consoleDeps.js';
+import { idParam, managedServer } from '../consoleDeps.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
-import { FormRejection, submitOnce } from '../formFlow.js';
-import { launchAfterCommit } from '../launchAfterCommit.js';
+import { FormRejection } from '../formFlow.js';
 import { sendPage } from '../render.js';
 import { DECISION_FIELDS, SUBMISSION_FILTERS, SubmissionPage, submissionPath, SubmissionsPage } from '../views/applicationPages.js';
 import { FeatureOffPage } from '../views/featureOff.js';
 import type { FieldError } from '../views/formParts.js';
+import { postDecision } from './decisionRoute.js';
+import { listQueryOf } from './listQuery.js';
 
 const PAGE_SIZE = 25;
-
-function submissionQueryOf(ctx: ConsoleContext) {
-  const status = typeof ctx.query.status === 'string' && ctx.query.status !== '' ? ctx.query.status : undefined;
-  if (status !== undefined && !(SUBMISSION_FILTERS as readonly string[]).includes(status)) throw new ConsoleRefusal('INVALID_INPUT', `Status is one of ${SUBMISSION_FILTERS.join(', ')}.`);
-  const before = typeof ctx.query.before === 'string' ? ctx.query.before : undefined;
-  if (before !== undefined && !/^\d{1,9}$/.test(before)) throw new ConsoleRefusal('INVALID_INPUT', '`before` is a submission number.');
-  return { status: status as (typeof SUBMISSION_FILTERS)[number] | undefined, before: before === undefined ? undefined : Number(before) };
-}
 
 /** The decision form's input, checked by the API's own schema, or a 400 naming each field to fix. */
 function decisionOf(form: URLSearchParams) {
@@ -52,7 +44,7 @@ export function applicationRoutes(router: ConsoleRouter, deps: AppDeps): void {
   router.get(base, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);
     if (!guild.features.includes('applications')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'applications', active: 'applications', title: 'Applications', then: 'applications' }));
-    const query = submissionQueryOf(ctx);
+    const query = listQueryOf(ctx, SUBMISSION_FILTERS, 'a submission number');
     const page = await readSubmissionPage(deps.db, guild.id, { ...query, limit: PAGE_SIZE });
     const names = await memberNames(deps.memberCache, guild.id, page.items.map((s) => s.userId));
     const olderHref = page.nextCursor && `/console/servers/${guild.id}/applications?${new URLSearchParams({ ...(query.status && { status: query.status }), before: page.nextCursor })}`;
@@ -65,29 +57,16 @@ export function applicationRoutes(router: ConsoleRouter, deps: AppDeps): void {
   });
 
   router.post(`${base}/:number/decision`, async (ctx) => {
-    const { guild, viewer, session, actor, submission, names } = await submissionOf(ctx);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const verdict = decisionOf(form);
-        const decided = await deps.db.transaction().execute((trx) =>
-          decideSubmission(trx, {
-            guildId: guild.id,
-            number: submission.number,
-            ...verdict,
-            apiKeyId: null,
-            decidedBy: session.userId,
-            actor,
-            requestId: ctx.state.requestId,
-            at: deps.clock.now(),
-          }),
-        );
-        await launchAfterCommit(deps, applicationDecisionOperation, decided);
-        return submissionPath(guild.id, submission.number);
-      },
-      async (problem) => sendPage(ctx, SubmissionPage({ viewer, guild, submission, names, form: { values: form, problem } }), problem.status),
-    );
+    const { submission, names, ...server } = await submissionOf(ctx);
+    const { guild, viewer } = server;
+    await postDecision(ctx, deps, {
+      server,
+      number: submission.number,
+      verdictOf: decisionOf,
+      decide: decideSubmission,
+      operation: applicationDecisionOperation,
+      then: submissionPath(guild.id, submission.number),
+      page: (form) => SubmissionPage({ viewer, guild, submission, names, form }),
+    });
   });
 }

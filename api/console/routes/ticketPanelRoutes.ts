@@ -1,6 +1,5 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { TicketPanel } from '../../../db/tickets/panels.js';
-import { ConsoleRefusal } from '../../../src/console/errors.js';
 import { readServerDirectory, type ServerDirectory } from '../../../src/console/serverDirectory.js';
 import { PanelRefusal } from '../../../src/core/panelRefusal.js';
 import { changeTicketSettings } from '../../../src/tickets/changeTicketSettings.js';
@@ -18,6 +17,7 @@ import { FeatureOffPage } from '../views/featureOff.js';
 import type { FieldError, FormState } from '../views/formParts.js';
 import type { Viewer } from '../views/layout.js';
 import { PANEL_FIELDS, panelsPath, SETTINGS_FIELDS, TicketPanelFormPage, TicketPanelsPage } from '../views/ticketPanelPages.js';
+import { cursorOf } from './listQuery.js';
 
 const PAGE_SIZE = 25;
 const FIELD_OF: Record<TicketPanelProblem['setting'], string> = {
@@ -63,10 +63,9 @@ export function ticketPanelRoutes(router: ConsoleRouter, deps: AppDeps): void {
   const publishing = (deps: AppDeps) => ({ db: deps.db, platform: deps.platform, clock: deps.clock });
 
   async function sendPanelsPage(ctx: ConsoleContext, guild: GuildRecord, viewer: Viewer, form?: FormState) {
-    const before = typeof ctx.query.before === 'string' ? ctx.query.before : undefined;
-    if (before !== undefined && !/^\d{1,9}$/.test(before)) throw new ConsoleRefusal('INVALID_INPUT', '`before` is a panel number.');
+    const before = cursorOf(ctx, 'a panel number');
     const [page, settings, directory] = await Promise.all([
-      readTicketPanelPage(deps.db, guild.id, { before: before === undefined ? undefined : Number(before), limit: PAGE_SIZE }),
+      readTicketPanelPage(deps.db, guild.id, { before, limit: PAGE_SIZE }),
       readTicketSetup(deps.db, guild.id),
       readServerDirectory(deps.platform, guild.id),
     ]);
@@ -85,6 +84,22 @@ export function ticketPanelRoutes(router: ConsoleRouter, deps: AppDeps): void {
     return { ...server, panel: await readTicketPanel(deps.db, server.guild.id, idParam(ctx, 'panelId')) };
   }
 
+  /** Posts a new panel, or edits `panel` in place, from the panel form; refused input stays on the form. */
+  async function savePanel(ctx: ConsoleContext, { guild, viewer, actor }: Awaited<ReturnType<typeof managedServer>>, panel?: TicketPanel) {
+    const form = formOf(ctx);
+    await submitOnce(
+      ctx,
+      deps,
+      async () => {
+        const change = panelSettingsOf(form, await readServerDirectory(deps.platform, guild.id));
+        const target = panel ? { panelId: panel.panelId, mode: 'update' as const } : { panelId: (await readTicketSetup(deps.db, guild.id)).nextPanelId, mode: 'create' as const };
+        await publishTicketPanel(publishing(deps), { guildId: guild.id, ...target, change, actor }).catch(onThePanelForm);
+        return panelsPath(guild.id);
+      },
+      (problem) => sendPanelForm(ctx, guild, viewer, panel, { values: form, problem }),
+    );
+  }
+
   router.get(base, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);
     if (!guild.features.includes('tickets')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'tickets', active: 'tickets', title: 'Ticket panels and settings', then: 'tickets/panels' }));
@@ -98,20 +113,9 @@ export function ticketPanelRoutes(router: ConsoleRouter, deps: AppDeps): void {
   });
 
   router.post(base, async (ctx) => {
-    const { guild, viewer, actor } = await managedServer(ctx, deps);
-    requireFeature(guild, 'tickets');
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const change = panelSettingsOf(form, await readServerDirectory(deps.platform, guild.id));
-        const { nextPanelId } = await readTicketSetup(deps.db, guild.id);
-        await publishTicketPanel(publishing(deps), { guildId: guild.id, panelId: nextPanelId, change, mode: 'create', actor }).catch(onThePanelForm);
-        return panelsPath(guild.id);
-      },
-      (problem) => sendPanelForm(ctx, guild, viewer, undefined, { values: form, problem }),
-    );
+    const server = await managedServer(ctx, deps);
+    requireFeature(server.guild, 'tickets');
+    await savePanel(ctx, server);
   });
 
   router.get(`${base}/:panelId`, async (ctx) => {
@@ -120,18 +124,8 @@ export function ticketPanelRoutes(router: ConsoleRouter, deps: AppDeps): void {
   });
 
   router.post(`${base}/:panelId`, async (ctx) => {
-    const { guild, viewer, actor, panel } = await panelOf(ctx);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const change = panelSettingsOf(form, await readServerDirectory(deps.platform, guild.id));
-        await publishTicketPanel(publishing(deps), { guildId: guild.id, panelId: panel.panelId, change, mode: 'update', actor }).catch(onThePanelForm);
-        return panelsPath(guild.id);
-      },
-      (problem) => sendPanelForm(ctx, guild, viewer, panel, { values: form, problem }),
-    );
+    const { panel, ...server } = await panelOf(ctx);
+    await savePanel(ctx, server, panel);
   });
 
   router.post('/servers/:guildId/tickets/settings', async (ctx) => {

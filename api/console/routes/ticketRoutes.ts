@@ -13,18 +13,10 @@ import { launchAfterCommit } from '../launchAfterCommit.js';
 import { sendPage } from '../render.js';
 import { FeatureOffPage } from '../views/featureOff.js';
 import { CLOSE_FIELDS, CloseTicketPage, TICKET_FILTERS, TicketPage, TicketsPage, TranscriptPage, ticketPath } from '../views/ticketPages.js';
+import { listQueryOf } from './listQuery.js';
 
 const PAGE_SIZE = 25;
 const TRANSCRIPT_PAGE = 100;
-
-/** The list's query: a status filter and the `before` cursor, each refused 400 INVALID_INPUT when not what it says. */
-function ticketQueryOf(ctx: ConsoleContext) {
-  const status = typeof ctx.query.status === 'string' && ctx.query.status !== '' ? ctx.query.status : undefined;
-  if (status !== undefined && !(TICKET_FILTERS as readonly string[]).includes(status)) throw new ConsoleRefusal('INVALID_INPUT', `Status is one of ${TICKET_FILTERS.join(', ')}.`);
-  const before = typeof ctx.query.before === 'string' ? ctx.query.before : undefined;
-  if (before !== undefined && !/^\d{1,9}$/.test(before)) throw new ConsoleRefusal('INVALID_INPUT', '`before` is a ticket number.');
-  return { status: status as (typeof TICKET_FILTERS)[number] | undefined, before: before === undefined ? undefined : Number(before) };
-}
 
 /** The close form's reason, checked by the API's own schema; empty means none. */
 function reasonOf(form: URLSearchParams): string | null {
@@ -50,7 +42,7 @@ export function ticketRoutes(router: ConsoleRouter, deps: AppDeps): void {
   router.get(base, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);
     if (!guild.features.includes('tickets')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'tickets', active: 'tickets', title: 'Tickets', then: 'tickets' }));
-    const query = ticketQueryOf(ctx);
+    const query = listQueryOf(ctx, TICKET_FILTERS, 'a ticket number');
     const page = await readTicketPage(deps.db, guild.id, { ...query, limit: PAGE_SIZE });
     const names = await memberNames(deps.memberCache, guild.id, page.items.map((t) => t.userId));
     const olderHref = page.nextCursor && `/console/servers/${guild.id}/tickets?${new URLSearchParams({ ...(query.status && { status: query.status }), before: page.nextCursor })}`;

@@ -1,16 +1,27 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { AppealBody, AppealDetailBody } from '../../../src/appeals/contract.js';
 import type { ModCaseBody } from '../../../src/moderation/contract.js';
-import { DataTable } from './dataTable.js';
-import { AppealDecisionForm } from './appealDecisionForm.js';
+import { DecisionForm, type DecisionLabels } from './decisionForm.js';
 import { ErrorSummary, type FormState } from './formParts.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
-import { OlderLink } from './olderLink.js';
+import { ListView, optionsOf } from './listView.js';
 import { nameOf, type Names } from './ticketPages.js';
 
 /** The queue's filters: `open` (the default) is every appeal waiting for a decision, as in the API. */
 export const APPEAL_FILTERS = ['open', 'question', 'approved', 'rejected', 'closed', 'all'] as const;
 const DECIDABLE = new Set(['open', 'question']);
+export const APPEAL_DECISION_FIELDS = { verb: 'appeal-verb', reason: 'appeal-reason' } as const;
+/** Approve or reject an open appeal, with the reason the appellant is sent. */
+const APPEAL_DECISION: DecisionLabels = {
+  fields: { choice: APPEAL_DECISION_FIELDS.verb, reason: APPEAL_DECISION_FIELDS.reason },
+  choices: [
+    { value: 'approve', label: 'Approve (unban)' },
+    { value: 'reject', label: 'Reject' },
+  ],
+  effects:
+    'Approving lifts the ban (with an unban case when Moderation is on) and sends the appellant a single-use invite with your reason; rejecting sends your reason when the appeal settings say so and starts the re-appeal wait.',
+  reason: { label: 'Reason', hint: 'Sent to the appellant and added to the conversation; up to 1,000 characters.', required: true },
+};
 
 const appealsPath = (guildId: string) => `/console/servers/${guildId}/appeals`;
 export const appealPath = (guildId: string, number: number) => `${appealsPath(guildId)}/${number}`;
@@ -24,23 +35,13 @@ export function AppealsPage(props: { viewer: Viewer; guild: GuildRecord; status:
   const { guild } = props;
   return (
     <Layout title="Appeals" viewer={props.viewer} server={nav(guild)}>
-      <form method="get" action={appealsPath(guild.id)} class="filters">
-        <p>
-          <label for="appeal-status">Status</label>
-          <br />
-          <select id="appeal-status" name="status">
-            {APPEAL_FILTERS.map((s) => (
-              <option value={s} selected={props.status === s}>
-                {s === 'open' ? 'waiting for a decision' : s === 'question' ? 'waiting for the appellant' : s === 'all' ? 'any' : s}
-              </option>
-            ))}
-          </select>
-        </p>
-        <p>
-          <button type="submit">Show</button>
-        </p>
-      </form>
-      <DataTable
+      <ListView
+        filter={{
+          action: appealsPath(guild.id),
+          id: 'appeal-status',
+          options: optionsOf(APPEAL_FILTERS, { open: 'waiting for a decision', question: 'waiting for the appellant', all: 'any' }),
+          current: props.status,
+        }}
         caption="Ban appeals, newest first"
         columns={['Appeal', 'Appellant', 'Status', 'Ban case', 'Filed', 'Last activity']}
         rows={props.appeals}
@@ -60,8 +61,8 @@ export function AppealsPage(props: { viewer: Viewer; guild: GuildRecord; status:
             <td>{when(a.lastActivityAt)}</td>
           </tr>
         )}
+        older={{ href: props.olderHref, label: 'Older appeals' }}
       />
-      <OlderLink href={props.olderHref} label="Older appeals" />
     </Layout>
   );
 }
@@ -140,7 +141,7 @@ export function AppealPage(props: { viewer: Viewer; guild: GuildRecord; appeal: 
           ))}
         </ol>
       )}
-      {DECIDABLE.has(a.status) && <AppealDecisionForm viewer={props.viewer} action={`${appealPath(guild.id, a.number)}/decision`} form={props.form} />}
+      {DECIDABLE.has(a.status) && <DecisionForm viewer={props.viewer} action={`${appealPath(guild.id, a.number)}/decision`} labels={APPEAL_DECISION} form={props.form} />}
       <p>
         <a href={appealsPath(guild.id)}>Back to the appeals</a>
       </p>

@@ -1,10 +1,9 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { SubmissionBody, SubmissionDetailBody } from '../../../src/applications/contract.js';
-import { DataTable } from './dataTable.js';
-import { TextArea } from './fields.js';
-import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
+import { DecisionForm, type DecisionLabels } from './decisionForm.js';
+import { ErrorSummary, type FormState } from './formParts.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
-import { OlderLink } from './olderLink.js';
+import { ListView, optionsOf } from './listView.js';
 import { nameOf, type Names } from './ticketPages.js';
 
 export const SUBMISSION_FILTERS = ['open', 'decided', 'pending', 'interview', 'hold', 'accepted', 'denied', 'withdrawn'] as const;
@@ -20,24 +19,17 @@ export function SubmissionsPage(props: { viewer: Viewer; guild: GuildRecord; sta
   const { guild, names } = props;
   return (
     <Layout title="Applications" viewer={props.viewer} server={nav(guild)}>
-      <form method="get" action={applicationsPath(guild.id)} class="filters">
-        <p>
-          <label for="submission-status">Status</label>
-          <br />
-          <select id="submission-status" name="status">
-            <option value="">any</option>
-            {SUBMISSION_FILTERS.map((s) => (
-              <option value={s} selected={props.status === s}>
-                {s === 'open' ? 'waiting for a decision' : s === 'decided' ? 'accepted or denied' : s}
-              </option>
-            ))}
-          </select>
-        </p>
-        <p>
-          <button type="submit">Show</button>
-        </p>
-      </form>
-      <DataTable
+      <p>
+        <a href={`${applicationsPath(guild.id)}/forms`}>Forms</a> · <a href={`${applicationsPath(guild.id)}/panels`}>Panels</a>
+      </p>
+      <ListView
+        filter={{
+          action: applicationsPath(guild.id),
+          id: 'submission-status',
+          options: optionsOf(SUBMISSION_FILTERS, { open: 'waiting for a decision', decided: 'accepted or denied' }),
+          current: props.status,
+          any: 'any',
+        }}
         caption="Submissions, newest first"
         columns={['Submission', 'Applicant', 'Form', 'Status', 'Votes', 'Submitted']}
         rows={props.submissions}
@@ -56,46 +48,23 @@ export function SubmissionsPage(props: { viewer: Viewer; guild: GuildRecord; sta
             <td>{when(s.submittedAt)}</td>
           </tr>
         )}
+        older={{ href: props.olderHref, label: 'Older submissions' }}
       />
-      <OlderLink href={props.olderHref} label="Older submissions" />
     </Layout>
   );
 }
 
-function DecisionForm(props: { viewer: Viewer; guild: GuildRecord; submission: SubmissionDetailBody; form?: FormState }) {
-  const action = `${submissionPath(props.guild.id, props.submission.number)}/decision`;
-  const problem = props.form?.problem;
-  const picked = props.form?.values.get(DECISION_FIELDS.decision);
-  return (
-    <form method="post" action={action} class="card">
-      <h2>Decide</h2>
-      <p>
-        Accepting gives and removes the form's roles, sends the applicant a direct message with your reason and announces it; denying sends the
-        direct message and starts the form's re-apply wait. The decision cannot be changed afterwards.
-      </p>
-      <FormFields viewer={props.viewer} action={action} />
-      <fieldset id={DECISION_FIELDS.decision} {...invalidAttrs(problem, DECISION_FIELDS.decision, true)}>
-        <legend>Decision</legend>
-        <FieldMessage problem={problem} field={DECISION_FIELDS.decision} />
-        <label class="check">
-          <input type="radio" name={DECISION_FIELDS.decision} value="accepted" checked={picked === 'accepted'} /> Accept
-        </label>
-        <label class="check">
-          <input type="radio" name={DECISION_FIELDS.decision} value="denied" checked={picked === 'denied'} /> Deny
-        </label>
-      </fieldset>
-      <TextArea
-        name={DECISION_FIELDS.reason}
-        label="Reason (optional)"
-        hint="Sent to the applicant and shown in the review; up to 1,000 characters."
-        value={props.form?.values.get(DECISION_FIELDS.reason) ?? ''}
-        maxLength={1000}
-        problem={problem}
-      />
-      <button type="submit">Record the decision</button>
-    </form>
-  );
-}
+/** Accept or deny: the API's decision (roles, direct message, announcement, review). */
+const SUBMISSION_DECISION: DecisionLabels = {
+  fields: { choice: DECISION_FIELDS.decision, reason: DECISION_FIELDS.reason },
+  choices: [
+    { value: 'accepted', label: 'Accept' },
+    { value: 'denied', label: 'Deny' },
+  ],
+  effects:
+    "Accepting gives and removes the form's roles, sends the applicant a direct message with your reason and announces it; denying sends the direct message and starts the form's re-apply wait.",
+  reason: { label: 'Reason (optional)', hint: 'Sent to the applicant and shown in the review; up to 1,000 characters.' },
+};
 
 export function SubmissionPage(props: { viewer: Viewer; guild: GuildRecord; submission: SubmissionDetailBody; names: Names; form?: FormState }) {
   const { guild, submission: s, names } = props;
@@ -140,7 +109,7 @@ export function SubmissionPage(props: { viewer: Viewer; guild: GuildRecord; subm
           </>
         ))}
       </dl>
-      {OPEN.has(s.status) && <DecisionForm viewer={props.viewer} guild={guild} submission={s} form={props.form} />}
+      {OPEN.has(s.status) && <DecisionForm viewer={props.viewer} action={`${submissionPath(guild.id, s.number)}/decision`} labels={SUBMISSION_DECISION} form={props.form} />}
       <p>
         <a href={applicationsPath(guild.id)}>Back to the applications</a>
       </p>

@@ -1,17 +1,23 @@
 import { FieldMessage, invalidAttrs, type FormProblem } from './formParts.js';
 
-interface FieldProps {
+/**
+ * A text input with its label, hint and error: one line, or a multi-line textarea when `rows` is given; `numeric` for a
+ * whole number (a phone then shows digits).
+ */
+export function TextField(props: {
   /** The form field's name, also the input's id (the error summary links to it). */
   name: string;
   label: string;
   value: string;
   hint?: string;
   problem?: FormProblem;
-}
-
-/** A one-line text input with its label, hint and error; `numeric` for a whole number (a phone then shows digits). */
-export function TextField(props: FieldProps & { maxLength?: number; required?: boolean; numeric?: boolean }) {
+  maxLength?: number;
+  required?: boolean;
+  rows?: number;
+  numeric?: boolean;
+}) {
   const hint = props.hint ? `${props.name}-hint` : undefined;
+  const attrs = { id: props.name, name: props.name, maxLength: props.maxLength, required: props.required, 'aria-describedby': hint, ...invalidAttrs(props.problem, props.name) };
   return (
     <p>
       <label for={props.name}>{props.label}</label>
@@ -21,26 +27,13 @@ export function TextField(props: FieldProps & { maxLength?: number; required?: b
         </span>
       )}
       <FieldMessage problem={props.problem} field={props.name} />
-      <input type="text" inputMode={props.numeric ? 'numeric' : undefined} id={props.name} name={props.name} value={props.value} maxLength={props.maxLength} required={props.required} aria-describedby={hint} {...invalidAttrs(props.problem, props.name)} />
-    </p>
-  );
-}
-
-/** A multi-line text input with its label, hint and error. */
-export function TextArea(props: FieldProps & { maxLength?: number; rows?: number; required?: boolean }) {
-  const hint = props.hint ? `${props.name}-hint` : undefined;
-  return (
-    <p>
-      <label for={props.name}>{props.label}</label>
-      {props.hint && (
-        <span id={hint} class="muted hint">
-          {props.hint}
-        </span>
+      {props.rows === undefined ? (
+        <input type="text" inputMode={props.numeric ? 'numeric' : undefined} value={props.value} {...attrs} />
+      ) : (
+        <textarea rows={props.rows} {...attrs}>
+          {props.value}
+        </textarea>
       )}
-      <FieldMessage problem={props.problem} field={props.name} />
-      <textarea id={props.name} name={props.name} rows={props.rows ?? 4} maxLength={props.maxLength} required={props.required} aria-describedby={hint} {...invalidAttrs(props.problem, props.name)}>
-        {props.value}
-      </textarea>
     </p>
   );
 }

@@ -1,7 +1,7 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { ServerDirectory } from '../../../src/console/serverDirectory.js';
 import { MAX_DURATION_SECONDS } from '../../../src/giveaways/giveawayRules.js';
-import { TextArea, TextField } from './fields.js';
+import { TextField } from './fields.js';
 import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
 import { bonusField, GIVEAWAY_FIELDS as F, NumberField, utcInputValue } from './giveawayFields.js';
 import { Layout, type Viewer } from './layout.js';
@@ -74,7 +74,7 @@ export function StartGiveawayPage(props: { viewer: Viewer; guild: GuildRecord; d
         </p>
         <ChannelPicker name={F.channel} label="Channel" hint="A text or announcement channel." directory={directory} types={['text', 'announcement']} selected={sent?.get(F.channel)} problem={problem} />
         <TextField name={F.prize} label="Prize" hint="1 to 200 characters." value={sent?.get(F.prize) ?? ''} maxLength={200} required problem={problem} />
-        <TextArea name={F.description} label="Description (optional)" hint="Up to 1,000 characters." value={sent?.get(F.description) ?? ''} maxLength={1000} problem={problem} />
+        <TextField rows={4} name={F.description} label="Description (optional)" hint="Up to 1,000 characters." value={sent?.get(F.description) ?? ''} maxLength={1000} problem={problem} />
         <NumberField name={F.winners} label="Winners" hint="1 to 50." value={sent?.get(F.winners) ?? '1'} min={1} max={50} problem={problem} />
         <p>
           <label for={F.endsAt}>Ends at (UTC)</label>

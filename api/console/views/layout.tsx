@@ -10,7 +10,7 @@ export interface Viewer {
 export interface ServerNav {
   id: string;
   name: string;
-  active: 'overview' | 'levels' | 'tickets' | 'applications' | 'appeals' | 'keys' | 'webhooks' | 'audit' | 'bank' | 'giveaways' | 'shop' | 'flows' | 'invites' | 'moderation';
+  active: 'overview' | 'levels' | 'bank' | 'shop' | 'giveaways' | 'invites' | 'moderation' | 'tickets' | 'applications' | 'appeals' | 'flows' | 'keys' | 'webhooks' | 'audit';
 }
 
 /** The hidden CSRF field every state-changing form carries. */
@@ -19,18 +19,18 @@ export const CsrfField = ({ token }: { token: string }) => <input type="hidden" 
 const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
   { key: 'overview', label: 'Overview', path: 'overview' },
   { key: 'levels', label: 'Levels', path: 'levels' },
+  { key: 'bank', label: 'Bank', path: 'bank' },
+  { key: 'shop', label: 'Shop', path: 'shop' },
+  { key: 'giveaways', label: 'Giveaways', path: 'giveaways' },
+  { key: 'invites', label: 'Invites', path: 'invites' },
+  { key: 'moderation', label: 'Moderation', path: 'moderation' },
   { key: 'tickets', label: 'Tickets', path: 'tickets' },
   { key: 'applications', label: 'Applications', path: 'applications' },
   { key: 'appeals', label: 'Appeals', path: 'appeals' },
+  { key: 'flows', label: 'Flows', path: 'flows' },
   { key: 'keys', label: 'API keys', path: 'keys' },
   { key: 'webhooks', label: 'Webhooks', path: 'webhooks' },
   { key: 'audit', label: 'Audit log', path: 'audit' },
-  { key: 'bank', label: 'Bank', path: 'bank' },
-  { key: 'giveaways', label: 'Giveaways', path: 'giveaways' },
-  { key: 'shop', label: 'Shop', path: 'shop' },
-  { key: 'flows', label: 'Flows', path: 'flows' },
-  { key: 'invites', label: 'Invites', path: 'invites' },
-  { key: 'moderation', label: 'Moderation', path: 'moderation' },
 ];
 
 /** Every console page: no inline script or style (the CSP forbids both), the CSRF token also as an htmx header. */

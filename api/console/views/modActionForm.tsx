@@ -1,6 +1,6 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import { MOD_ACTIONS } from '../../../src/moderation/refusalRules.js';
-import { TextArea } from './fields.js';
+import { TextField } from './fields.js';
 import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormProblem } from './formParts.js';
 import { Layout, type Viewer } from './layout.js';
 import { MemberList, memberListId } from './memberList.js';
@@ -71,7 +71,7 @@ export function ModActionFormPage(props: { viewer: Viewer; guild: GuildRecord; n
             ))}
           </select>
         </p>
-        <TextArea
+        <TextField
           name={MOD_FIELDS.reason}
           label="Reason"
           hint="Required for a warning; up to 500 characters. Shown in the case, the mod log and the member's direct message."
@@ -80,7 +80,7 @@ export function ModActionFormPage(props: { viewer: Viewer; guild: GuildRecord; n
           rows={3}
           problem={problem}
         />
-        <TextArea name={MOD_FIELDS.evidence} label="Evidence (optional)" hint="Up to 5 links, one per line." value={values.get(MOD_FIELDS.evidence) ?? ''} rows={3} problem={problem} />
+        <TextField name={MOD_FIELDS.evidence} label="Evidence (optional)" hint="Up to 5 links, one per line." value={values.get(MOD_FIELDS.evidence) ?? ''} rows={3} problem={problem} />
         <button type="submit">Continue</button> <a href={moderationPath(guild.id)}>Cancel</a>
       </form>
     </Layout>

@@ -1,7 +1,7 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { PurchaseBody } from '../../../src/shop/contract.js';
 import { DataTable } from './dataTable.js';
-import { TextArea } from './fields.js';
+import { TextField } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
 import { OlderLink } from './olderLink.js';
@@ -127,7 +127,7 @@ export function RefundPage(props: { viewer: Viewer; guild: GuildRecord; purchase
       </p>
       <form method="post" action={action}>
         <FormFields viewer={props.viewer} action={action} />
-        <TextArea name={REFUND_FIELDS.reason} label="Reason (optional)" hint="Kept in the ledger and the audit log; up to 500 characters." value={props.form?.values.get(REFUND_FIELDS.reason) ?? ''} maxLength={500} problem={problem} />
+        <TextField rows={4} name={REFUND_FIELDS.reason} label="Reason (optional)" hint="Kept in the ledger and the audit log; up to 500 characters." value={props.form?.values.get(REFUND_FIELDS.reason) ?? ''} maxLength={500} problem={problem} />
         <button type="submit" class="danger">
           Refund
         </button>{' '}

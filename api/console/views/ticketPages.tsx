@@ -1,9 +1,10 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { TicketBody, TicketDetailBody, TranscriptBody } from '../../../src/tickets/contract.js';
 import { DataTable } from './dataTable.js';
-import { TextArea } from './fields.js';
+import { TextField } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
+import { ListView, optionsOf } from './listView.js';
 import { OlderLink } from './olderLink.js';
 
 export const TICKET_FILTERS = ['active', 'open', 'pending', 'closed'] as const;
@@ -25,24 +26,8 @@ export function TicketsPage(props: { viewer: Viewer; guild: GuildRecord; status:
       <p>
         <a href={`${ticketsPath(guild.id)}/panels`}>Ticket panels and settings</a>
       </p>
-      <form method="get" action={ticketsPath(guild.id)} class="filters">
-        <p>
-          <label for="ticket-status">Status</label>
-          <br />
-          <select id="ticket-status" name="status">
-            <option value="">any</option>
-            {TICKET_FILTERS.map((s) => (
-              <option value={s} selected={props.status === s}>
-                {s === 'active' ? 'open or pending' : s}
-              </option>
-            ))}
-          </select>
-        </p>
-        <p>
-          <button type="submit">Show</button>
-        </p>
-      </form>
-      <DataTable
+      <ListView
+        filter={{ action: ticketsPath(guild.id), id: 'ticket-status', options: optionsOf(TICKET_FILTERS, { active: 'open or pending' }), current: props.status, any: 'any' }}
         caption="Tickets, newest first"
         columns={['Ticket', 'Opened by', 'Subject', 'Status', 'Opened', 'Closed']}
         rows={props.tickets}
@@ -62,8 +47,8 @@ export function TicketsPage(props: { viewer: Viewer; guild: GuildRecord; status:
             <td>{when(t.closedAt)}</td>
           </tr>
         )}
+        older={{ href: props.olderHref, label: 'Older tickets' }}
       />
-      <OlderLink href={props.olderHref} label="Older tickets" />
     </Layout>
   );
 }
@@ -159,7 +144,8 @@ export function CloseTicketPage(props: { viewer: Viewer; guild: GuildRecord; tic
       </p>
       <form method="post" action={action}>
         <FormFields viewer={props.viewer} action={action} />
-        <TextArea
+        <TextField
+          rows={4}
           name={CLOSE_FIELDS.reason}
           label="Reason (optional)"
           hint="Shown in the log and in the direct message to the member; up to 1,000 characters."

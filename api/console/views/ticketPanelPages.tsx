@@ -2,7 +2,7 @@ import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { TicketPanel } from '../../../db/tickets/panels.js';
 import type { ServerDirectory } from '../../../src/console/serverDirectory.js';
 import { DataTable } from './dataTable.js';
-import { TextArea, TextField } from './fields.js';
+import { TextField } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
 import { OlderLink } from './olderLink.js';
@@ -148,7 +148,7 @@ export function TicketPanelFormPage(props: { viewer: Viewer; guild: GuildRecord;
         <FormFields viewer={props.viewer} action={action} />
         <ChannelPicker name={PANEL_FIELDS.channel} label="Channel" hint="Where the bot posts the panel." directory={directory} types={['text', 'announcement']} selected={v.channelId} problem={problem} />
         <TextField name={PANEL_FIELDS.title} label="Title (optional)" hint="A bold first line, up to 100 characters." value={v.title} maxLength={100} problem={problem} />
-        <TextArea name={PANEL_FIELDS.text} label="Text" hint="What members read above the button; title and text up to 2,000 characters together." value={v.text} maxLength={2000} problem={problem} />
+        <TextField rows={4} name={PANEL_FIELDS.text} label="Text" hint="What members read above the button; title and text up to 2,000 characters together." value={v.text} maxLength={2000} problem={problem} />
         <TextField name={PANEL_FIELDS.label} label="Button label" hint="1 to 80 characters." value={v.label} maxLength={80} problem={problem} />
         <ChannelPicker
           name={PANEL_FIELDS.category}

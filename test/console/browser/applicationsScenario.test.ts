@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { findForm } from '../../../db/applications/forms.js';
 import { findSubmission } from '../../../db/applications/submissions.js';
+import { upsertPlatformChannels } from '../../../db/platform/local.js';
 import { createTestForm, fileTestSubmission } from '../../harness/applications.js';
 import { eventually } from '../../harness/eventually.js';
-import { addTestMember } from '../../harness/fixtures.js';
+import { addTestMember, snowflake } from '../../harness/fixtures.js';
 import { createModerationGuild } from '../../harness/moderationGuild.js';
 import { useWorkflowTestBed } from '../../harness/workflowTestBed.js';
 import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
@@ -49,5 +51,58 @@ describe('applications in a real browser', { timeout: 120_000 }, () => {
     await expect.poll(() => page.locator('dd[data-status="accepted"]').count()).toBe(1);
     await expectAccessible(page);
     await screenshot(page, 'application-accepted');
+  });
+
+  it('walks the forms and panels pages, edits a form and posts its panel', async () => {
+    const guild = await createModerationGuild(db());
+    const managerId = await addTestMember(db(), guild, { username: 'boss', roleIds: [guild.roles.admin] });
+    const general = snowflake();
+    await upsertPlatformChannels(db(), guild.id, [{ channelId: general, name: 'general', type: 'text', position: 0 }]);
+    const form = await createTestForm(db(), guild.id);
+    const base = `${app.baseUrl}/console/servers/${guild.id}/applications`;
+
+    for (const width of [1100, 390]) {
+      const { page } = await browser.open();
+      await page.setViewportSize({ width, height: 844 });
+      await signInLocally(page, app.baseUrl, managerId);
+      for (const [path, name] of [
+        ['forms', 'application-forms'],
+        [`forms/${form.id}`, 'application-form'],
+        ['panels/new', 'application-panel'],
+      ] as const) {
+        await page.goto(`${base}/${path}`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        await expectAccessible(page);
+        await screenshot(page, width === 390 ? `phone-${name}` : name);
+      }
+    }
+
+    const { page } = await browser.open();
+    await signInLocally(page, app.baseUrl, managerId);
+    await page.goto(`${base}/forms/${form.id}`);
+    // A role both given and removed passes the browser's own checks and comes back on the form.
+    await page.getByLabel('Title').fill('Helpers');
+    await page.getByRole('checkbox', { name: '@Helper' }).first().check();
+    await page.getByRole('checkbox', { name: '@Helper' }).nth(1).check();
+    await page.getByRole('button', { name: 'Save the form' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-error'))).toBe('INVALID_INPUT');
+    expect(await page.getByLabel('Title').inputValue()).toBe('Helpers');
+    await expectAccessible(page);
+    await screenshot(page, 'application-form-error');
+    await page.getByRole('checkbox', { name: '@Helper' }).nth(1).uncheck();
+    await page.getByRole('button', { name: 'Save the form' }).click();
+    await page.waitForURL(`${base}/forms`);
+    expect(await findForm(db(), guild.id, form.id)).toMatchObject({ title: 'Helpers', acceptRoleIds: [guild.roles.helper] });
+
+    await page.goto(`${base}/panels/new`);
+    await page.getByLabel('Channel').selectOption({ label: '#general' });
+    await page.getByLabel('Text').fill('Apply below.');
+    await page.getByRole('button', { name: 'Post the panel' }).click();
+    await page.waitForURL(`${base}/panels`);
+    await expect.poll(() => page.locator('tr[data-panel="1"]').count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'application-panels');
+    const [message] = await db().selectFrom('platform_messages').select(['channel_id', 'buttons']).where('guild_id', '=', guild.id).execute();
+    expect(message).toEqual({ channel_id: general, buttons: [{ id: `application:apply:${form.id}`, label: 'Helpers' }] });
   });
 });
