@@ -17,7 +17,8 @@ export function TextField(props: {
   numeric?: boolean;
 }) {
   const hint = props.hint ? `${props.name}-hint` : undefined;
-  const attrs = { id: props.name, name: props.name, maxLength: props.maxLength, required: props.required, 'aria-describedby': hint, ...invalidAttrs(props.problem, props.name) };
+  const named = { id: props.name, name: props.name };
+  const attrs = { maxLength: props.maxLength, required: props.required, 'aria-describedby': hint, ...invalidAttrs(props.problem, props.name) };
   return (
     <p>
       <label for={props.name}>{props.label}</label>
@@ -28,9 +29,9 @@ export function TextField(props: {
       )}
       <FieldMessage problem={props.problem} field={props.name} />
       {props.rows === undefined ? (
-        <input type="text" inputMode={props.numeric ? 'numeric' : undefined} value={props.value} {...attrs} />
+        <input type="text" inputMode={props.numeric ? 'numeric' : undefined} {...named} value={props.value} {...attrs} />
       ) : (
-        <textarea rows={props.rows} {...attrs}>
+        <textarea {...named} rows={props.rows} {...attrs}>
           {props.value}
         </textarea>
       )}
