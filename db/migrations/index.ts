@@ -48,6 +48,7 @@ import * as retentionIndexes from './2026-11-29-070-retention-indexes.js';
 import * as flowRunIdsBigint from './2026-11-29-071-flow-run-ids-bigint.js';
 import * as levelAnnounceTarget from './2026-11-29-080-level-announce-target.js';
 import * as levelUpEffectChannel from './2026-11-29-081-level-up-effect-channel.js';
+import * as rankMarks from './2026-11-30-090-rank-marks.js';
 
 /**
  * A migration file's exports. Each runs in a transaction of its own (with its record in kysely_migration) unless it
@@ -109,4 +110,5 @@ export const migrations: Record<string, SchemaMigration> = {
   '2026-11-29-071-flow-run-ids-bigint': flowRunIdsBigint,
   '2026-11-29-080-level-announce-target': levelAnnounceTarget,
   '2026-11-29-081-level-up-effect-channel': levelUpEffectChannel,
+  '2026-11-30-090-rank-marks': rankMarks,
 };
