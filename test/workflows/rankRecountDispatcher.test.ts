@@ -155,4 +155,30 @@ describe('rank recount dispatcher (time-skipping)', { timeout: 180_000 }, () => 
     expect(await snapshotRank(db(), server.id, server.lowest)).toBe(1);
     expect(await mark(server.id)).toMatchObject({ dirty_since: null, recount_due: false });
   });
+
+  it("marks only snapshotted servers, on the invites board too; a server that shrank loses its snapshot and its mark", async () => {
+    const small = await createTestGuild(db());
+    const inviteMark = (guildId: string) => db().selectFrom('rank_marks').selectAll().where('board', '=', 'invites').where('guild_id', '=', guildId).executeTakeFirst();
+    // A server with no mark (no snapshot): its writes mark nothing.
+    await db().insertInto('invite_members').values({ guild_id: small.id, user_id: '1', verified: 3, updated_at: new Date() }).execute();
+    expect(await inviteMark(small.id)).toBeUndefined();
+    // With a clean mark, a change of its invites flips it; a change of another column does not.
+    await db().insertInto('rank_marks').values({ board: 'invites', guild_id: small.id }).execute();
+    await db().updateTable('invite_members').set({ pending: 2 }).where('guild_id', '=', small.id).execute();
+    expect((await inviteMark(small.id))!.dirty_since).toBeNull();
+    await db().updateTable('invite_members').set({ verified: 4 }).where('guild_id', '=', small.id).execute();
+    expect((await inviteMark(small.id))!.dirty_since).not.toBeNull();
+
+    // The large levels server loses members below the threshold: the deletes mark it, the pass drops its snapshot.
+    await db().deleteFrom('level_members').where('guild_id', '=', server.id).where('xp', '<', 100).execute();
+    const before = await history();
+    expect(await relayRankWakes(relayDeps())).toBe(1);
+    await untilTimers(timersSet(before).length + 1);
+    await bed.env.sleep(RECOUNT_BATCH_MS);
+    await untilPasses(passesDone(before) + 1);
+    expect(await findRankSnapshot(db(), server.id)).toBeUndefined();
+    expect(await mark(server.id)).toBeUndefined();
+    // The small invites server was marked but is not large: no snapshot, and no mark any more.
+    expect(await inviteMark(small.id)).toBeUndefined();
+  });
 });
