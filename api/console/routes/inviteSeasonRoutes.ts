@@ -1,5 +1,4 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
-import { ConsoleRefusal } from '../../../src/console/errors.js';
 import { SafeText } from '../../../src/core/contract.js';
 import { InviteRefusal } from '../../../src/invites/inviteRefusal.js';
 import { readActiveSeason, readSeasonPage } from '../../../src/invites/readInviteSetup.js';
@@ -7,6 +6,7 @@ import { endInviteSeason, restartInviteSeason, startInviteSeason } from '../../.
 import type { AppDeps } from '../../context.js';
 import { formOf, managedServer } from '../consoleDeps.js';
 import { invitesServer } from './invitesServer.js';
+import { cursorOf } from './listQuery.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { FormRejection, submitOnce } from '../formFlow.js';
 import { sendPage } from '../render.js';
@@ -40,9 +40,7 @@ export function inviteSeasonRoutes(router: ConsoleRouter, deps: AppDeps): void {
   const base = '/servers/:guildId/invites/seasons';
 
   async function sendSeasonsPage(ctx: ConsoleContext, guild: GuildRecord, viewer: Viewer, form?: FormState) {
-    const before = typeof ctx.query.before === 'string' ? ctx.query.before : undefined;
-    if (before !== undefined && !/^\d{1,9}$/.test(before)) throw new ConsoleRefusal('INVALID_INPUT', '`before` is a season number.');
-    const page = await readSeasonPage(deps.db, guild.id, { before: before === undefined ? undefined : Number(before), limit: PAGE_SIZE });
+    const page = await readSeasonPage(deps.db, guild.id, { before: cursorOf(ctx, 'a season number'), limit: PAGE_SIZE });
     const olderHref = page.nextCursor && seasonsPath(guild.id, `?before=${page.nextCursor}`);
     sendPage(ctx, SeasonsPage({ viewer, guild, active: page.active, seasons: page.items, olderHref, form }), form?.problem?.status);
   }

@@ -1,11 +1,10 @@
 import type { BankSettings } from '../../../db/bank/accounts.js';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import { MAX_BANK_AMOUNT } from '../../../src/bank/contract.js';
-import { DataTable } from './dataTable.js';
 import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
-import { OlderLink } from './olderLink.js';
 import { bankMemberPath, bankPath, MemberFinder, money } from './bankPages.js';
+import { ListView } from './listView.js';
 
 /** The adjustment form's input ids (the error summary links to them). */
 export const ADJUST_FIELDS = { type: 'adjust-type', amount: 'adjust-amount', reason: 'adjust-reason' } as const;
@@ -86,7 +85,7 @@ export function BankMemberPage(props: {
       </p>
       <AdjustForm viewer={props.viewer} guild={guild} member={member} form={props.form} />
       <h2>History</h2>
-      <DataTable
+      <ListView
         caption={<>Ledger of {memberLabel(member)}, newest first</>}
         columns={['When', 'Type', 'Amount', 'Balance after', 'Reason']}
         rows={props.ledger}
@@ -100,8 +99,8 @@ export function BankMemberPage(props: {
             <td>{r.reason ?? <span class="muted">none</span>}</td>
           </tr>
         )}
+        older={{ href: props.olderHref, label: 'Older changes' }}
       />
-      <OlderLink href={props.olderHref} label="Older changes" />
       <p>
         <a href={bankPath(guild.id)}>Back to the bank</a>
       </p>

@@ -3,10 +3,9 @@ import type { BankSettings } from '../../../db/bank/accounts.js';
 import type { BankOverview } from '../../../src/console/bankOverview.js';
 import { CURRENCY_EMOJI_MAX, CURRENCY_NAME_MAX } from '../../../src/bank/changeBankSettings.js';
 import { MAX_BANK_AMOUNT } from '../../../src/bank/contract.js';
-import { DataTable } from './dataTable.js';
 import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormProblem, type FormState } from './formParts.js';
 import { Layout, type Viewer } from './layout.js';
-import { OlderLink } from './olderLink.js';
+import { ListView } from './listView.js';
 import { ChannelPicker } from './pickers.js';
 
 /** The settings form's input ids (the error summary links to them). */
@@ -121,7 +120,7 @@ export function BankPage(props: { viewer: Viewer; guild: GuildRecord; overview: 
       <MemberFinder guild={guild} />
       <SettingsForm viewer={props.viewer} guild={guild} overview={overview} form={props.form} />
       <h2>Leaderboard</h2>
-      <DataTable
+      <ListView
         caption={<>Members of {guild.name} by balance</>}
         columns={['Rank', 'Member', 'Balance']}
         rows={leaderboard.items}
@@ -135,8 +134,8 @@ export function BankPage(props: { viewer: Viewer; guild: GuildRecord; overview: 
             <td>{money(r.balance, settings.currency)}</td>
           </tr>
         )}
+        older={{ href: props.olderHref, label: 'Next members' }}
       />
-      <OlderLink href={props.olderHref} label="Next members" />
     </Layout>
   );
 }

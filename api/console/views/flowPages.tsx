@@ -1,9 +1,8 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { FlowBody, FlowRunBody } from '../../../src/flows/contract.js';
-import { DataTable } from './dataTable.js';
 import { FormFields } from './formParts.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
-import { OlderLink } from './olderLink.js';
+import { ListView } from './listView.js';
 
 export const flowsPath = (guildId: string) => `/console/servers/${guildId}/flows`;
 export const flowPath = (guildId: string, id: number) => `${flowsPath(guildId)}/${id}`;
@@ -17,7 +16,7 @@ export function FlowsPage(props: { viewer: Viewer; guild: GuildRecord; flows: Fl
   const { guild } = props;
   return (
     <Layout title="Flows" viewer={props.viewer} server={flowNav(guild)}>
-      <DataTable
+      <ListView
         caption="Flows, in the order they were created"
         columns={['Flow', 'Trigger', 'State', 'Version', 'Changed']}
         rows={props.flows}
@@ -33,8 +32,8 @@ export function FlowsPage(props: { viewer: Viewer; guild: GuildRecord; flows: Fl
             <td>{when(f.updatedAt)}</td>
           </tr>
         )}
+        older={{ href: props.moreHref, label: 'More flows' }}
       />
-      <OlderLink href={props.moreHref} label="More flows" />
     </Layout>
   );
 }
@@ -85,7 +84,7 @@ export function FlowPage(props: { viewer: Viewer; guild: GuildRecord; flow: Flow
         <a href={`${flowPath(guild.id, flow.id)}/delete`}>Delete the flow…</a>
       </div>
       <h2>Runs</h2>
-      <DataTable
+      <ListView
         caption="Runs of this flow, newest first"
         columns={['Run', 'Status', 'Started', 'Duration', 'Error']}
         rows={props.runs}
@@ -101,8 +100,8 @@ export function FlowPage(props: { viewer: Viewer; guild: GuildRecord; flow: Flow
             <td>{r.error ?? '—'}</td>
           </tr>
         )}
+        older={{ href: props.olderHref, label: 'Older runs' }}
       />
-      <OlderLink href={props.olderHref} label="Older runs" />
       <p>
         <a href={flowsPath(guild.id)}>Back to the flows</a>
       </p>

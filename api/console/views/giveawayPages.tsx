@@ -4,6 +4,7 @@ import type { GiveawayBody, GiveawayDetailBody, GiveawayEntriesBody } from '../.
 import { DataTable } from './dataTable.js';
 import { giveawaysPath } from './giveawayStartPage.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
+import { ListView, optionsOf } from './listView.js';
 import { OlderLink } from './olderLink.js';
 import { nameOf, type Names } from './ticketPages.js';
 
@@ -27,23 +28,13 @@ export function GiveawaysPage(props: { viewer: Viewer; guild: GuildRecord; direc
       <p>
         <a href={`${giveawaysPath(guild.id)}/new`}>Start a giveaway</a>
       </p>
-      <form method="get" action={giveawaysPath(guild.id)} class="filters">
-        <p>
-          <label for="giveaway-status">Status</label>
-          <br />
-          <select id="giveaway-status" name="status">
-            {GIVEAWAY_FILTERS.map((s) => (
-              <option value={s} selected={props.status === s}>
-                {s === 'all' ? 'any' : s === 'open' ? 'scheduled or active' : s}
-              </option>
-            ))}
-          </select>
-        </p>
-        <p>
-          <button type="submit">Show</button>
-        </p>
-      </form>
-      <DataTable
+      <ListView
+        filter={{
+          action: giveawaysPath(guild.id),
+          id: 'giveaway-status',
+          options: optionsOf(GIVEAWAY_FILTERS, { all: 'any', open: 'scheduled or active' }),
+          current: props.status,
+        }}
         caption="Giveaways: running ones by end time, then the others newest first"
         columns={['Giveaway', 'Prize', 'Status', 'Channel', 'Ends', 'Entrants', 'Winners']}
         rows={props.giveaways}
@@ -66,8 +57,8 @@ export function GiveawaysPage(props: { viewer: Viewer; guild: GuildRecord; direc
             </td>
           </tr>
         )}
+        older={{ href: props.nextHref, label: 'More giveaways' }}
       />
-      <OlderLink href={props.nextHref} label="More giveaways" />
     </Layout>
   );
 }

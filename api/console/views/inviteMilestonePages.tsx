@@ -2,12 +2,11 @@ import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { InviteMilestone } from '../../../db/invites/milestones.js';
 import type { ServerDirectory } from '../../../src/console/serverDirectory.js';
 import { MAX_MILESTONE_INVITES } from '../../../src/invites/configureMilestone.js';
-import { DataTable } from './dataTable.js';
 import { TextField } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
 import { invitesNav, invitesPath } from './invitePages.js';
 import { Layout, type Viewer } from './layout.js';
-import { OlderLink } from './olderLink.js';
+import { ListView } from './listView.js';
 import { RolePicker } from './pickers.js';
 
 /** The input ids of the milestone form (the error summary links to them). */
@@ -59,7 +58,7 @@ export function MilestonesPage(props: { viewer: Viewer; guild: GuildRecord; dire
       <p>
         <a href={invitesPath(guild.id)}>Back to the invites leaderboard</a>
       </p>
-      <DataTable
+      <ListView
         caption="Milestones, lowest count first"
         columns={['Invites', 'Role', 'Actions']}
         rows={props.milestones}
@@ -78,8 +77,8 @@ export function MilestonesPage(props: { viewer: Viewer; guild: GuildRecord; dire
             </td>
           </tr>
         )}
+        older={{ href: props.olderHref, label: 'More milestones' }}
       />
-      <OlderLink href={props.olderHref} label="More milestones" />
       <h2>Add a milestone</h2>
       <MilestoneForm viewer={props.viewer} action={milestonesPath(guild.id)} directory={directory} form={props.form} submit="Add the milestone" />
     </Layout>

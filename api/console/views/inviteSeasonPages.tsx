@@ -1,12 +1,11 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { InviteSeasonRecord } from '../../../db/invites/seasons.js';
 import type { SeasonRow } from '../../../src/invites/readInviteSetup.js';
-import { DataTable } from './dataTable.js';
 import { TextField } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
 import { invitesNav, invitesPath } from './invitePages.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
-import { OlderLink } from './olderLink.js';
+import { ListView } from './listView.js';
 
 /** The input ids of the season forms (the error summary links to them). */
 export const SEASON_FIELDS = { name: 'season-name', restart: 'season-restart', nextName: 'season-next-name' } as const;
@@ -57,7 +56,7 @@ export function SeasonsPage(props: { viewer: Viewer; guild: GuildRecord; active:
           No season is running. <a href={seasonsPath(guild.id, '/new')}>Start a season…</a>
         </p>
       )}
-      <DataTable
+      <ListView
         caption="Seasons, newest first"
         columns={['Season', 'Name', 'Started', 'Ended', 'Inviters']}
         rows={props.seasons}
@@ -71,8 +70,8 @@ export function SeasonsPage(props: { viewer: Viewer; guild: GuildRecord; active:
             <td>{s.inviters}</td>
           </tr>
         )}
+        older={{ href: props.olderHref, label: 'Older seasons' }}
       />
-      <OlderLink href={props.olderHref} label="Older seasons" />
     </Layout>
   );
 }

@@ -1,10 +1,9 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { PurchaseBody } from '../../../src/shop/contract.js';
-import { DataTable } from './dataTable.js';
+import { ListView, optionsOf } from './listView.js';
 import { TextField } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
-import { OlderLink } from './olderLink.js';
 import { purchasePath, shopNav, shopPath } from './shopParts.js';
 
 export const PURCHASE_FILTERS = ['owned', 'used', 'refunded'] as const;
@@ -21,24 +20,8 @@ export function PurchasesPage(props: { viewer: Viewer; guild: GuildRecord; statu
       <p>
         <a href={shopPath(guild.id)}>Stores and items</a>
       </p>
-      <form method="get" action={`${shopPath(guild.id)}/purchases`} class="filters">
-        <p>
-          <label for="purchase-status">Status</label>
-          <br />
-          <select id="purchase-status" name="status">
-            <option value="">any</option>
-            {PURCHASE_FILTERS.map((s) => (
-              <option value={s} selected={props.status === s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </p>
-        <p>
-          <button type="submit">Show</button>
-        </p>
-      </form>
-      <DataTable
+      <ListView
+        filter={{ action: `${shopPath(guild.id)}/purchases`, id: 'purchase-status', options: optionsOf(PURCHASE_FILTERS), current: props.status, any: 'any' }}
         caption="Purchases and grants, newest first"
         columns={['Purchase', 'Member', 'Item', 'Paid', 'Status', 'When']}
         rows={props.purchases}
@@ -55,8 +38,8 @@ export function PurchasesPage(props: { viewer: Viewer; guild: GuildRecord; statu
             <td>{when(p.createdAt)}</td>
           </tr>
         )}
+        older={{ href: props.olderHref, label: 'Older purchases' }}
       />
-      <OlderLink href={props.olderHref} label="Older purchases" />
     </Layout>
   );
 }
