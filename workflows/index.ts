@@ -18,4 +18,3 @@ export { flowRun } from './flowRun.js';
 export { giveaway } from './giveaway.js';
 export { giveawayEnds } from './giveawayEnds.js';
 export { giveawayEndDispatcher } from './giveawayEndDispatcher.js';
-export { rankRecountDispatcher } from './rankRecountDispatcher.js';
