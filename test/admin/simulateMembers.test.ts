@@ -17,7 +17,7 @@ describe('simulate --help', () => {
     const command = await admin('simulate', 'level-activity', '--help');
     expect(command.code).toBe(0);
     expect(command.stdout).toContain('Usage: npm run admin -- simulate level-activity --guild ID --user ID [--messages N] [--voice-minutes M] [--channel ID] [--operator NAME] [--json]');
-    expect(command.stdout).toContain('20 a message, 10 a voice minute');
+    expect(command.stdout).toContain("at the server's XP per message and per voice minute");
   });
 
   it('refuses an unknown simulation with exit code 2', async () => {
