@@ -49,6 +49,10 @@ export async function runGatewayReady(o: { guilds: number; members: number }): P
         bot.events.on('handled', (t: string) => {
           if (!(t in counts)) return;
           counts[t] = (counts[t] ?? 0) + 1;
+          // A full-size session takes many minutes: a line per tenth shows where the time goes.
+          if (counts[t] % Math.max(1, Math.floor(o.guilds / 10)) === 0) {
+            console.log(`[bench] gateway-ready: ${t} ${counts[t]} of ${o.guilds} at ${Math.round((performance.now() - started) / 1000)} s`);
+          }
           if (counts[t] === o.guilds) at[t] = performance.now();
           if (counts.GUILD_CREATE === o.guilds && counts[RECONCILE_MEMBERS] === o.guilds) resolve();
         });
