@@ -63,6 +63,10 @@ export function createWebhooksActivities({ db, clock, webhooks }: ActivityDeps) 
     async attemptWebhookDelivery(deliveryId: number, attempt: number, attemptAt: number): Promise<AttemptOutcome> {
       const target = await findDeliveryTarget(db, deliveryId);
       if (!target || !target.enabled) return 'endpoint-disabled';
+      // Delivered after all: the batch try that dialled it logged its success after the next try had given the
+      // attempt up as interrupted and started this run (db/webhooks/batches.ts). An operator's resend sets the
+      // delivery pending again before its run starts, so it is dialled.
+      if (target.status === 'succeeded') return 'succeeded';
       // The activity's clock decides whether a rotation's overlap still lasts, as it dates the signature.
       const now = clock.now();
       const secrets = signingSecrets({ secret: target.secret, previousSecret: target.previous_secret, previousSecretExpiresAt: target.previous_secret_expires_at }, now);

@@ -62,9 +62,15 @@ export async function claimFirstAttempts(db: Kysely<Database>, claims: Array<{ d
   return claims.map((c) => claimed.delete(c.deliveryId));
 }
 
+/** The error of a first attempt whose dial was claimed but whose outcome was never logged (src/webhooks/firstAttempts.ts). */
+export const INTERRUPTED_ATTEMPT = 'the worker stopped during this attempt; its outcome is unknown';
+
 /**
  * Logs first attempts once, many in one statement: each attempt row, its delivery's count and, after a
- * success, its final status. A failed one stays pending for its retry run; one logged already is left as it is.
+ * success, its final status. A failed one stays pending for its retry run; one logged already is left as it is,
+ * except an interrupted one: a try of the batch step that was still dialling when the next try took over (its
+ * heartbeat timed out during a Temporal stall) logs the real outcome over it, and a success then closes the
+ * delivery, so the retry run the next try started does not send it again (activities/webhooks.ts).
  */
 export async function recordFirstAttempts(db: Kysely<Database>, attempts: Array<AttemptRecord & { ok: boolean }>): Promise<void> {
   const rows = attempts.map((a) => ({
@@ -90,11 +96,14 @@ export async function recordFirstAttempts(db: Kysely<Database>, attempts: Array<
       insert into webhook_attempts (delivery_id, attempt, attempted_at, duration_ms, status_code, error, response_excerpt, request_headers, endpoint_id)
       select g.delivery_id, g.attempt, g.attempted_at, g.duration_ms, g.status_code, g.error, g.response_excerpt, g.request_headers, d.endpoint_id
       from given g join webhook_deliveries d on d.id = g.delivery_id
-      on conflict (delivery_id, attempt) do nothing
-      returning delivery_id, attempt
+      on conflict (delivery_id, attempt) do update
+        set attempted_at = excluded.attempted_at, duration_ms = excluded.duration_ms, status_code = excluded.status_code,
+            error = excluded.error, response_excerpt = excluded.response_excerpt, request_headers = excluded.request_headers
+        where webhook_attempts.error = ${INTERRUPTED_ATTEMPT} and excluded.error is distinct from ${INTERRUPTED_ATTEMPT}
+      returning delivery_id, attempt, (xmax = 0) as inserted
     )
     update webhook_deliveries d
-    set attempts = d.attempts + 1,
+    set attempts = d.attempts + case when l.inserted then 1 else 0 end,
         status = case when g.ok then 'succeeded' else d.status end,
         completed_at = case when g.ok then g.attempted_at else d.completed_at end
     from logged l join given g on g.delivery_id = l.delivery_id and g.attempt = l.attempt

@@ -213,8 +213,9 @@ export async function recordAttempt(db: Kysely<Database>, a: AttemptRecord): Pro
   });
 }
 
+/** Ends a delivery's round. A delivery that succeeded keeps its status and time: only a resend makes it pending again. */
 export async function finishDelivery(db: Kysely<Database>, deliveryId: number, status: 'succeeded' | 'failed' | 'cancelled', at: Date): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ status, completed_at: at }).where('id', '=', deliveryId).execute();
+  await db.updateTable('webhook_deliveries').set({ status, completed_at: at }).where('id', '=', deliveryId).where('status', '!=', 'succeeded').execute();
 }
 
 /**

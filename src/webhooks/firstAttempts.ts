@@ -7,6 +7,7 @@ import {
   deliveriesAwaitingFirstAttempt,
   failedFirstAttempts,
   findAttemptEndpoint,
+  INTERRUPTED_ATTEMPT,
   recordFirstAttempts,
 } from '../../db/webhooks/batches.js';
 import type { Database } from '../../db/schema.js';
@@ -25,8 +26,6 @@ import { signingSecrets } from './signingSecrets.js';
  * enough that a slow receiver holds only its own share (each endpoint of a batch runs in its own activity).
  */
 export const FIRST_ATTEMPTS_PER_ENDPOINT = 16;
-
-export const INTERRUPTED_ATTEMPT = 'the worker stopped during this attempt; its outcome is unknown';
 
 /**
  * One worker's claims and log lines of first attempts. Every endpoint's attempts of every batch the worker

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { INTERRUPTED_ATTEMPT } from '../../db/webhooks/batches.js';
 import type { AcceptedOp } from './load.js';
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -106,8 +107,28 @@ export async function checkEffects(db: Kysely<Database>, guildId: string, baseli
   const undelivered = events.filter((e) => (delivered.get(e.id) ?? 0) === 0);
   const twice = [...delivered].filter(([, n]) => n > 1);
   if (undelivered.length > 0) problems.push(`${undelivered.length} of ${events.length} bank.transaction events never delivered`);
-  for (const [id, n] of twice.slice(0, 5)) problems.push(`event ${id} delivered ${n} times`);
+  for (const repeat of (await unexplainedRepeats(db, twice)).slice(0, 5)) problems.push(repeat);
   return problems;
+}
+
+/**
+ * Events answered 2xx more than once, with their attempt log, except those the spec allows to repeat: a worker
+ * killed while dialling leaves an attempt whose outcome nobody knows (logged as interrupted), and its retry sends
+ * the event again. Any other repeat (one sent again after a logged success) is a bug.
+ */
+async function unexplainedRepeats(db: Kysely<Database>, twice: Array<[string, number]>): Promise<string[]> {
+  if (twice.length === 0) return [];
+  const attempts = await db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+    .select(['d.event_id', 'a.attempt', 'a.status_code', 'a.error'])
+    .where('d.event_id', 'in', twice.map(([id]) => id))
+    .orderBy('a.attempt')
+    .execute();
+  return twice
+    .map(([id, n]) => ({ id, n, log: attempts.filter((a) => a.event_id === id) }))
+    .filter(({ log }) => !log.some((a) => a.error === INTERRUPTED_ATTEMPT))
+    .map(({ id, n, log }) => `event ${id} delivered ${n} times; attempts: ${log.map((a) => `${a.attempt} ${a.status_code ?? a.error}`).join(', ')}`);
 }
 
 /** Waits until every bank event since the baseline has been delivered (or `timeoutMs` passes); answers how long. */
