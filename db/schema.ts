@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { GuildsTable, ApiKeysTable, AuditLogTable, RateLimitCountersTable, IdempotencyRecordsTable, EventsTable } from './shared/tables.js';
+import type { GuildsTable, ApiKeysTable, AuditLogTable, RateLimitCountersTable, IdempotencyRecordsTable, EventsTable, RankMarksTable } from './shared/tables.js';
 import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable, PlatformClosedChannelsTable, HandledInteractionsTable, PlatformBlocksTable } from './platform/tables.js';
 import type { BankSettingsTable, BankAccountsTable, BankLedgerTable } from './bank/tables.js';
 import type { LevelSettingsTable, LevelRewardsTable, LevelMembersTable, LevelCountedMessagesTable, LevelUpEffectsTable, XpChangesTable, LevelRankSnapshotsTable, LevelRankSnapshotStateTable } from './levels/tables.js';
@@ -63,6 +63,7 @@ export interface Database {
   platform_role_changes: PlatformRoleChangesTable;
   level_rank_snapshots: LevelRankSnapshotsTable;
   level_rank_snapshot_state: LevelRankSnapshotStateTable;
+  rank_marks: RankMarksTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

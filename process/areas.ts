@@ -16,7 +16,7 @@ import { guildRoutes } from '../api/routes/guild.js';
 import { invitesRoutes } from '../api/routes/invites.js';
 import { createInvitesActivities } from '../activities/invites.js';
 import { inviteMilestonesWorkflow, refreshInviteRanksWorkflow } from '../src/invites/ids.js';
-import { inviteRanksSchedule } from '../src/invites/schedules.js';
+import { RETIRED_INVITE_RANKS_SCHEDULE_ID } from '../src/invites/schedules.js';
 import { milestoneOperation } from '../src/invites/milestoneOperation.js';
 import { levelsRoutes } from '../api/routes/levels.js';
 import { moderationRoutes } from '../api/routes/moderation.js';
@@ -30,7 +30,10 @@ import { purgeExpiredRecordsWorkflow } from '../src/keys/ids.js';
 import { purgeSchedule } from '../src/keys/schedules.js';
 import { levelUpEffectsWorkflow, refreshLevelRanksWorkflow, xpChangeWorkflow } from '../src/levels/ids.js';
 import { relayLevelUpEffects } from '../src/levels/levelUpEffectsOperation.js';
-import { levelRanksSchedule } from '../src/levels/schedules.js';
+import { RETIRED_LEVEL_RANKS_SCHEDULE_ID } from '../src/levels/schedules.js';
+import { createRanksActivities } from '../activities/ranks.js';
+import { rankRecountDispatcherWorkflow } from '../src/ranks/ids.js';
+import { relayGrownServers, relayRankWakes, wakeRankRecounterAtStart } from '../src/ranks/recountDispatcher.js';
 import { xpChangeOperation } from '../src/levels/xpChangeOperation.js';
 import { moderationActionWorkflow } from '../src/moderation/ids.js';
 import { modActionOperation } from '../src/moderation/modActionOperation.js';
@@ -69,7 +72,7 @@ export const AREAS: AreaModule[] = [
     routes: levelsRoutes,
     activities: createLevelsActivities,
     relays: [relayOf(xpChangeOperation), relayLevelUpEffects],
-    schedules: [levelRanksSchedule],
+    // refreshLevelRanks: the retired schedule's workflow, for the runs it started before an upgrade deleted it.
     workflows: [xpChangeWorkflow, levelUpEffectsWorkflow, refreshLevelRanksWorkflow],
   },
   {
@@ -105,8 +108,17 @@ export const AREAS: AreaModule[] = [
     routes: invitesRoutes,
     activities: createInvitesActivities,
     relays: [relayOf(milestoneOperation)],
-    schedules: [inviteRanksSchedule],
+    // refreshInviteRanks: the retired schedule's workflow, for the runs it started before an upgrade deleted it.
     workflows: [inviteMilestonesWorkflow, refreshInviteRanksWorkflow],
+  },
+  // The rank snapshots of large servers (levels and invites), recounted when they changed (docs/performance.md).
+  {
+    name: 'ranks',
+    activities: createRanksActivities,
+    relays: [relayGrownServers(), relayRankWakes],
+    retiredSchedules: [RETIRED_LEVEL_RANKS_SCHEDULE_ID, RETIRED_INVITE_RANKS_SCHEDULE_ID],
+    atWorkerStart: [wakeRankRecounterAtStart],
+    workflows: [rankRecountDispatcherWorkflow],
   },
   {
     name: 'shop',

@@ -9,6 +9,7 @@ import { inviteMilestonesWorkflow, refreshInviteRanksWorkflow } from '../src/inv
 import { purgeExpiredRecordsWorkflow } from '../src/keys/ids.js';
 import { levelUpEffectsWorkflow, refreshLevelRanksWorkflow, xpChangeWorkflow } from '../src/levels/ids.js';
 import { moderationActionWorkflow } from '../src/moderation/ids.js';
+import { rankRecountDispatcherWorkflow } from '../src/ranks/ids.js';
 import { purchaseEffectsWorkflow, purchaseRefundWorkflow } from '../src/shop/ids.js';
 import { ticketCloseWorkflow } from '../src/tickets/ids.js';
 import { webhookDeliveryWorkflow } from '../src/webhooks/ids.js';
@@ -39,6 +40,7 @@ export const WORKFLOW_REFS = {
   giveaway: giveawayWorkflow,
   giveawayEnds: giveawayEndsWorkflow,
   giveawayEndDispatcher: giveawayEndDispatcherWorkflow,
+  rankRecountDispatcher: rankRecountDispatcherWorkflow,
 } satisfies { [N in keyof Exported]: WorkflowRef<Workflow> };
 
 /** True when A and B are the same type (not merely assignable: a function with fewer parameters is assignable). */

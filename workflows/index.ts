@@ -18,3 +18,4 @@ export { flowRun } from './flowRun.js';
 export { giveaway } from './giveaway.js';
 export { giveawayEnds } from './giveawayEnds.js';
 export { giveawayEndDispatcher } from './giveawayEndDispatcher.js';
+export { rankRecountDispatcher } from './rankRecountDispatcher.js';

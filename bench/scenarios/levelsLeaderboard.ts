@@ -24,7 +24,7 @@ export const deepCursor = (rows: number) => Math.min(10_000_000, Math.floor(rows
 
 /**
  * `rows` level rows in the bench guild (seeded once per size; a member's XP is a spread-out function of its index),
- * and their rank snapshot computed, as the refresh-level-ranks schedule does every minute for a server this size.
+ * and their rank snapshot computed, as the recount dispatcher does a minute after such a server changed.
  */
 export async function seedLevelRows(db: Kysely<Database>, rows: number, log: (line: string) => void): Promise<number> {
   const first = sql.lit(FIRST_MEMBER_ID.toString());
@@ -89,7 +89,7 @@ export async function runLeaderboard(ctx: ScenarioContext): Promise<LeaderboardR
   await load(targets['page@0']!, WARM_UP_SECONDS);
   for (const [name, target] of Object.entries(targets)) pages[name] = await load(target);
 
-  // A minute in which members earned XP, recounted as the refresh-level-ranks schedule does while pages are read.
+  // A minute in which members earned XP, recounted as the recount dispatcher does while pages are read.
   await sql`UPDATE level_members SET xp = xp + 1000
     WHERE guild_id = ${BENCH_GUILD_ID} AND user_id IN (${randomSeededMembers(MOVED_MEMBERS, levelRows)})`.execute(ctx.db);
   const log = (line: string) => console.log(`[bench] ${line}`);

@@ -80,3 +80,14 @@ export interface EventsTable {
   batch_id: ColumnType<string | null, never, string>;
   deliveries_at_commit: Generated<boolean>;
 }
+
+/** Migration 2026-11-30-090: which rank snapshots need a recount (db/shared/rankMarks.ts). */
+export type RankBoardName = 'levels' | 'invites';
+
+export interface RankMarksTable {
+  board: RankBoardName;
+  guild_id: string;
+  dirty_since: Date | null;
+  woken: ColumnType<boolean, boolean | undefined, boolean>;
+  recount_due: ColumnType<boolean, boolean | undefined, boolean>;
+}

@@ -6,8 +6,8 @@ import type { Database } from '../../db/schema.js';
 import { pageRanks } from './ranking.js';
 
 /**
- * From this many ranked inviters on, a server's all-time ranks come from a snapshot recomputed every minute
- * (workflow refreshInviteRanks); below it they are counted live, which is cheap at that size.
+ * From this many ranked inviters on, a server's all-time ranks come from a snapshot recounted a minute after it
+ * changed (workflow rankRecountDispatcher, docs/performance.md); below it they are counted live, cheap at that size.
  */
 export const INVITE_RANK_SNAPSHOT_THRESHOLD = 10_000;
 

@@ -4,8 +4,8 @@ import { countRanked, listLeaderboard, rankOf, type LeaderboardRow } from '../..
 import type { Database } from '../../db/schema.js';
 
 /**
- * From this many ranked members on, a server's ranks come from a snapshot recomputed every minute
- * (workflow refreshLevelRanks); below it they are counted live, which is cheap at that size.
+ * From this many ranked members on, a server's ranks come from a snapshot recounted a minute after it changed
+ * (workflow rankRecountDispatcher, docs/performance.md); below it they are counted live, which is cheap at that size.
  */
 export const RANK_SNAPSHOT_THRESHOLD = 10_000;
 

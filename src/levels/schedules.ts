@@ -1,12 +1,6 @@
-import type { ScheduleDefinition } from '../core/temporal/schedules.js';
-import { refreshLevelRanksWorkflow } from './ids.js';
-
-export const RANKS_SCHEDULE_ID = 'maintenance/refresh-level-ranks';
-
-export const levelRanksSchedule: ScheduleDefinition = {
-  id: RANKS_SCHEDULE_ID,
-  every: '1 minute',
-  workflow: refreshLevelRanksWorkflow,
-  operation: 'maintenance.levelRanks',
-  summary: 'Recompute the level rank snapshots of large servers',
-};
+/**
+ * The every-minute schedule that recounted the level rank snapshots of every large server until the recount
+ * dispatcher (workflows/rankRecountDispatcher.ts) took over, recounting only servers that changed: about 240 Temporal
+ * actions an hour with nothing changed. Retired: each worker's start deletes it (ensureSchedules).
+ */
+export const RETIRED_LEVEL_RANKS_SCHEDULE_ID = 'maintenance/refresh-level-ranks';

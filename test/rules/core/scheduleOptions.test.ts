@@ -2,17 +2,13 @@ import { ScheduleOverlapPolicy } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { scheduleOptions } from '../../../src/core/temporal/schedules.js';
 import { OPERATION } from '../../../src/core/temporal/searchAttributes.js';
-import { inviteRanksSchedule } from '../../../src/invites/schedules.js';
 import { purgeSchedule } from '../../../src/keys/schedules.js';
-import { levelRanksSchedule } from '../../../src/levels/schedules.js';
 
 // A changed spec, policy or action reaches a cluster at the next worker start (ensureSchedules updates the schedule),
 // but a changed id leaves the old schedule running beside the new one: these are what Temporal is given.
 describe('scheduleOptions', () => {
   it.each([
-    ['maintenance/refresh-invite-ranks', inviteRanksSchedule, '1 minute', 'refreshInviteRanks', 'maintenance.inviteRanks', 'Recompute the invite rank snapshots of large servers'],
     ['maintenance/purge-expired-records', purgeSchedule, '1 hour', 'purgeExpiredRecords', 'maintenance.purge', 'Purge the records past their retention (docs/retention.md) in batches'],
-    ['maintenance/refresh-level-ranks', levelRanksSchedule, '1 minute', 'refreshLevelRanks', 'maintenance.levelRanks', 'Recompute the level rank snapshots of large servers'],
   ])('%s: its interval, one run at a time under the schedule id', (id, schedule, every, workflowType, operation, summary) => {
     expect(scheduleOptions(schedule, 'the-queue')).toEqual({
       scheduleId: id,
