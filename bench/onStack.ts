@@ -67,6 +67,7 @@ export async function runOnStack(
       readRounds: Number(values['read-rounds']),
       xpRatePerSecond: Number(values.rate),
       leaderboardRows: Number(values.rows),
+      purgeDutyPercent: values['purge-duty'] === undefined ? undefined : Number(values['purge-duty']),
       workers,
       giveaways: Number(values.giveaways),
       temporal: {

@@ -101,7 +101,7 @@ export function printTable(results: ScenarioResult[]) {
       rows.push(['purge reads before', String(r.before.requestsPerSecond), String(r.before.latencyMs.p50), String(r.before.latencyMs.p99), String(r.before.non2xx), `${r.expiredRows.toLocaleString('en-US')} expired rows`]);
       const p = r.purge;
       rows.push(['purge reads during', String(r.during.requestsPerSecond), String(r.during.latencyMs.p50), String(r.during.latencyMs.p99), String(r.during.non2xx),
-        `p99 ${r.p99ChangePercent >= 0 ? '+' : ''}${r.p99ChangePercent}% (goal < 20 at 10,000,000); purged ${p.rows.toLocaleString('en-US')} rows in ${p.seconds} s, ${p.batches} batches`]);
+        `p99 ${r.p99ChangePercent >= 0 ? '+' : ''}${r.p99ChangePercent}% (goal < 20 at 10,000,000); purged ${p.rows.toLocaleString('en-US')} rows in ${p.seconds} s, ${p.batches} batches, deleting ${p.dutyPercent} % of the time`]);
     } else if (r.scenario === 'shop-buy') {
       rows.push(['shop-buy', String(r.throughput.requestsPerSecond), String(r.throughput.latencyMs.p50), String(r.throughput.latencyMs.p99), String(r.throughput.non2xx), `${r.throughput.sold} sold; scarce: ${r.scarce.sold}/${r.scarce.stock} sold, ledger mismatches ${r.ledgerMismatches}`]);
     } else {

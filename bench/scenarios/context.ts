@@ -19,6 +19,8 @@ export interface ScenarioContext {
   xpRatePerSecond: number;
   /** Rows of the levels and invites leaderboards (`--rows`). */
   leaderboardRows: number;
+  /** The purge's share of time spent deleting (`--purge-duty`); production's when undefined. */
+  purgeDutyPercent: number | undefined;
   /** Milliseconds the api thread's event loop has been busy so far (wall time, not CPU time). */
   apiThreadBusyMs(): Promise<number>;
   /** Giveaways opened by `giveaways-open` and `giveaways-end` (`--giveaways`). */

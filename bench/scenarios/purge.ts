@@ -12,7 +12,7 @@ export interface PurgeResult {
   expiredRows: number;
   before: LoadResult;
   during: LoadResult;
-  purge: { rows: number; seconds: number; batches: number; complete: boolean };
+  purge: { rows: number; seconds: number; batches: number; complete: boolean; dutyPercent: number };
   /** p99 during the purge over p99 before, in percent of change (goal < 20 at 10,000,000 rows). */
   p99ChangePercent: number;
 }
@@ -39,7 +39,7 @@ export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
   const before = await read(ctx.durationSeconds);
   const started = performance.now();
   let purgeDone = false;
-  const purging = purgeRetention({ db: ctx.db, clock: systemClock }, { runBudgetMs: 24 * 3_600_000, batchRows: PURGE_LIMITS.batchRows }).finally(() => {
+  const purging = purgeRetention({ db: ctx.db, clock: systemClock }, { runBudgetMs: 24 * 3_600_000, batchRows: PURGE_LIMITS.batchRows, dutyPercent: ctx.purgeDutyPercent ?? PURGE_LIMITS.dutyPercent }).finally(() => {
     purgeDone = true;
   });
   const during = await read(ctx.durationSeconds);
@@ -52,7 +52,7 @@ export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
     expiredRows,
     before,
     during,
-    purge: { rows, seconds, batches: outcome.batches, complete: outcome.complete },
+    purge: { rows, seconds, batches: outcome.batches, complete: outcome.complete, dutyPercent: ctx.purgeDutyPercent ?? PURGE_LIMITS.dutyPercent },
     p99ChangePercent: Math.round(((during.latencyMs.p99 - before.latencyMs.p99) / before.latencyMs.p99) * 1000) / 10,
   };
 }

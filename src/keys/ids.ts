@@ -16,6 +16,8 @@ export interface PurgeResult {
 export interface RetentionPurgeOptions {
   batchRows?: number;
   runBudgetMs?: number;
+  /** Percent of the run's time spent deleting (100: batches back to back). */
+  dutyPercent?: number;
 }
 
 /** A run of the retention purge (patch `retention-purge` on): rows deleted per record kind. */

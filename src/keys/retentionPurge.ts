@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../core/clock.js';
@@ -44,6 +45,7 @@ export async function purgeRetention(deps: RetentionPurgeDeps, options: Retentio
     const at = deps.clock.now().getTime();
     const stepEnd = at + (runEnd - at) / (steps.length - progress.step);
     for (;;) {
+      const batchStarted = performance.now();
       const { deleted, next } = await step.batch(deps.db, started, progress.cursor, limit);
       progress.purged[step.kind] = (progress.purged[step.kind] ?? 0) + deleted;
       progress.batches++;
@@ -51,6 +53,9 @@ export async function purgeRetention(deps: RetentionPurgeDeps, options: Retentio
       if (deps.signal?.aborted) throw deps.signal.reason ?? new Error('retention purge cancelled');
       if (next === null) break;
       progress.cursor = next;
+      const restMs = restAfterBatch(performance.now() - batchStarted, options.dutyPercent ?? PURGE_LIMITS.dutyPercent);
+      if (restMs >= 1) await delay(restMs, undefined, { signal: deps.signal }).catch(() => {});
+      if (deps.signal?.aborted) throw deps.signal.reason ?? new Error('retention purge cancelled');
       if (deps.clock.now().getTime() >= stepEnd) {
         progress.cut = true;
         break;
@@ -59,3 +64,10 @@ export async function purgeRetention(deps: RetentionPurgeDeps, options: Retentio
   }
   return { purged: progress.purged, batches: progress.batches, complete: !progress.cut };
 }
+
+/**
+ * How long the run rests after a batch so that deleting takes `dutyPercent` of its time: back to back, a backlog's
+ * deletes took most of the database's time from the api's reads (bench `purge`: balance reads p99 +53 % at
+ * 10,000,000 rows).
+ */
+export const restAfterBatch = (batchMs: number, dutyPercent: number) => (batchMs * (100 - dutyPercent)) / dutyPercent;

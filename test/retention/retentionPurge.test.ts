@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { fixedClock, type Clock } from '../../src/core/clock.js';
 import { FIXED_RETENTION_MS, RETENTION_DAYS_BY_PLAN } from '../../src/core/retention.js';
-import { purgeRetention, type PurgeProgress } from '../../src/keys/retentionPurge.js';
+import { purgeRetention, restAfterBatch, type PurgeProgress } from '../../src/keys/retentionPurge.js';
 import { PURGE_STEPS } from '../../src/keys/retentionSteps.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createTestGuild } from '../harness/fixtures.js';
@@ -165,6 +165,12 @@ describe('bounded runs', () => {
     expect(second.batches).toBeGreaterThanOrEqual(Math.ceil(left / 2) + PURGE_STEPS.length - 1);
     expect(await auditOf(ids)).toEqual([]);
     expect(await db().selectFrom('audit_log').select('id').where('id', '=', kept).execute()).toHaveLength(1);
+  });
+
+  it('rests after each batch so that deleting takes its share of the time: as long again at 50 %, not at all at 100 %', () => {
+    expect(restAfterBatch(40, 50)).toBe(40);
+    expect(restAfterBatch(40, 25)).toBe(120);
+    expect(restAfterBatch(40, 100)).toBe(0);
   });
 
   it('an attempt goes on from the progress it heartbeated: the servers before its cursor are not read again', async () => {
