@@ -3,7 +3,7 @@ import type { TicketBody, TicketDetailBody, TranscriptBody } from '../../../src/
 import { DataTable } from './dataTable.js';
 import { TextField } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
-import { isoTime, Layout, type Viewer } from './layout.js';
+import { isoTimeOrDash as when, Layout, type Viewer } from './layout.js';
 import { ListView, optionsOf } from './listView.js';
 import { OlderLink } from './olderLink.js';
 
@@ -16,7 +16,6 @@ export const nameOf = (names: Names, id: string | null) => (id ? (names.get(id) 
 
 const ticketsPath = (guildId: string) => `/console/servers/${guildId}/tickets`;
 export const ticketPath = (guildId: string, ticketNo: number) => `${ticketsPath(guildId)}/${ticketNo}`;
-const when = (iso: string | null) => (iso ? isoTime(new Date(iso)) : '—');
 const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'tickets' as const });
 
 export function TicketsPage(props: { viewer: Viewer; guild: GuildRecord; status: string | undefined; tickets: TicketBody[]; names: Names; olderHref: string | null }) {
