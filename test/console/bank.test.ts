@@ -7,7 +7,7 @@ import { eventually } from '../harness/eventually.js';
 import { addTestMember, snowflake } from '../harness/fixtures.js';
 import { startReceiver } from '../harness/receiver.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
-import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
+import { consoleClient, errorCodeOf, fieldErrorOf, managedGuild } from './consoleClient.js';
 
 // Adjustments start the event fan-out on a real worker: the webhook a console change emits is the API's.
 const { db, app } = useWorkflowTestBed({ app: { env: { CONSOLE_SIGN_IN_LIMIT: '1000' } } });
@@ -49,7 +49,6 @@ const snapshot = async (guildId: string) => ({
   settings: await settingsRows(guildId),
   events: await db().selectFrom('events').select('id').where('guild_id', '=', guildId).execute(),
 });
-const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
 const ranksOn = (html: string) => [...html.matchAll(/data-rank="(\d+)"/g)].map((m) => Number(m[1]));
 
 describe('the bank page', () => {

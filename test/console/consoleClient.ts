@@ -80,6 +80,9 @@ export type ConsoleClient = ReturnType<typeof consoleClient>;
 /** The error code a console error page shows. */
 export const errorCodeOf = (res: TestResponse) => /data-error="([A-Z_]+)"/.exec(res.text)?.[1];
 
+/** The message a form page shows under the field with this id (formParts.tsx FieldError), trimmed. */
+export const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
+
 /** A server with its owner, a member holding Manage Server through a role, and a member without it. */
 export async function managedGuild(db: Kysely<Database>, name = 'Console Guild'): Promise<TestGuild & { managerId: string; memberId: string; managerRoleId: string }> {
   const guild = await createTestGuild(db, { name });
