@@ -95,3 +95,24 @@ export async function managedGuild(db: Kysely<Database>, name = 'Console Guild')
   const memberId = await addTestMember(db, guild, { username: 'member' });
   return { ...guild, managerId, memberId, managerRoleId };
 }
+
+/** A managedGuild, its row changed as `change` says (plan, features), and a console client signed in as its manager. */
+export async function signedInManager(db: Kysely<Database>, baseUrl: string, change: { name?: string; plan?: 'free' | 'pro'; features?: string[] } = {}) {
+  const guild = await managedGuild(db, change.name);
+  const row = { ...(change.plan && { plan: change.plan }), ...(change.features && { features: change.features }) };
+  if (Object.keys(row).length > 0) await db.updateTable('guilds').set(row).where('id', '=', guild.id).execute();
+  const client = consoleClient(baseUrl);
+  await client.signIn(guild.managerId);
+  return { guild, client };
+}
+
+/** The console users' audit rows of a server, oldest first, without their sign-ins (console.signIn). */
+export const consoleUserAudit = (db: Kysely<Database>, guildId: string) =>
+  db
+    .selectFrom('audit_log')
+    .select(['actor_type', 'actor_id', 'action', 'target_id', 'data'])
+    .where('guild_id', '=', guildId)
+    .where('actor_type', '=', 'console_user')
+    .where('action', '!=', 'console.signIn')
+    .orderBy('id')
+    .execute();

@@ -5,7 +5,7 @@ import { addMember, type FakeDiscord } from '../../process/infra/fakeDiscord/ind
 import { createDiscordGuild } from '../harness/discordGuild.js';
 import { snowflake } from '../harness/fixtures.js';
 import type { TestApp } from '../harness/testApp.js';
-import { consoleClient } from './consoleClient.js';
+import { consoleClient, consoleUserAudit } from './consoleClient.js';
 
 /** An error page's status and code, as a pair to compare. */
 export const problemOf = (res: { status: number; text: string }) => [res.status, /data-error="([A-Z_]+)"/.exec(res.text)?.[1]];
@@ -31,15 +31,7 @@ export function invitesConsole(db: () => Kysely<Database>, app: TestApp, fake: F
     return { g, managerId, client, member, path: `/console/servers/${g.id}/invites` };
   }
 
-  const consoleAudit = (guildId: string) =>
-    db()
-      .selectFrom('audit_log')
-      .select(['actor_type', 'actor_id', 'action', 'target_id', 'data'])
-      .where('guild_id', '=', guildId)
-      .where('actor_type', '=', 'console_user')
-      .where('action', '!=', 'console.signIn')
-      .orderBy('id')
-      .execute();
+  const consoleAudit = (guildId: string) => consoleUserAudit(db(), guildId);
 
   const state = async (guildId: string) => ({
     members: await db().selectFrom('invite_members').select(['user_id', 'bonus', 'invites']).where('guild_id', '=', guildId).orderBy('user_id').execute(),
