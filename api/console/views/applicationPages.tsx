@@ -1,7 +1,8 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { SubmissionBody, SubmissionDetailBody } from '../../../src/applications/contract.js';
 import { DecisionForm, type DecisionLabels } from './decisionForm.js';
-import { AnswerList, ApplyingNotice, DecidedEntry } from './decisionRecord.js';
+import { AnswerList } from './answerList.js';
+import { ApplyingNotice, DecidedEntry } from './decisionRecord.js';
 import { ErrorSummary, type FormState } from './formParts.js';
 import { isoTimeOrDash as when, Layout, type Viewer } from './layout.js';
 import { ListView, optionsOf } from './listView.js';

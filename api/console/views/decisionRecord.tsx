@@ -2,8 +2,8 @@ import { isoTimeOrDash as when } from './layout.js';
 import { nameOf, type Names } from './ticketPages.js';
 
 /**
- * The parts an appeal's page and a submission's page show alike around a decision: who decided and when, the
- * effects still being applied, the answers given. One place, so both records read the same.
+ * The parts an appeal's page and a submission's page show alike around a decision: who decided and when, and the
+ * effects still being applied. One place, so both records read the same.
  */
 export function DecidedEntry(props: { decidedAt: string | null; decidedBy: string | null; reason: string | null; names: Names }) {
   if (!props.decidedAt) return null;
@@ -25,22 +25,5 @@ export function ApplyingNotice(props: { applying: boolean; effects: string }) {
     <p class="notice" data-applying>
       The bot is still applying the decision ({props.effects}).
     </p>
-  );
-}
-
-/** The answers to a form's questions, each under its question's label. */
-export function AnswerList(props: { answers: Array<{ label: string; text: string }> }) {
-  return (
-    <>
-      <h2>Answers</h2>
-      <dl>
-        {props.answers.map((a) => (
-          <>
-            <dt>{a.label}</dt>
-            <dd>{a.text}</dd>
-          </>
-        ))}
-      </dl>
-    </>
   );
 }

@@ -1,5 +1,6 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { TicketBody, TicketDetailBody, TranscriptBody } from '../../../src/tickets/contract.js';
+import { AnswerList } from './answerList.js';
 import { DataTable } from './dataTable.js';
 import { TextField } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
@@ -97,19 +98,7 @@ export function TicketPage(props: { viewer: Viewer; guild: GuildRecord; ticket: 
           The bot is still logging this close, telling the member and removing the ticket's channel.
         </p>
       )}
-      {t.answers.length > 0 && (
-        <>
-          <h2>Answers</h2>
-          <dl>
-            {t.answers.map((a) => (
-              <>
-                <dt>{a.label}</dt>
-                <dd>{a.value}</dd>
-              </>
-            ))}
-          </dl>
-        </>
-      )}
+      {t.answers.length > 0 && <AnswerList answers={t.answers.map((a) => ({ label: a.label, text: a.value }))} />}
       <ul class="actions">
         {t.hasTranscript && (
           <li>
