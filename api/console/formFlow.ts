@@ -2,7 +2,7 @@ import { keepFlash, takeFlashValue, type FlashValue } from '../../src/console/fl
 import { submitFormOnce } from '../../src/console/formTokens.js';
 import type { AppDeps } from '../context.js';
 import { formOf } from './consoleDeps.js';
-import { signedIn, type ConsoleContext } from './consoleState.js';
+import { signedIn, type ConsoleContext, type ConsoleRouter } from './consoleState.js';
 import { seeOther } from './render.js';
 import { FORM_TOKEN_FIELD, type FieldError, type FormProblem } from './views/formParts.js';
 
@@ -31,6 +31,26 @@ export async function submitOnce(ctx: ConsoleContext, deps: AppDeps, change: () 
     if (!(err instanceof FormRejection) || !rejected) throw err;
     await rejected(err);
   }
+}
+
+/** The steps of a form's POST route (formPost): whose server, the change, and the form again on a rejection. */
+export interface FormPostSteps<S> {
+  /** The server the form acts on, checked as its area checks a write (the manager rule, fresh; the feature gate). */
+  server: (ctx: ConsoleContext) => Promise<S>;
+  /** The change with the form's fields; the path of the page to see next. */
+  change: (server: S, form: URLSearchParams, ctx: ConsoleContext) => Promise<string>;
+  /** Renders the form again with its input and problem; without it a rejection is the error page. */
+  rejected?: (server: S, form: URLSearchParams, problem: FormProblem, ctx: ConsoleContext) => Promise<void>;
+}
+
+/** A form's POST route at `path`: the server, then its change once per form token (submitOnce). */
+export function formPost<S>(router: ConsoleRouter, deps: AppDeps, path: string, steps: FormPostSteps<S>): void {
+  router.post(path, async (ctx) => {
+    const server = await steps.server(ctx);
+    const form = formOf(ctx);
+    const { rejected } = steps;
+    await submitOnce(ctx, deps, () => steps.change(server, form, ctx), rejected && ((problem) => rejected(server, form, problem, ctx)));
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import { eventually } from '../harness/eventually.js';
 import { addTestMember, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { createModerationGuild } from '../harness/moderationGuild.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
-import { consoleClient, errorCodeOf } from './consoleClient.js';
+import { consoleClient, errorCodeOf, fieldErrorOf } from './consoleClient.js';
 import { featureOff } from './ticketBed.js';
 
 // The decision runs its workflow on a real worker over the local platform: the dashboard's decision must unban,
@@ -53,7 +53,6 @@ async function bannedAppellant(guild: TestGuild, moderatorId: string, userTag = 
 }
 
 const numbersOn = (html: string) => [...html.matchAll(/data-appeal="(\d+)"/g)].map((m) => Number(m[1]));
-const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
 const state = async (guildId: string) => ({
   appeals: await db().selectFrom('appeals').select(['number', 'status', 'reason', 'decided_by', 'applying', 'reappeal_after']).where('guild_id', '=', guildId).orderBy('number').execute(),
   messages: await db().selectFrom('appeal_messages').select('id').where('guild_id', '=', guildId).execute(),

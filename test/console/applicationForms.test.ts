@@ -4,7 +4,7 @@ import { findApplicationPanel } from '../../db/applications/panels.js';
 import { createTestForm } from '../harness/applications.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { snowflake } from '../harness/fixtures.js';
-import { consoleClient, errorCodeOf } from './consoleClient.js';
+import { consoleClient, errorCodeOf, fieldErrorOf } from './consoleClient.js';
 import { featureOff, ticketGuild } from './ticketBed.js';
 
 const NOW = new Date('2026-11-30T12:00:00.000Z');
@@ -28,7 +28,6 @@ const state = async (guildId: string) => ({
   audit: await db().selectFrom('audit_log').select('id').where('guild_id', '=', guildId).execute(),
 });
 const dataError = (html: string) => /data-error="([A-Z_]+)"/.exec(html)?.[1];
-const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
 const FORM = {
   'form-title': 'Moderator',
   'form-description': 'Help us keep the peace.',

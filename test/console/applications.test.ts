@@ -7,7 +7,7 @@ import { addTestMember, snowflake } from '../harness/fixtures.js';
 import { createTestForm, fileTestSubmission } from '../harness/applications.js';
 import { createModerationGuild } from '../harness/moderationGuild.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
-import { consoleClient, errorCodeOf } from './consoleClient.js';
+import { consoleClient, errorCodeOf, fieldErrorOf } from './consoleClient.js';
 import { featureOff } from './ticketBed.js';
 
 // The decision runs its workflow on a real worker over the local platform: the dashboard's decision must give the
@@ -32,7 +32,6 @@ async function signedIn() {
 const rolesOf = async (guildId: string, userId: string) =>
   (await db().selectFrom('platform_members').select('role_ids').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirstOrThrow()).role_ids;
 const numbersOn = (html: string) => [...html.matchAll(/data-submission="(\d+)"/g)].map((m) => Number(m[1]));
-const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
 const state = async (guildId: string) => ({
   submissions: await db().selectFrom('application_submissions').select(['number', 'status', 'reason', 'decided_by']).where('guild_id', '=', guildId).orderBy('number').execute(),
   audit: await db().selectFrom('audit_log').select('id').where('guild_id', '=', guildId).execute(),

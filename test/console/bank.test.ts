@@ -7,7 +7,7 @@ import { eventually } from '../harness/eventually.js';
 import { addTestMember, snowflake } from '../harness/fixtures.js';
 import { startReceiver } from '../harness/receiver.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
-import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
+import { consoleClient, consoleUserAudit, errorCodeOf, fieldErrorOf, managedGuild } from './consoleClient.js';
 
 // Adjustments start the event fan-out on a real worker: the webhook a console change emits is the API's.
 const { db, app } = useWorkflowTestBed({ app: { env: { CONSOLE_SIGN_IN_LIMIT: '1000' } } });
@@ -31,15 +31,7 @@ async function signedIn(options: { features?: string[]; settings?: Partial<BankS
 const accounts = (guildId: string) => db().selectFrom('bank_accounts').select(['user_id', 'balance']).where('guild_id', '=', guildId).orderBy('user_id').execute();
 const ledger = (guildId: string) =>
   db().selectFrom('bank_ledger').select(['user_id', 'type', 'amount', 'balance_after', 'reason', 'actor_id', 'api_key_id']).where('guild_id', '=', guildId).orderBy('id').execute();
-const consoleAudit = (guildId: string) =>
-  db()
-    .selectFrom('audit_log')
-    .select(['actor_type', 'actor_id', 'action', 'target_id', 'data'])
-    .where('guild_id', '=', guildId)
-    .where('actor_type', '=', 'console_user')
-    .where('action', '!=', 'console.signIn')
-    .orderBy('id')
-    .execute();
+const consoleAudit = (guildId: string) => consoleUserAudit(db(), guildId);
 const settingsRows = (guildId: string) => db().selectFrom('bank_settings').selectAll().where('guild_id', '=', guildId).execute();
 /** Everything an adjustment or a settings change writes. */
 const snapshot = async (guildId: string) => ({
@@ -49,7 +41,6 @@ const snapshot = async (guildId: string) => ({
   settings: await settingsRows(guildId),
   events: await db().selectFrom('events').select('id').where('guild_id', '=', guildId).execute(),
 });
-const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
 const ranksOn = (html: string) => [...html.matchAll(/data-rank="(\d+)"/g)].map((m) => Number(m[1]));
 
 describe('the bank page', () => {

@@ -80,6 +80,9 @@ export type ConsoleClient = ReturnType<typeof consoleClient>;
 /** The error code a console error page shows. */
 export const errorCodeOf = (res: TestResponse) => /data-error="([A-Z_]+)"/.exec(res.text)?.[1];
 
+/** The message a form page shows under the field with this id (formParts.tsx FieldError), trimmed. */
+export const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
+
 /** A server with its owner, a member holding Manage Server through a role, and a member without it. */
 export async function managedGuild(db: Kysely<Database>, name = 'Console Guild'): Promise<TestGuild & { managerId: string; memberId: string; managerRoleId: string }> {
   const guild = await createTestGuild(db, { name });
@@ -92,3 +95,24 @@ export async function managedGuild(db: Kysely<Database>, name = 'Console Guild')
   const memberId = await addTestMember(db, guild, { username: 'member' });
   return { ...guild, managerId, memberId, managerRoleId };
 }
+
+/** A managedGuild, its row changed as `change` says (plan, features), and a console client signed in as its manager. */
+export async function signedInManager(db: Kysely<Database>, baseUrl: string, change: { name?: string; plan?: 'free' | 'pro'; features?: string[] } = {}) {
+  const guild = await managedGuild(db, change.name);
+  const row = { ...(change.plan && { plan: change.plan }), ...(change.features && { features: change.features }) };
+  if (Object.keys(row).length > 0) await db.updateTable('guilds').set(row).where('id', '=', guild.id).execute();
+  const client = consoleClient(baseUrl);
+  await client.signIn(guild.managerId);
+  return { guild, client };
+}
+
+/** The console users' audit rows of a server, oldest first, without their sign-ins (console.signIn). */
+export const consoleUserAudit = (db: Kysely<Database>, guildId: string) =>
+  db
+    .selectFrom('audit_log')
+    .select(['actor_type', 'actor_id', 'action', 'target_id', 'data'])
+    .where('guild_id', '=', guildId)
+    .where('actor_type', '=', 'console_user')
+    .where('action', '!=', 'console.signIn')
+    .orderBy('id')
+    .execute();

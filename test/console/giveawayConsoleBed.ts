@@ -1,4 +1,4 @@
-import { afterAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { addMember, attachFakeOAuth, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 import { freePort } from '../../process/infra/freePort.js';
 import { fixedClock } from '../../src/core/clock.js';
@@ -7,6 +7,7 @@ import { GiveawayStartRequest } from '../../src/giveaways/contract.js';
 import { enterGiveaway } from '../../src/giveaways/enterGiveaway.js';
 import { createDiscordGuild, discordPlatformOn } from '../harness/discordGuild.js';
 import { snowflake } from '../harness/fixtures.js';
+import { temporalServerNow } from '../harness/temporal.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 import { consoleClient } from './consoleClient.js';
 import { CLIENT_ID, CLIENT_SECRET } from './discordBed.js';
@@ -14,8 +15,10 @@ import { CLIENT_ID, CLIENT_SECRET } from './discordBed.js';
 /**
  * The console in discord mode on the fake Discord with a real worker: a giveaway started from the dashboard is
  * posted by the giveaway workflow through the Discord adapter, its end and rerolls drawn by the same workflow.
- * Workflows run on the Temporal server's real time, so the app's clock is fixed at the file's start (every
- * "in the past" check reads it) and a giveaway's end is set from it, never from a date written in the test.
+ * Workflows run on the Temporal server's time: a giveaway's workflow waits until its start by that time before it
+ * posts. So the app's and the worker's clock are one clock fixed at the server's time when the file starts (every
+ * "in the past" check and every batch end reads it), whatever the host's clock says (under faketime it is not
+ * the server's), and a giveaway's end is set from it, never from a date written in the test.
  */
 export async function useGiveawayConsole() {
   const fake = await startFakeDiscord();
@@ -23,6 +26,7 @@ export async function useGiveawayConsole() {
   afterAll(() => fake.close());
   const port = await freePort();
   const platform = discordPlatformOn(fake);
+  // Set to the Temporal server's time before the first test (below), once the server answers.
   const clock = fixedClock(new Date());
   const env = {
     PLATFORM: 'discord',
@@ -34,7 +38,8 @@ export async function useGiveawayConsole() {
     DISCORD_OAUTH_AUTHORIZE_URL: `${new URL(fake.apiUrl).origin}/oauth2/authorize`,
     CONSOLE_SIGN_IN_LIMIT: '1000',
   };
-  const bed = useWorkflowTestBed({ worker: { platform }, app: { port, clock, env, deps: { platform } } });
+  const bed = useWorkflowTestBed({ worker: { platform, clock }, app: { port, clock, env, deps: { platform } } });
+  beforeAll(async () => clock.set(await temporalServerNow(bed.gateway)));
   const db = bed.db;
 
   /** A server on the fake with a manager (the Admin role) signed in to the console through Discord's OAuth2. */

@@ -3,7 +3,7 @@ import { findGiveaway } from '../../db/giveaways/giveaways.js';
 import { utcInputValue } from '../../api/console/views/giveawayFields.js';
 import { eventually } from '../harness/eventually.js';
 import { bearer } from '../harness/fixtures.js';
-import { errorCodeOf } from './consoleClient.js';
+import { errorCodeOf, fieldErrorOf } from './consoleClient.js';
 import { useGiveawayConsole } from './giveawayConsoleBed.js';
 import { featureOff } from './ticketBed.js';
 
@@ -12,7 +12,6 @@ const { db, app, fake, clock, signedIn, giveawayRow, enter } = await useGiveaway
 const MINUTE = 60_000;
 const at = (ms: number) => utcInputValue(new Date(clock.now().getTime() + ms));
 const idsOn = (html: string) => [...html.matchAll(/data-giveaway="(\d+)"/g)].map((m) => Number(m[1]));
-const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
 const messagesIn = (channelId: string) => [...fake.state.messages.values()].filter((m) => m.channel_id === channelId);
 const state = async (guildId: string) => ({
   giveaways: await db().selectFrom('giveaways').select(['id', 'status', 'winner_ids', 'ended_at']).where('guild_id', '=', guildId).orderBy('id').execute(),

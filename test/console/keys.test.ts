@@ -4,7 +4,7 @@ import { createKeysActivities } from '../../activities/keys.js';
 import { fixedClock } from '../../src/core/clock.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { addTestMember, bearer, createTestKey, snowflake } from '../harness/fixtures.js';
-import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
+import { consoleClient, errorCodeOf, managedGuild, signedInManager } from './consoleClient.js';
 
 // Many sign-ins from one address in this file: the limit itself is tested in sessions.test.ts.
 const { database, app } = useApiTestBed({ env: { CONSOLE_SIGN_IN_LIMIT: '1000' } });
@@ -22,16 +22,11 @@ const auditOf = (guildId: string) =>
     .orderBy('id')
     .execute();
 
-async function signedInManager() {
-  const guild = await managedGuild(database.db);
-  const client = consoleClient(app.baseUrl);
-  await client.signIn(guild.managerId);
-  return { guild, client };
-}
+const signedIn = () => signedInManager(database.db, app.baseUrl);
 
 describe('the API keys page', () => {
   it('lists the servers the user manages, and their keys without the keys themselves', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     const existing = await createTestKey(database.db, guild, { name: 'billing backend', scopes: ['bank:read'] });
     const servers = await client.get('/console');
     expect(servers.text).toContain(`href="/console/servers/${guild.id}/overview"`);
@@ -43,7 +38,7 @@ describe('the API keys page', () => {
   });
 
   it('creates a key with the picked scopes and expiry, shows it once after the redirect, audit-logs the console user, and the key works', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     await client.get(`/console/servers/${guild.id}/keys`);
     const res = await client.post(`/console/servers/${guild.id}/keys`, { name: 'Reporting', scopes: ['guild:read', 'bank:read'], expires: '90' });
     expect(res.status).toBe(303);
@@ -73,7 +68,7 @@ describe('the API keys page', () => {
     ['an unknown scope', { name: 'x', scopes: 'root:all' }, 'key-scopes'],
     ['an expiry not offered', { name: 'x', scopes: 'bank:read', expires: '7' }, 'key-expires'],
   ])('refuses a key with %s: 400 INVALID_INPUT on the form, the field named, and nothing created', async (_, fields, field) => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     await client.get(`/console/servers/${guild.id}/keys`);
     const res = await client.post(`/console/servers/${guild.id}/keys`, fields);
     expect(res.status).toBe(400);
@@ -84,7 +79,7 @@ describe('the API keys page', () => {
   });
 
   it('revokes after a confirmation page; the key is refused 401 at once, and a second revoke from another tab is 409', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     const key = await createTestKey(database.db, guild, { name: 'old integration' });
     const path = `/console/servers/${guild.id}/keys/${key.id}/revoke`;
     const confirm = await client.get(path);
@@ -109,7 +104,7 @@ describe('the API keys page', () => {
 
 describe('a key\'s last use', () => {
   it('shows the minute of its last call, which the hourly purge keeps when it deletes the rate-limit window', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     const key = await createTestKey(database.db, guild, { name: 'used' });
     const unused = await createTestKey(database.db, guild, { name: 'unused' });
     expect((await app.http('GET', `/guilds/${guild.id}`, { headers: bearer(key.key) })).status).toBe(200);
@@ -130,8 +125,8 @@ describe('a key\'s last use', () => {
 
 describe('console authorization for keys', () => {
   it('refuses a POST without the CSRF token, or with another session’s, 403 and creates nothing', async () => {
-    const { guild, client } = await signedInManager();
-    const other = await signedInManager();
+    const { guild, client } = await signedIn();
+    const other = await signedIn();
     for (const csrf of [null, other.client.state.csrf, 'x']) {
       const res = await client.post(`/console/servers/${guild.id}/keys`, { name: 'forged', scopes: 'bank:read' }, { csrf });
       expect(res.status).toBe(403);
@@ -141,7 +136,7 @@ describe('console authorization for keys', () => {
   });
 
   it("a manager of server A cannot touch server B's key: 404 through A's pages, 403 through B's, the key unchanged", async () => {
-    const a = await signedInManager();
+    const a = await signedIn();
     const b = await managedGuild(database.db, 'Other Guild');
     const bKey = await createTestKey(database.db, b, { name: 'b key' });
     const viaA = await a.client.post(`/console/servers/${a.guild.id}/keys/${bKey.id}/revoke`);
@@ -172,7 +167,7 @@ describe('console authorization for keys', () => {
   });
 
   it('re-checks the permission on every write: a manager whose role was taken is refused 403', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     await upsertPlatformMember(database.db, { guildId: guild.id, userId: guild.managerId, username: 'manager', bot: false, roleIds: [] });
     const res = await client.post(`/console/servers/${guild.id}/keys`, { name: 'late', scopes: 'bank:read' });
     expect(res.status).toBe(403);

@@ -8,7 +8,7 @@ import { findGuild } from '../../db/guild/guilds.js';
 import { eventually } from '../harness/eventually.js';
 import { addTestMember, bearer, createTestKey, snowflake } from '../harness/fixtures.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
-import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
+import { consoleClient, errorCodeOf, fieldErrorOf, managedGuild } from './consoleClient.js';
 
 // The levels page's XP rules, no-XP channels, reward roles and a member's XP change, end to end: the rules through
 // the use cases the CLI calls, the XP change through the API's own (its workflow on a real worker over the local
@@ -43,7 +43,6 @@ const state = async (guildId: string) => ({
   changes: await db().selectFrom('xp_changes').select(['change_id', 'status']).where('guild_id', '=', guildId).execute(),
   audit: await db().selectFrom('audit_log').select(['actor_type', 'actor_id', 'action', 'data']).where('guild_id', '=', guildId).where('action', 'like', 'levels.%').orderBy('id').execute(),
 });
-const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
 
 describe('the levels rules', () => {
   it('shows the rules as today (20 XP a message, 10 a voice minute, 60 s, stacking), roles by name, and empty lists saying what to do', async () => {

@@ -10,7 +10,7 @@ import { eventually } from '../harness/eventually.js';
 import { newTestCase } from '../harness/modCases.js';
 import { snowflake } from '../harness/fixtures.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
-import { consoleClient, errorCodeOf } from './consoleClient.js';
+import { consoleClient, errorCodeOf, fieldErrorOf } from './consoleClient.js';
 import { featureOff } from './ticketBed.js';
 
 // Moderation from the dashboard on the fake Discord: the api and the worker use the Discord adapter, so an action's
@@ -37,7 +37,6 @@ async function signedIn(options: { dm?: boolean } = {}) {
 
 
 const casesOn = (html: string) => [...html.matchAll(/data-case="(\d+)"/g)].map((m) => Number(m[1]));
-const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
 const dmsTo = (userId: string) => [...fake.state.messages.values()].filter((m) => m.channel_id === fake.state.dmChannels.get(userId));
 const writesTo = (guildId: string) => fake.requests.filter((r) => r.method !== 'GET' && r.path.includes(guildId)).length;
 const reasonOf = (r: { headers: Record<string, string> }) => decodeURIComponent(r.headers['x-audit-log-reason'] ?? '');

@@ -5,19 +5,13 @@ import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { BOT_PERMISSION } from '../../src/core/botPermissions.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { bearer, createTestKey, snowflake } from '../harness/fixtures.js';
-import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
+import { errorCodeOf, signedInManager } from './consoleClient.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const { database, app } = useApiTestBed({ now: NOW, env: { CONSOLE_SIGN_IN_LIMIT: '1000' } });
 const daysAgo = (n: number, hour = 10) => new Date(Date.UTC(2026, 2, 10 - n, hour));
 
-async function signedInManager(features?: string[]) {
-  const guild = await managedGuild(database.db, 'Overview Guild');
-  if (features) await database.db.updateTable('guilds').set({ features }).where('id', '=', guild.id).execute();
-  const client = consoleClient(app.baseUrl);
-  await client.signIn(guild.managerId);
-  return { guild, client };
-}
+const signedIn = (features?: string[]) => signedInManager(database.db, app.baseUrl, { name: 'Overview Guild', features });
 
 const featuresOf = async (guildId: string) => (await database.db.selectFrom('guilds').select('features').where('id', '=', guildId).executeTakeFirstOrThrow()).features;
 const consoleAudit = (guildId: string) =>
@@ -39,7 +33,7 @@ function barCount(html: string, chart: string, day: string, series: string): num
 
 describe('the overview page', () => {
   it('is the landing page of a server the servers list links to, with the plan, every feature and its state', async () => {
-    const { guild, client } = await signedInManager(['levels', 'bank']);
+    const { guild, client } = await signedIn(['levels', 'bank']);
     expect((await client.get('/console')).text).toContain(`href="/console/servers/${guild.id}/overview"`);
     const landing = await client.get(`/console/servers/${guild.id}`);
     const page = await client.get(`/console/servers/${guild.id}/overview`);
@@ -58,7 +52,7 @@ describe('the overview page', () => {
   });
 
   it('draws members joined and left, XP earned and deliveries by outcome per day from the records, on the injected clock', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     for (const at of [daysAgo(1), daysAgo(1, 20)]) await insertEvent(database.db, { type: 'members.joined', guildId: guild.id, createdAt: at, data: {} });
     await insertEvent(database.db, { type: 'members.left', guildId: guild.id, createdAt: daysAgo(0, 1), data: {} });
     // Outside the 14 days: not drawn.
@@ -94,7 +88,7 @@ describe('the overview page', () => {
   });
 
   it("shows what each feature needs of the bot and lacks, from the permissions the bot process recorded, and a platform stop", async () => {
-    const { guild, client } = await signedInManager(['levels', 'shop', 'moderation']);
+    const { guild, client } = await signedIn(['levels', 'shop', 'moderation']);
     const botRole = snowflake();
     await upsertPlatformRoles(database.db, guild.id, [{ roleId: botRole, name: 'Bot', position: 1, permissions: BOT_PERMISSION.manageRoles | BOT_PERMISSION.viewChannel | BOT_PERMISSION.sendMessages }]);
     await database.db.updateTable('platform_members').set({ role_ids: [botRole] }).where('guild_id', '=', guild.id).where('user_id', '=', guild.botUserId).execute();
@@ -121,7 +115,7 @@ describe('the overview page', () => {
   });
 
   it('says when the bot process saw the bot removed from the server', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     await database.db.updateTable('platform_guilds').set({ mirrored_at: daysAgo(1) }).where('guild_id', '=', guild.id).execute();
     // The local platform answers for the server (the manager rule passes); the bot process's record says it left.
     await database.db.updateTable('platform_guilds').set({ left_at: daysAgo(0) }).where('guild_id', '=', guild.id).execute();
@@ -132,7 +126,7 @@ describe('the overview page', () => {
   });
 
   it('lists the recent audit entries with the names of the people behind them, and an empty state on a new server', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     await database.db.deleteFrom('audit_log').where('guild_id', '=', guild.id).execute();
     const empty = (await client.get(`/console/servers/${guild.id}/overview`)).text;
     expect(empty).toContain('data-empty="recent"');
@@ -147,7 +141,7 @@ describe('the overview page', () => {
 
 describe('the feature switch', () => {
   it("turns a feature off and on through the admin CLI's use case, audited with the console user, and the API follows", async () => {
-    const { guild, client } = await signedInManager(['levels', 'bank']);
+    const { guild, client } = await signedIn(['levels', 'bank']);
     const key = await createTestKey(database.db, guild, { scopes: ['levels:read'] });
     const path = `/console/servers/${guild.id}/overview/features/levels`;
     await client.get(`/console/servers/${guild.id}/overview`);
@@ -172,7 +166,7 @@ describe('the feature switch', () => {
   });
 
   it('refuses an unknown feature 404 and a missing on/off 400, changing nothing', async () => {
-    const { guild, client } = await signedInManager(['levels']);
+    const { guild, client } = await signedIn(['levels']);
     await client.get(`/console/servers/${guild.id}/overview`);
     const token = client.state.forms.get(`/console/servers/${guild.id}/overview/features/levels`)!;
     const unknown = await client.post(`/console/servers/${guild.id}/overview/features/karaoke`, { on: 'true' }, { form: token });
@@ -186,7 +180,7 @@ describe('the feature switch', () => {
   });
 
   it('refuses a manager whose role was taken since the page opened 403, changing nothing', async () => {
-    const { guild, client } = await signedInManager(['levels']);
+    const { guild, client } = await signedIn(['levels']);
     expect((await client.get(`/console/servers/${guild.id}/overview`)).status).toBe(200);
     await database.db.updateTable('platform_members').set({ role_ids: [] }).where('guild_id', '=', guild.id).where('user_id', '=', guild.managerId).execute();
     const refused = await client.post(`/console/servers/${guild.id}/overview/features/levels`, { on: 'false' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { createTestKey } from '../harness/fixtures.js';
-import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
+import { consoleClient, errorCodeOf, signedInManager } from './consoleClient.js';
 
 const { database, app } = useApiTestBed({ env: { WEBHOOK_ALLOW_INSECURE_LOCAL: 'true', CONSOLE_SIGN_IN_LIMIT: '1000' } });
 
@@ -12,17 +12,11 @@ const auditOf = (guildId: string) =>
   database.db.selectFrom('audit_log').select('action').where('guild_id', '=', guildId).where('actor_type', '=', 'console_user').where('action', '!=', 'console.signIn').orderBy('id').execute();
 const flashes = () => database.db.selectFrom('console_flashes').selectAll().execute();
 
-async function signedInManager(plan: 'free' | 'pro' = 'pro') {
-  const guild = await managedGuild(database.db);
-  if (plan === 'free') await database.db.updateTable('guilds').set({ plan }).where('id', '=', guild.id).execute();
-  const client = consoleClient(app.baseUrl);
-  await client.signIn(guild.managerId);
-  return { guild, client };
-}
+const signedIn = (plan: 'free' | 'pro' = 'pro') => signedInManager(database.db, app.baseUrl, { plan });
 
 describe('post/redirect/get with one-time form tokens', () => {
   it('creates one key for a form sent twice (reload, Back and resubmit): the second POST goes to the first one’s result', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     const keysPage = `/console/servers/${guild.id}/keys`;
     await client.get(keysPage);
     const first = await client.post(keysPage, { name: 'Once', scopes: 'guild:read' });
@@ -41,7 +35,7 @@ describe('post/redirect/get with one-time form tokens', () => {
   });
 
   it('creates one key for a double click: two POSTs of one form at once both go to the one result, whose secret shows once', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     const keysPage = `/console/servers/${guild.id}/keys`;
     await client.get(keysPage);
     const [a, b] = await Promise.all([client.post(keysPage, { name: 'Twice', scopes: 'guild:read' }), client.post(keysPage, { name: 'Twice', scopes: 'guild:read' })]);
@@ -53,7 +47,7 @@ describe('post/redirect/get with one-time form tokens', () => {
   });
 
   it('keeps the new key only sealed in the flash table until its page shows it, then nowhere', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     await client.get(`/console/servers/${guild.id}/keys`);
     const res = await client.post(`/console/servers/${guild.id}/keys`, { name: 'Sealed', scopes: 'guild:read' });
     const kept = await flashes();
@@ -69,7 +63,7 @@ describe('post/redirect/get with one-time form tokens', () => {
   });
 
   it('adds one endpoint for a form sent twice, and shows its signing secret once', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     const page = `/console/servers/${guild.id}/webhooks`;
     await client.get(page);
     const first = await client.post(page, { url: 'https://hooks.example.com/once' });
@@ -86,7 +80,7 @@ describe('post/redirect/get with one-time form tokens', () => {
   });
 
   it('rotates a secret once for a form sent twice; the result page opened again shows no secret and rotates nothing', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/r', events: [], secret: 'whsec_old' });
     const rotate = `/console/servers/${guild.id}/webhooks/${endpoint.id}/rotate-secret`;
     await client.get(rotate);
@@ -106,7 +100,7 @@ describe('post/redirect/get with one-time form tokens', () => {
     ['without a form token', () => null],
     ['with a form token of another form', (c: ReturnType<typeof consoleClient>, g: string) => c.state.forms.get(`/console/servers/${g}/webhooks`)!],
   ])('refuses a form sent %s 400 FORM_TOKEN_INVALID on a page saying so, and creates nothing', async (_, tokenOf) => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     await client.get(`/console/servers/${guild.id}/keys`);
     await client.get(`/console/servers/${guild.id}/webhooks`);
     const res = await client.post(`/console/servers/${guild.id}/keys`, { name: 'x', scopes: 'guild:read' }, { form: tokenOf(client, guild.id) });
@@ -118,7 +112,7 @@ describe('post/redirect/get with one-time form tokens', () => {
   });
 
   it("refuses another session's form token 400, even for the same form, and creates nothing", async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     const other = consoleClient(app.baseUrl);
     await other.signIn(guild.managerId);
     await other.get(`/console/servers/${guild.id}/keys`);
@@ -132,7 +126,7 @@ describe('post/redirect/get with one-time form tokens', () => {
 
 describe('validation errors on the form', () => {
   it('keeps the input, names the field (aria-invalid, aria-describedby) and sums the problems up at the top', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     await client.get(`/console/servers/${guild.id}/keys`);
     const res = await client.post(`/console/servers/${guild.id}/keys`, { name: '', scopes: ['guild:read', 'bank:write'], expires: '365' });
     expect(res.status).toBe(400);
@@ -154,7 +148,7 @@ describe('validation errors on the form', () => {
   });
 
   it('refuses a key past the plan limit 409 KEY_LIMIT_REACHED on the form, the input kept, nothing created', async () => {
-    const { guild, client } = await signedInManager('free');
+    const { guild, client } = await signedIn('free');
     await createTestKey(database.db, guild);
     await createTestKey(database.db, guild);
     await client.get(`/console/servers/${guild.id}/keys`);
@@ -167,7 +161,7 @@ describe('validation errors on the form', () => {
   });
 
   it('keeps the endpoint form’s URL and event types when an event type is unknown (422 UNKNOWN_EVENT)', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     await client.get(`/console/servers/${guild.id}/webhooks`);
     const res = await client.post(`/console/servers/${guild.id}/webhooks`, { url: 'https://hooks.example.com/kept', events: ['members.joined', 'nothing.happened'] });
     expect(res.status).toBe(422);
@@ -180,7 +174,7 @@ describe('validation errors on the form', () => {
   });
 
   it('refuses an endpoint past the plan limit 409 ENDPOINT_LIMIT_REACHED on the form, the input kept, nothing added', async () => {
-    const { guild, client } = await signedInManager('free');
+    const { guild, client } = await signedIn('free');
     await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/one', events: [], secret: 'whsec_1' });
     await client.get(`/console/servers/${guild.id}/webhooks`);
     const res = await client.post(`/console/servers/${guild.id}/webhooks`, { url: 'https://hooks.example.com/two' });

@@ -3,7 +3,8 @@ import { DEFAULT_BANK_SETTINGS, saveBankSettings } from '../../db/bank/accounts.
 import { upsertPlatformRoles } from '../../db/platform/local.js';
 import type { Database } from '../../db/schema.js';
 import { createTestKey, snowflake } from '../harness/fixtures.js';
-import { managedGuild } from './consoleClient.js';
+import type { TestApp } from '../harness/testApp.js';
+import { consoleClient, managedGuild } from './consoleClient.js';
 
 /** A managed server with the shop's currency, roles an item can give (VIP, Red) and a bot's managed role, and an API key. */
 export async function shopGuild(db: Kysely<Database>) {
@@ -30,4 +31,23 @@ export async function shopState(db: Kysely<Database>, guildId: string) {
     events: await db.selectFrom('events').select('id').where('guild_id', '=', guildId).execute(),
     audit: await db.selectFrom('audit_log').select('id').where('guild_id', '=', guildId).execute(),
   };
+}
+
+/** The data-<attr> ids of a shop list's rows, in page order. */
+export const idsOn = (html: string, attr: string) => [...html.matchAll(new RegExp(`data-${attr}="(\\w+)"`, 'g'))].map((m) => m[1]);
+/** A list page's older link, unescaped, or undefined on its last page. */
+export const olderOf = (html: string) => /href="([^"]+)" rel="next"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
+
+/** The shop console test files' setup on their app: a shop server with its manager signed in, its state and its shop audit rows. */
+export function shopConsole(db: () => Kysely<Database>, app: TestApp) {
+  async function signedIn() {
+    const guild = await shopGuild(db());
+    const client = consoleClient(app.baseUrl);
+    await client.signIn(guild.managerId);
+    return { guild, client, path: `/console/servers/${guild.id}/shop` };
+  }
+  const state = (guildId: string) => shopState(db(), guildId);
+  const shopAudit = (guildId: string) =>
+    db().selectFrom('audit_log').select(['actor_type', 'actor_id', 'action', 'target_id', 'data']).where('guild_id', '=', guildId).where('action', 'like', 'shop.%').orderBy('id').execute();
+  return { signedIn, state, shopAudit };
 }

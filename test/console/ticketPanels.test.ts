@@ -3,7 +3,7 @@ import { findTicketSettings } from '../../db/tickets/closes.js';
 import { findTicketPanel } from '../../db/tickets/panels.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { snowflake } from '../harness/fixtures.js';
-import { consoleClient } from './consoleClient.js';
+import { consoleClient, fieldErrorOf } from './consoleClient.js';
 import { ticketGuild } from './ticketBed.js';
 
 const NOW = new Date('2026-11-30T12:00:00.000Z');
@@ -26,7 +26,6 @@ const state = async (guildId: string) => ({
   audit: await db().selectFrom('audit_log').select('id').where('guild_id', '=', guildId).execute(),
 });
 const dataError = (html: string) => /data-error="([A-Z_]+)"/.exec(html)?.[1];
-const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
 
 describe('ticket panels from the dashboard', () => {
   it('posts a new panel (its message with the open button), then edits the same message in place, each audited with the console user', async () => {

@@ -4,7 +4,7 @@ import { ticketCloseWorkflowId } from '../../src/tickets/ids.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { addTestMember, snowflake } from '../harness/fixtures.js';
 import { ticketRequests } from '../harness/tickets.js';
-import { consoleClient, errorCodeOf } from './consoleClient.js';
+import { consoleClient, errorCodeOf, fieldErrorOf } from './consoleClient.js';
 import { featureOff, ticketGuild } from './ticketBed.js';
 
 const NOW = new Date('2026-11-30T12:00:00.000Z');
@@ -20,7 +20,6 @@ async function signedIn() {
 }
 
 const ticketNosOn = (html: string) => [...html.matchAll(/data-ticket-no="(\d+)"/g)].map((m) => Number(m[1]));
-const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
 
 describe('the tickets list', () => {
   it('lists tickets newest first with the opener by name, filters by status and pages with an older link', async () => {

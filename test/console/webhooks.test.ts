@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
-import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
+import { errorCodeOf, managedGuild, signedInManager } from './consoleClient.js';
 
 const { database, app } = useApiTestBed({ temporal: true, env: { WEBHOOK_ALLOW_INSECURE_LOCAL: 'true', CONSOLE_SIGN_IN_LIMIT: '1000' } });
 
@@ -18,16 +18,11 @@ const consoleAudit = (guildId: string) =>
     .orderBy('id')
     .execute();
 
-async function signedInManager() {
-  const guild = await managedGuild(database.db);
-  const client = consoleClient(app.baseUrl);
-  await client.signIn(guild.managerId);
-  return { guild, client };
-}
+const signedIn = () => signedInManager(database.db, app.baseUrl);
 
 describe('the webhook endpoints page', () => {
   it('adds an endpoint with its event types and shows its secret once after the redirect, audit-logged', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     await client.get(`/console/servers/${guild.id}/webhooks`);
     const res = await client.post(`/console/servers/${guild.id}/webhooks`, { url: 'https://hooks.example.com/in', events: ['members.joined', 'webhook.test'] });
     expect(res.status).toBe(303);
@@ -52,7 +47,7 @@ describe('the webhook endpoints page', () => {
     ['an unknown event type', { url: 'https://hooks.example.com/in', events: 'nothing.happened' }, 422, 'UNKNOWN_EVENT'],
     ['no URL', { url: ' ' }, 400, 'INVALID_INPUT'],
   ])('refuses %s on the form, the field named, and adds nothing', async (_, fields, status, code) => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     await client.get(`/console/servers/${guild.id}/webhooks`);
     const res = await client.post(`/console/servers/${guild.id}/webhooks`, fields);
     expect(res.status).toBe(status);
@@ -63,7 +58,7 @@ describe('the webhook endpoints page', () => {
   });
 
   it('rotates the secret, disables and enables, sends webhook.test and removes after confirmation, each audit-logged', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/a', events: [], secret: 'whsec_old' });
     const base = `/console/servers/${guild.id}/webhooks/${endpoint.id}`;
 
@@ -106,7 +101,7 @@ describe('the webhook endpoints page', () => {
   });
 
   it("refuses another server's endpoint through this server's pages (404) and that server's pages (403), unchanged", async () => {
-    const a = await signedInManager();
+    const a = await signedIn();
     const b = await managedGuild(database.db, 'B');
     const bEndpoint = await insertEndpoint(database.db, { guildId: b.id, url: 'https://hooks.example.com/b', events: [], secret: 'whsec_b' });
     for (const action of ['disable', 'remove', 'rotate-secret', 'test']) {
@@ -124,7 +119,7 @@ describe('the webhook endpoints page', () => {
   });
 
   it('shows an endpoint disabled for failing with the time its failures began, and one still failing while enabled', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     const since = new Date('2026-02-03T04:05:06.000Z');
     const off = await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/off', events: [], secret: 'whsec_1' });
     const flaky = await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/flaky', events: [], secret: 'whsec_2' });
@@ -139,7 +134,7 @@ describe('the webhook endpoints page', () => {
   });
 
   it('refuses a webhook action without the CSRF token 403, the endpoint unchanged', async () => {
-    const { guild, client } = await signedInManager();
+    const { guild, client } = await signedIn();
     const endpoint = await insertEndpoint(database.db, { guildId: guild.id, url: 'https://hooks.example.com/c', events: [], secret: 'whsec_c' });
     const res = await client.post(`/console/servers/${guild.id}/webhooks/${endpoint.id}/disable`, {}, { csrf: null });
     expect(res.status).toBe(403);

@@ -27,6 +27,20 @@ export function testGateway(): TemporalGateway {
   return { client: new Client({ connection, namespace: inject('temporalNamespace') }), taskQueue: `test-${randomUUID()}` };
 }
 
+/**
+ * The Temporal server's own time, which workflows read as Date.now(): not the host's clock when they differ (the
+ * server is a Go binary, which libfaketime does not move). Read from the start time the server stamps on a workflow
+ * started on a task queue nobody polls, then terminated.
+ */
+export async function temporalServerNow(gateway: TemporalGateway): Promise<Date> {
+  const handle = await gateway.client.workflow.start('serverTime', { taskQueue: `server-time-${randomUUID()}`, workflowId: `server-time-${randomUUID()}` });
+  try {
+    return (await handle.describe()).startTime;
+  } finally {
+    await handle.terminate('read the server time only');
+  }
+}
+
 export interface TestWorker {
   gateway: TemporalGateway;
   worker: Worker;

@@ -5,13 +5,11 @@ import { readServerDirectory, type ServerDirectory } from '../../../src/console/
 import { changeMilestone, configureMilestone, MAX_MILESTONE_INVITES } from '../../../src/invites/configureMilestone.js';
 import { readMilestone, readMilestonePage } from '../../../src/invites/readInviteSetup.js';
 import type { AppDeps } from '../../context.js';
-import { formOf, managedServer } from '../consoleDeps.js';
-import { invitesServer } from './invitesServer.js';
+import { invitesPageServer, invitesServer } from './invitesServer.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
-import { FormRejection, submitOnce } from '../formFlow.js';
+import { formPost, FormRejection, submitOnce } from '../formFlow.js';
 import { sendPage } from '../render.js';
 import type { FieldError, FormState } from '../views/formParts.js';
-import { InvitesOffPage } from '../views/invitePages.js';
 import { EditMilestonePage, MILESTONE_FIELDS, milestonesPath, MilestonesPage, RemoveMilestonePage } from '../views/inviteMilestonePages.js';
 import type { Viewer } from '../views/layout.js';
 
@@ -63,24 +61,18 @@ export function inviteMilestoneRoutes(router: ConsoleRouter, deps: AppDeps): voi
   }
 
   router.get(base, async (ctx) => {
-    const { guild, viewer } = await managedServer(ctx, deps);
-    if (!guild.features.includes('invites')) return sendPage(ctx, InvitesOffPage({ viewer, guild, title: 'Invite milestone rewards', then: 'invites/milestones' }));
-    await sendMilestonesPage(ctx, guild, viewer);
+    const server = await invitesPageServer(ctx, deps, { title: 'Invite milestone rewards', then: 'invites/milestones' });
+    if (server) await sendMilestonesPage(ctx, server.guild, server.viewer);
   });
 
-  router.post(base, async (ctx) => {
-    const { guild, viewer, actor } = await invitesServer(ctx, deps);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const milestone = milestoneOf(form, await readServerDirectory(deps.platform, guild.id));
-        await deps.db.transaction().execute((trx) => configureMilestone(trx, { guildId: guild.id, milestone, action: 'add', actor }));
-        return milestonesPath(guild.id);
-      },
-      (problem) => sendMilestonesPage(ctx, guild, viewer, { values: form, problem }),
-    );
+  formPost(router, deps, base, {
+    server: (ctx) => invitesServer(ctx, deps),
+    change: async ({ guild, actor }, form) => {
+      const milestone = milestoneOf(form, await readServerDirectory(deps.platform, guild.id));
+      await deps.db.transaction().execute((trx) => configureMilestone(trx, { guildId: guild.id, milestone, action: 'add', actor }));
+      return milestonesPath(guild.id);
+    },
+    rejected: ({ guild, viewer }, form, problem, ctx) => sendMilestonesPage(ctx, guild, viewer, { values: form, problem }),
   });
 
   router.get(`${base}/:invites/:roleId/edit`, async (ctx) => {
@@ -88,20 +80,16 @@ export function inviteMilestoneRoutes(router: ConsoleRouter, deps: AppDeps): voi
     sendPage(ctx, EditMilestonePage({ viewer, guild, directory, milestone }));
   });
 
-  router.post(`${base}/:invites/:roleId/edit`, async (ctx) => {
+  formPost(router, deps, `${base}/:invites/:roleId/edit`, {
     // Not looked up first: the use case refuses a milestone that is gone (404), after a resent form's first answer was sent back.
-    const { guild, viewer, actor, milestone, directory } = await pathMilestone(ctx);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const to = milestoneOf(form, directory);
-        await deps.db.transaction().execute((trx) => changeMilestone(trx, { guildId: guild.id, from: milestone, to, actor }));
-        return milestonesPath(guild.id);
-      },
-      async (problem) => sendPage(ctx, EditMilestonePage({ viewer, guild, directory, milestone, form: { values: form, problem } }), problem.status),
-    );
+    server: pathMilestone,
+    change: async ({ guild, actor, milestone, directory }, form) => {
+      const to = milestoneOf(form, directory);
+      await deps.db.transaction().execute((trx) => changeMilestone(trx, { guildId: guild.id, from: milestone, to, actor }));
+      return milestonesPath(guild.id);
+    },
+    rejected: async ({ guild, viewer, directory, milestone }, form, problem, ctx) =>
+      sendPage(ctx, EditMilestonePage({ viewer, guild, directory, milestone, form: { values: form, problem } }), problem.status),
   });
 
   router.get(`${base}/:invites/:roleId/remove`, async (ctx) => {

@@ -4,14 +4,12 @@ import { InviteRefusal } from '../../../src/invites/inviteRefusal.js';
 import { readActiveSeason, readSeasonPage } from '../../../src/invites/readInviteSetup.js';
 import { endInviteSeason, restartInviteSeason, startInviteSeason } from '../../../src/invites/seasons.js';
 import type { AppDeps } from '../../context.js';
-import { formOf, managedServer } from '../consoleDeps.js';
-import { invitesServer } from './invitesServer.js';
+import { invitesPageServer, invitesServer } from './invitesServer.js';
 import { cursorOf } from './listQuery.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
-import { FormRejection, submitOnce } from '../formFlow.js';
+import { formPost, FormRejection } from '../formFlow.js';
 import { sendPage } from '../render.js';
 import type { FormState } from '../views/formParts.js';
-import { InvitesOffPage } from '../views/invitePages.js';
 import { EndSeasonPage, SEASON_FIELDS, SEASON_NAME_MAX, seasonsPath, SeasonsPage, StartSeasonPage } from '../views/inviteSeasonPages.js';
 import type { Viewer } from '../views/layout.js';
 
@@ -46,9 +44,8 @@ export function inviteSeasonRoutes(router: ConsoleRouter, deps: AppDeps): void {
   }
 
   router.get(base, async (ctx) => {
-    const { guild, viewer } = await managedServer(ctx, deps);
-    if (!guild.features.includes('invites')) return sendPage(ctx, InvitesOffPage({ viewer, guild, title: 'Invite seasons', then: 'invites/seasons' }));
-    await sendSeasonsPage(ctx, guild, viewer);
+    const server = await invitesPageServer(ctx, deps, { title: 'Invite seasons', then: 'invites/seasons' });
+    if (server) await sendSeasonsPage(ctx, server.guild, server.viewer);
   });
 
   router.get(`${base}/new`, async (ctx) => {
@@ -56,22 +53,17 @@ export function inviteSeasonRoutes(router: ConsoleRouter, deps: AppDeps): void {
     sendPage(ctx, StartSeasonPage({ viewer, guild }));
   });
 
-  router.post(base, async (ctx) => {
-    const { guild, viewer, actor } = await invitesServer(ctx, deps);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const name = seasonNameOf(form, SEASON_FIELDS.name);
-        await deps.db
-          .transaction()
-          .execute((trx) => startInviteSeason(trx, { guildId: guild.id, name, at: deps.clock.now(), actor }))
-          .catch(onTheSeasonForm);
-        return seasonsPath(guild.id);
-      },
-      async (problem) => sendPage(ctx, StartSeasonPage({ viewer, guild, form: { values: form, problem } }), problem.status),
-    );
+  formPost(router, deps, base, {
+    server: (ctx) => invitesServer(ctx, deps),
+    change: async ({ guild, actor }, form) => {
+      const name = seasonNameOf(form, SEASON_FIELDS.name);
+      await deps.db
+        .transaction()
+        .execute((trx) => startInviteSeason(trx, { guildId: guild.id, name, at: deps.clock.now(), actor }))
+        .catch(onTheSeasonForm);
+      return seasonsPath(guild.id);
+    },
+    rejected: async ({ guild, viewer }, form, problem, ctx) => sendPage(ctx, StartSeasonPage({ viewer, guild, form: { values: form, problem } }), problem.status),
   });
 
   router.get(`${base}/end`, async (ctx) => {
@@ -79,31 +71,26 @@ export function inviteSeasonRoutes(router: ConsoleRouter, deps: AppDeps): void {
     sendPage(ctx, EndSeasonPage({ viewer, guild, season: await readActiveSeason(deps.db, guild.id) }));
   });
 
-  router.post(`${base}/end`, async (ctx) => {
-    const { guild, viewer, actor } = await invitesServer(ctx, deps);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const restart = form.get(SEASON_FIELDS.restart) === 'on';
-        const name = seasonNameOf(form, SEASON_FIELDS.nextName);
-        const change = { guildId: guild.id, name, at: deps.clock.now(), actor };
-        await deps.db
-          .transaction()
-          .execute(async (trx) => {
-            if (restart) await restartInviteSeason(trx, change);
-            else await endInviteSeason(trx, change);
-          })
-          .catch(onTheSeasonForm);
-        return seasonsPath(guild.id);
-      },
-      // Back on the confirmation while its season runs; on the list when it ended meanwhile.
-      async (problem) => {
-        const season = await readActiveSeason(deps.db, guild.id).catch(() => undefined);
-        if (!season) return sendSeasonsPage(ctx, guild, viewer, { values: new URLSearchParams(), problem });
-        sendPage(ctx, EndSeasonPage({ viewer, guild, season, form: { values: form, problem } }), problem.status);
-      },
-    );
+  formPost(router, deps, `${base}/end`, {
+    server: (ctx) => invitesServer(ctx, deps),
+    change: async ({ guild, actor }, form) => {
+      const restart = form.get(SEASON_FIELDS.restart) === 'on';
+      const name = seasonNameOf(form, SEASON_FIELDS.nextName);
+      const change = { guildId: guild.id, name, at: deps.clock.now(), actor };
+      await deps.db
+        .transaction()
+        .execute(async (trx) => {
+          if (restart) await restartInviteSeason(trx, change);
+          else await endInviteSeason(trx, change);
+        })
+        .catch(onTheSeasonForm);
+      return seasonsPath(guild.id);
+    },
+    // Back on the confirmation while its season runs; on the list when it ended meanwhile.
+    rejected: async ({ guild, viewer }, form, problem, ctx) => {
+      const season = await readActiveSeason(deps.db, guild.id).catch(() => undefined);
+      if (!season) return sendSeasonsPage(ctx, guild, viewer, { values: new URLSearchParams(), problem });
+      sendPage(ctx, EndSeasonPage({ viewer, guild, season, form: { values: form, problem } }), problem.status);
+    },
   });
 }

@@ -6,9 +6,9 @@ import { LevelSettingsRefusal } from '../../../src/levels/levelRules.js';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { AppDeps } from '../../context.js';
 import type { AuditActor } from '../../../db/shared/audit.js';
-import { formOf, managedServer } from '../consoleDeps.js';
+import { managedServer } from '../consoleDeps.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
-import { FormRejection, submitOnce } from '../formFlow.js';
+import { formPost, FormRejection } from '../formFlow.js';
 import { sendPage } from '../render.js';
 import type { FormState } from '../views/formParts.js';
 import type { Viewer } from '../views/layout.js';
@@ -47,17 +47,12 @@ export function levelsForm(
   name: LevelForm,
   change: (form: URLSearchParams, guildId: string, actor: AuditActor) => Promise<unknown>,
 ): void {
-  router.post(path, async (ctx) => {
-    const { guild, viewer, actor } = await managedServer(ctx, deps);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        await change(form, guild.id, actor);
-        return `/console/servers/${guild.id}/levels`;
-      },
-      (problem) => sendLevelsPage(ctx, deps, guild, viewer, { name, values: form, problem }),
-    );
+  formPost(router, deps, path, {
+    server: (ctx) => managedServer(ctx, deps),
+    change: async ({ guild, actor }, form) => {
+      await change(form, guild.id, actor);
+      return `/console/servers/${guild.id}/levels`;
+    },
+    rejected: ({ guild, viewer }, form, problem, ctx) => sendLevelsPage(ctx, deps, guild, viewer, { name, values: form, problem }),
   });
 }

@@ -4,9 +4,9 @@ import { readEndpoint, readEndpointDetail, readEndpointOverview } from '../../..
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { AuditActor } from '../../../db/shared/audit.js';
 import type { AppDeps } from '../../context.js';
-import { formOf, idParam, managedServer } from '../consoleDeps.js';
+import { idParam, managedServer } from '../consoleDeps.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
-import { showOnceAt, submitOnce } from '../formFlow.js';
+import { formPost, showOnceAt, submitOnce } from '../formFlow.js';
 import { sendPage } from '../render.js';
 import { endpointValuesOf } from '../views/endpointForm.js';
 import { EditEndpointPage, EndpointPage } from '../views/endpointPages.js';
@@ -45,18 +45,13 @@ export function webhookRoutes(router: ConsoleRouter, deps: AppDeps): void {
     await sendWebhooksPage(ctx, guild, viewer);
   });
 
-  router.post(base, async (ctx) => {
-    const { guild, viewer, actor } = await managedServer(ctx, deps);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        const endpoint = await addEndpoint(webhookManagement(deps, actor), { guildId: guild.id, ...endpointFieldsOf(form) }).catch(onTheEndpointForm);
-        return showOnceAt(ctx, deps, secretPage(guild.id, endpoint.id), { secret: endpoint.secret, created: true, previousUntil: null });
-      },
-      (problem) => sendWebhooksPage(ctx, guild, viewer, { values: form, problem }),
-    );
+  formPost(router, deps, base, {
+    server: (ctx) => managedServer(ctx, deps),
+    change: async ({ guild, actor }, form, ctx) => {
+      const endpoint = await addEndpoint(webhookManagement(deps, actor), { guildId: guild.id, ...endpointFieldsOf(form) }).catch(onTheEndpointForm);
+      return showOnceAt(ctx, deps, secretPage(guild.id, endpoint.id), { secret: endpoint.secret, created: true, previousUntil: null });
+    },
+    rejected: ({ guild, viewer }, form, problem, ctx) => sendWebhooksPage(ctx, guild, viewer, { values: form, problem }),
   });
 
   router.get(`${base}/:endpointId`, async (ctx) => {
@@ -74,18 +69,14 @@ export function webhookRoutes(router: ConsoleRouter, deps: AppDeps): void {
     sendPage(ctx, EditEndpointPage({ viewer, guild, endpoint, values, eventTypes: EVENT_TYPES }));
   });
 
-  router.post(`${base}/:endpointId/edit`, async (ctx) => {
-    const { guild, viewer, actor, endpoint } = await endpointOf(ctx, deps);
-    const form = formOf(ctx);
-    await submitOnce(
-      ctx,
-      deps,
-      async () => {
-        await updateEndpoint(webhookManagement(deps, actor), { guildId: guild.id, id: endpoint.id, ...endpointFieldsOf(form) }).catch(onTheEndpointForm);
-        return `${listPath(guild.id)}/${endpoint.id}`;
-      },
-      async (problem) => sendPage(ctx, EditEndpointPage({ viewer, guild, endpoint, values: endpointValuesOf(form), problem, eventTypes: EVENT_TYPES }), problem.status),
-    );
+  formPost(router, deps, `${base}/:endpointId/edit`, {
+    server: (ctx) => endpointOf(ctx, deps),
+    change: async ({ guild, actor, endpoint }, form) => {
+      await updateEndpoint(webhookManagement(deps, actor), { guildId: guild.id, id: endpoint.id, ...endpointFieldsOf(form) }).catch(onTheEndpointForm);
+      return `${listPath(guild.id)}/${endpoint.id}`;
+    },
+    rejected: async ({ guild, viewer, endpoint }, form, problem, ctx) =>
+      sendPage(ctx, EditEndpointPage({ viewer, guild, endpoint, values: endpointValuesOf(form), problem, eventTypes: EVENT_TYPES }), problem.status),
   });
 
   for (const change of ['enable', 'disable', 'remove'] as const) {

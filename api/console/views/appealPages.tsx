@@ -2,8 +2,10 @@ import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { AppealBody, AppealDetailBody } from '../../../src/appeals/contract.js';
 import type { ModCaseBody } from '../../../src/moderation/contract.js';
 import { DecisionForm, type DecisionLabels } from './decisionForm.js';
+import { AnswerList } from './answerList.js';
+import { ApplyingNotice, DecidedEntry } from './decisionRecord.js';
 import { ErrorSummary, type FormState } from './formParts.js';
-import { isoTime, Layout, type Viewer } from './layout.js';
+import { isoTimeOrDash as when, Layout, type Viewer } from './layout.js';
 import { ListView, optionsOf } from './listView.js';
 import { nameOf, type Names } from './ticketPages.js';
 
@@ -25,7 +27,6 @@ const APPEAL_DECISION: DecisionLabels = {
 
 const appealsPath = (guildId: string) => `/console/servers/${guildId}/appeals`;
 export const appealPath = (guildId: string, number: number) => `${appealsPath(guildId)}/${number}`;
-const when = (iso: string | null) => (iso ? isoTime(new Date(iso)) : '—');
 const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'appeals' as const });
 /** Appellants are banned, so rarely members: their tag from the appeal is their name. */
 const appellant = (a: AppealBody) => a.userTag ?? a.userId;
@@ -98,21 +99,9 @@ export function AppealPage(props: { viewer: Viewer; guild: GuildRecord; appeal: 
         <dd data-status={a.status}>{a.status}</dd>
         <dt>Filed</dt>
         <dd>{when(a.createdAt)}</dd>
-        {a.decidedAt && (
-          <>
-            <dt>Decided</dt>
-            <dd>
-              {when(a.decidedAt)} {a.decidedBy ? `by ${nameOf(names, a.decidedBy)}` : 'through the API or by the bot'}
-              {a.reason && <>: {a.reason}</>}
-            </dd>
-          </>
-        )}
+        <DecidedEntry decidedAt={a.decidedAt} decidedBy={a.decidedBy} reason={a.reason} names={names} />
       </dl>
-      {a.applying && (
-        <p class="notice" data-applying>
-          The bot is still applying the decision (unban, invite, direct message).
-        </p>
-      )}
+      <ApplyingNotice applying={a.applying} effects="unban, invite, direct message" />
       {a.failedAction && (
         <p class="notice warning" data-failed-action>
           This step of the decision failed; the decision stands: {a.failedAction.type}.
@@ -120,15 +109,7 @@ export function AppealPage(props: { viewer: Viewer; guild: GuildRecord; appeal: 
       )}
       <h2>The ban</h2>
       <BanCase banCase={props.banCase} names={names} number={a.banCaseNumber} banReason={a.banReason} />
-      <h2>Answers</h2>
-      <dl>
-        {a.answers.map((q) => (
-          <>
-            <dt>{q.label}</dt>
-            <dd>{answerText(q.value)}</dd>
-          </>
-        ))}
-      </dl>
+      <AnswerList answers={a.answers.map((q) => ({ label: q.label, text: answerText(q.value) }))} />
       <h2>Conversation</h2>
       {a.messages.length === 0 ? (
         <p class="muted">No message yet.</p>

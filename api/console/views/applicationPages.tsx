@@ -1,8 +1,10 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { SubmissionBody, SubmissionDetailBody } from '../../../src/applications/contract.js';
 import { DecisionForm, type DecisionLabels } from './decisionForm.js';
+import { AnswerList } from './answerList.js';
+import { ApplyingNotice, DecidedEntry } from './decisionRecord.js';
 import { ErrorSummary, type FormState } from './formParts.js';
-import { isoTime, Layout, type Viewer } from './layout.js';
+import { isoTimeOrDash as when, Layout, type Viewer } from './layout.js';
 import { ListView, optionsOf } from './listView.js';
 import { nameOf, type Names } from './ticketPages.js';
 
@@ -12,7 +14,6 @@ const OPEN = new Set(['pending', 'interview', 'hold']);
 
 const applicationsPath = (guildId: string) => `/console/servers/${guildId}/applications`;
 export const submissionPath = (guildId: string, number: number) => `${applicationsPath(guildId)}/${number}`;
-const when = (iso: string | null) => (iso ? isoTime(new Date(iso)) : '—');
 const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'applications' as const });
 
 export function SubmissionsPage(props: { viewer: Viewer; guild: GuildRecord; status: string | undefined; submissions: SubmissionBody[]; names: Names; olderHref: string | null }) {
@@ -80,35 +81,15 @@ export function SubmissionPage(props: { viewer: Viewer; guild: GuildRecord; subm
         <dd data-status={s.status}>{s.status}</dd>
         <dt>Submitted</dt>
         <dd>{when(s.submittedAt)}</dd>
-        {s.decidedAt && (
-          <>
-            <dt>Decided</dt>
-            <dd>
-              {when(s.decidedAt)} {s.decidedBy ? `by ${nameOf(names, s.decidedBy)}` : 'through the API or by the bot'}
-              {s.reason && <>: {s.reason}</>}
-            </dd>
-          </>
-        )}
+        <DecidedEntry decidedAt={s.decidedAt} decidedBy={s.decidedBy} reason={s.reason} names={names} />
       </dl>
-      {s.applying && (
-        <p class="notice" data-applying>
-          The bot is still applying the decision (roles, direct message, announcement, review).
-        </p>
-      )}
+      <ApplyingNotice applying={s.applying} effects="roles, direct message, announcement, review" />
       {s.failedActions.length > 0 && (
         <p class="notice warning" data-failed-actions>
           These effects of the decision failed; the decision stands: {s.failedActions.map((f) => f.type).join(', ')}.
         </p>
       )}
-      <h2>Answers</h2>
-      <dl>
-        {s.answers.map((a) => (
-          <>
-            <dt>{a.label}</dt>
-            <dd>{a.text}</dd>
-          </>
-        ))}
-      </dl>
+      <AnswerList answers={s.answers} />
       {OPEN.has(s.status) && <DecisionForm viewer={props.viewer} action={`${submissionPath(guild.id, s.number)}/decision`} labels={SUBMISSION_DECISION} form={props.form} />}
       <p>
         <a href={applicationsPath(guild.id)}>Back to the applications</a>

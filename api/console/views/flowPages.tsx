@@ -1,14 +1,13 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { FlowBody, FlowRunBody } from '../../../src/flows/contract.js';
 import { FormFields } from './formParts.js';
-import { isoTime, Layout, type Viewer } from './layout.js';
+import { isoTimeOrDash as when, Layout, type Viewer } from './layout.js';
 import { ListView } from './listView.js';
 
 export const flowsPath = (guildId: string) => `/console/servers/${guildId}/flows`;
 export const flowPath = (guildId: string, id: number) => `${flowsPath(guildId)}/${id}`;
 export const runPath = (guildId: string, executionId: number) => `${flowsPath(guildId)}/runs/${executionId}`;
 export const flowNav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'flows' as const });
-export const when = (iso: string | null) => (iso ? isoTime(new Date(iso)) : '—');
 export const triggerText = (f: Pick<FlowBody, 'triggerType' | 'triggerEvent'>) => (f.triggerType === 'event' ? `event ${f.triggerEvent}` : (f.triggerType ?? '—'));
 const stateText = (f: FlowBody) => (f.enabled ? 'enabled' : 'disabled');
 

@@ -2,8 +2,8 @@ import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { FlowRunBody } from '../../../src/flows/contract.js';
 import type { RunNode } from '../../../src/flows/readFlowRuns.js';
 import { DataTable } from './dataTable.js';
-import { Layout, type Viewer } from './layout.js';
-import { flowNav, flowPath, when } from './flowPages.js';
+import { isoTimeOrDash as when, Layout, type Viewer } from './layout.js';
+import { flowNav, flowPath } from './flowPages.js';
 
 const json = (value: unknown) => JSON.stringify(value ?? null, null, 2);
 

@@ -3,7 +3,7 @@ import type { ServerDirectory } from '../../../src/console/serverDirectory.js';
 import type { GiveawayBody, GiveawayDetailBody, GiveawayEntriesBody } from '../../../src/giveaways/contract.js';
 import { DataTable } from './dataTable.js';
 import { giveawaysPath } from './giveawayStartPage.js';
-import { isoTime, Layout, type Viewer } from './layout.js';
+import { isoTimeOrDash as when, Layout, type Viewer } from './layout.js';
 import { ListView, optionsOf } from './listView.js';
 import { OlderLink } from './olderLink.js';
 import { nameOf, type Names } from './ticketPages.js';
@@ -12,7 +12,6 @@ import { nameOf, type Names } from './ticketPages.js';
 export const GIVEAWAY_FILTERS = ['all', 'open', 'scheduled', 'active', 'ended', 'cancelled'] as const;
 
 export const giveawayPath = (guildId: string, id: number) => `${giveawaysPath(guildId)}/${id}`;
-const when = (iso: string | null) => (iso ? isoTime(new Date(iso)) : '—');
 const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'giveaways' as const });
 export const channelName = (directory: ServerDirectory, id: string) => {
   const channel = directory.channels.find((c) => c.id === id);

@@ -82,3 +82,5 @@ export function Layout(props: { title: string; viewer?: Viewer; server?: ServerN
 }
 
 export const isoTime = (d: Date | null | undefined) => (d ? <time datetime={d.toISOString()}>{d.toISOString().replace('T', ' ').slice(0, 19)} UTC</time> : null);
+/** An API body's ISO time as isoTime shows it, or a dash where there is none (not yet, or never). */
+export const isoTimeOrDash = (iso: string | null) => (iso ? isoTime(new Date(iso)) : '—');

@@ -1,7 +1,7 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import { CASE_ACTIONS, CASE_SOURCES, type ModCaseBody } from '../../../src/moderation/contract.js';
 import { DataTable } from './dataTable.js';
-import { isoTime, Layout, type Viewer } from './layout.js';
+import { isoTimeOrDash as when, Layout, type Viewer } from './layout.js';
 import { MemberList, memberListId } from './memberList.js';
 import { OlderLink } from './olderLink.js';
 import { nameOf, type Names } from './ticketPages.js';
@@ -10,7 +10,6 @@ export const moderationPath = (guildId: string) => `/console/servers/${guildId}/
 export const casePath = (guildId: string, number: number) => `${moderationPath(guildId)}/cases/${number}`;
 export const newActionPath = (guildId: string, userId?: string) => `${moderationPath(guildId)}/actions/new${userId ? `?member=${userId}` : ''}`;
 export const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'moderation' as const });
-const when = (iso: string | null) => (iso ? isoTime(new Date(iso)) : '—');
 
 /** The list's filters as the API's query names them; each absent means any. */
 export interface CaseFilters {

@@ -1,9 +1,10 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { TicketBody, TicketDetailBody, TranscriptBody } from '../../../src/tickets/contract.js';
+import { AnswerList } from './answerList.js';
 import { DataTable } from './dataTable.js';
 import { TextField } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
-import { isoTime, Layout, type Viewer } from './layout.js';
+import { isoTimeOrDash as when, Layout, type Viewer } from './layout.js';
 import { ListView, optionsOf } from './listView.js';
 import { OlderLink } from './olderLink.js';
 
@@ -16,7 +17,6 @@ export const nameOf = (names: Names, id: string | null) => (id ? (names.get(id) 
 
 const ticketsPath = (guildId: string) => `/console/servers/${guildId}/tickets`;
 export const ticketPath = (guildId: string, ticketNo: number) => `${ticketsPath(guildId)}/${ticketNo}`;
-const when = (iso: string | null) => (iso ? isoTime(new Date(iso)) : '—');
 const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'tickets' as const });
 
 export function TicketsPage(props: { viewer: Viewer; guild: GuildRecord; status: string | undefined; tickets: TicketBody[]; names: Names; olderHref: string | null }) {
@@ -98,19 +98,7 @@ export function TicketPage(props: { viewer: Viewer; guild: GuildRecord; ticket: 
           The bot is still logging this close, telling the member and removing the ticket's channel.
         </p>
       )}
-      {t.answers.length > 0 && (
-        <>
-          <h2>Answers</h2>
-          <dl>
-            {t.answers.map((a) => (
-              <>
-                <dt>{a.label}</dt>
-                <dd>{a.value}</dd>
-              </>
-            ))}
-          </dl>
-        </>
-      )}
+      {t.answers.length > 0 && <AnswerList answers={t.answers.map((a) => ({ label: a.label, text: a.value }))} />}
       <ul class="actions">
         {t.hasTranscript && (
           <li>
