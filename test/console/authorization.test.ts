@@ -76,7 +76,7 @@ async function serverRoutes() {
     `${s}/appeals`,
     `${s}/appeals/${appeal}`,
     `${s}/bank`,
-    `${s}/bank/members?member=member`,
+    `${s}/bank/members?member-q=member`,
     `${s}/bank/members/${guild.memberId}`,
     `${s}/giveaways`,
     `${s}/giveaways/new`,

@@ -30,10 +30,15 @@ export async function memberPick(deps: AppDeps, ctx: ConsoleContext, guildId: st
   const search: MemberSearch = await searchMembers(deps.platform, guildId, typeof asked === 'string' ? asked : undefined);
   const id = pickedId(values, name);
   const selected = SNOWFLAKE_PATTERN.test(id) ? { userId: id, name: (await memberNames(deps.memberCache, guildId, [id])).get(id) ?? null } : undefined;
-  const problem: FormProblem | undefined = searchProblem(name, search);
-  if (search.kind === 'unavailable') ctx.set('Retry-After', String(search.retryAfterSeconds ?? SEARCH_RETRY_SECONDS));
   const picker: Pick<MemberPickerProps, 'name' | 'search' | 'selected'> = { name, search, selected };
-  return { picker, problem, status: problem?.status ?? 200 };
+  return { picker, ...searchOutcome(ctx, name, search) };
+}
+
+/** The problem and status a search gives its page; Retry-After on a 503. */
+export function searchOutcome(ctx: ConsoleContext, name: string, search: MemberSearch): { problem?: FormProblem; status: number } {
+  const problem = searchProblem(name, search);
+  if (search.kind === 'unavailable') ctx.set('Retry-After', String(search.retryAfterSeconds ?? SEARCH_RETRY_SECONDS));
+  return { problem, status: problem?.status ?? 200 };
 }
 
 /** A GET page's values from its query string (a search carries the form's values back). */

@@ -1,7 +1,8 @@
 import type { BankSettings } from '../../../db/bank/accounts.js';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import { MAX_BANK_AMOUNT } from '../../../src/bank/contract.js';
-import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
+import type { MemberSearch } from '../../../src/console/memberSearch.js';
+import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormProblem, type FormState } from './formParts.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
 import { bankMemberPath, bankPath, MemberFinder, money } from './bankPages.js';
 import { ListView } from './listView.js';
@@ -133,26 +134,27 @@ export function ConfirmRemovalPage(props: { viewer: Viewer; guild: GuildRecord; 
   );
 }
 
-/** The members whose name matched a search, each a link to their balance. */
-export function BankSearchPage(props: { viewer: Viewer; guild: GuildRecord; search: string; found: BankMember[]; scope: number }) {
-  const { guild } = props;
+/** The members whose name starts as searched, each a link to their balance; the finder kept with its problem. */
+export function BankSearchPage(props: { viewer: Viewer; guild: GuildRecord; search: MemberSearch; values: URLSearchParams; problem?: FormProblem }) {
+  const { guild, search } = props;
   return (
-    <Layout title="Find a member" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'bank' }}>
-      <MemberFinder guild={guild} value={props.search} />
-      {props.found.length === 0 ? (
-        <p data-empty="bank-members">
-          No member of the {props.scope} accounts changed last has a name containing "{props.search}". Enter the member's user id instead (in
-          Discord: right-click the member, Copy User ID).
-        </p>
-      ) : (
-        <ul data-found>
-          {props.found.map((m) => (
-            <li>
-              <a href={bankMemberPath(guild.id, m.userId)}>{memberLabel(m)}</a>
-            </li>
-          ))}
-        </ul>
-      )}
+    <Layout title="Find a member" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'bank' }} hasErrors={!!props.problem}>
+      <ErrorSummary problem={props.problem} />
+      <MemberFinder guild={guild} values={props.values} problem={props.problem} />
+      {search.kind === 'found' &&
+        (search.members.length === 0 ? (
+          <p data-empty="bank-members">
+            No member's name starts with "{search.query}". Someone who left the server is found by user id (in Discord: right-click them, Copy User ID).
+          </p>
+        ) : (
+          <ul data-found>
+            {search.members.map((m) => (
+              <li>
+                <a href={bankMemberPath(guild.id, m.userId)}>{m.name}</a> <small class="muted">{m.userId}</small>
+              </li>
+            ))}
+          </ul>
+        ))}
     </Layout>
   );
 }
