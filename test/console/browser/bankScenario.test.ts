@@ -77,12 +77,15 @@ describe('the bank pages in a real browser', { timeout: 180_000 }, () => {
     await page.waitForURL(`${base}/members/${ada}`);
     expect(await balanceOf(guild.id, ada)).toBe(45);
 
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(base);
-    await page.getByLabel('Member name or user id').fill('AD');
+    await page.getByLabel('Member name', { exact: true }).fill('AD');
     await page.getByRole('button', { name: 'Find the member' }).click();
+    await page.waitForURL(/\/members\?member-q=AD/);
+    await expectAccessible(page);
+    await screenshot(page, 'bank-find-phone');
     await page.getByRole('link', { name: 'ada', exact: true }).click();
     await page.waitForURL(`${base}/members/${ada}`);
-    await page.setViewportSize({ width: 390, height: 844 });
     await expectAccessible(page);
     await screenshot(page, 'bank-member-phone');
     await page.goto(base);
