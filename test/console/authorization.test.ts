@@ -100,6 +100,7 @@ async function serverRoutes() {
     `${s}/moderation/cases/${m.caseNumber}`,
     `${s}/moderation/actions/new`,
     `${s}/moderation/actions/${m.actionId}`,
+    `${s}/levels/members?member-q=member`,
     `${s}/levels/members/${guild.memberId}`,
     `${s}/levels/xp-changes/${lv.changeId}`,
     `${s}/applications/forms`,

@@ -3,18 +3,15 @@ import type { GuildRecord } from '../../../db/guild/guilds.js';
 import { BankSettingsRefusal, changeBankSettings } from '../../../src/bank/changeBankSettings.js';
 import { leaderCursorText, parseLeaderCursor, readBankOverview } from '../../../src/console/bankOverview.js';
 import { ConsoleRefusal } from '../../../src/console/errors.js';
-import { searchMembers } from '../../../src/console/memberSearch.js';
-import { SNOWFLAKE_PATTERN } from '../../../src/core/snowflake.js';
 import type { AppDeps } from '../../context.js';
 import { formOf, managedServer } from '../consoleDeps.js';
 import { requireFeature } from '../consoleFeatures.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { FormRejection, submitOnce } from '../formFlow.js';
-import { seeOther, sendPage } from '../render.js';
+import { sendPage } from '../render.js';
 import { BankSearchPage } from '../views/bankMemberPages.js';
-import { BANK_FIELDS, bankMemberPath, BankPage, bankPath, FINDER_FIELD } from '../views/bankPages.js';
-import { byIdFieldOf, searchFieldOf } from '../views/memberPicker.js';
-import { searchOutcome } from './memberPick.js';
+import { BANK_FIELDS, bankMemberPath, BankPage, bankPath } from '../views/bankPages.js';
+import { findMember } from './memberPick.js';
 import { FeatureOffPage } from '../views/featureOff.js';
 import type { FormState } from '../views/formParts.js';
 import type { Viewer } from '../views/layout.js';
@@ -99,15 +96,7 @@ export function bankRoutes(router: ConsoleRouter, deps: AppDeps): void {
   router.get(`${base}/members`, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);
     requireFeature(guild, 'bank');
-    const values = new URLSearchParams(ctx.querystring);
-    const byId = (values.get(byIdFieldOf(FINDER_FIELD)) ?? '').trim();
-    if (byId !== '') {
-      if (SNOWFLAKE_PATTERN.test(byId)) return seeOther(ctx, bankMemberPath(guild.id, byId));
-      const problem = { status: 400, code: 'INVALID_INPUT', errors: [{ field: byIdFieldOf(FINDER_FIELD), message: 'Give a user id: 17 to 20 digits.' }] };
-      return sendPage(ctx, BankSearchPage({ viewer, guild, search: { kind: 'none' }, values, problem }), 400);
-    }
-    const search = await searchMembers(deps.platform, guild.id, values.get(searchFieldOf(FINDER_FIELD)) ?? '');
-    const { problem, status } = searchOutcome(ctx, FINDER_FIELD, search);
-    sendPage(ctx, BankSearchPage({ viewer, guild, search, values, problem }), status);
+    const found = await findMember(deps, ctx, guild.id, (userId) => bankMemberPath(guild.id, userId));
+    if (found) sendPage(ctx, BankSearchPage({ viewer, guild, ...found }), found.status);
   });
 }

@@ -4,7 +4,8 @@ import { SNOWFLAKE_PATTERN } from '../../../src/core/snowflake.js';
 import type { AppDeps } from '../../context.js';
 import type { ConsoleContext } from '../consoleState.js';
 import type { FieldError, FormProblem } from '../views/formParts.js';
-import { byIdFieldOf, searchFieldOf, searchProblem, type MemberPickerProps } from '../views/memberPicker.js';
+import { byIdFieldOf, FINDER_FIELD, searchFieldOf, searchProblem, type MemberPickerProps } from '../views/memberPicker.js';
+import { seeOther } from '../render.js';
 
 /** Seconds a page whose search Discord did not answer asks the browser to wait, when Discord named none. */
 const SEARCH_RETRY_SECONDS = 5;
@@ -43,3 +44,19 @@ export function searchOutcome(ctx: ConsoleContext, name: string, search: MemberS
 
 /** A GET page's values from its query string (a search carries the form's values back). */
 export const queryValues = (ctx: ConsoleContext) => new URLSearchParams(ctx.querystring);
+
+/**
+ * A finder's GET (MemberFinder): a user id goes straight to `pathOf` it (303), one that is not an id is 400 on its
+ * field; otherwise the name search, whose page the caller renders with this outcome. Undefined once redirected.
+ */
+export async function findMember(deps: AppDeps, ctx: ConsoleContext, guildId: string, pathOf: (userId: string) => string) {
+  const values = new URLSearchParams(ctx.querystring);
+  const byId = (values.get(byIdFieldOf(FINDER_FIELD)) ?? '').trim();
+  if (byId !== '') {
+    if (SNOWFLAKE_PATTERN.test(byId)) return void seeOther(ctx, pathOf(byId));
+    const problem: FormProblem = { status: 400, code: 'INVALID_INPUT', errors: [{ field: byIdFieldOf(FINDER_FIELD), message: 'Give a user id: 17 to 20 digits.' }] };
+    return { values, search: { kind: 'none' } as MemberSearch, problem, status: 400 };
+  }
+  const search = await searchMembers(deps.platform, guildId, values.get(searchFieldOf(FINDER_FIELD)) ?? '');
+  return { values, search, ...searchOutcome(ctx, FINDER_FIELD, search) };
+}

@@ -4,7 +4,8 @@ import { MAX_BANK_AMOUNT } from '../../../src/bank/contract.js';
 import type { MemberSearch } from '../../../src/console/memberSearch.js';
 import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormProblem, type FormState } from './formParts.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
-import { bankMemberPath, bankPath, MemberFinder, money } from './bankPages.js';
+import { bankMemberPath, bankPath, money } from './bankPages.js';
+import { FoundMembers, MemberFinder } from './memberPicker.js';
 import { ListView } from './listView.js';
 
 /** The adjustment form's input ids (the error summary links to them). */
@@ -136,25 +137,12 @@ export function ConfirmRemovalPage(props: { viewer: Viewer; guild: GuildRecord; 
 
 /** The members whose name starts as searched, each a link to their balance; the finder kept with its problem. */
 export function BankSearchPage(props: { viewer: Viewer; guild: GuildRecord; search: MemberSearch; values: URLSearchParams; problem?: FormProblem }) {
-  const { guild, search } = props;
+  const { guild } = props;
   return (
     <Layout title="Find a member" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'bank' }} hasErrors={!!props.problem}>
       <ErrorSummary problem={props.problem} />
-      <MemberFinder guild={guild} values={props.values} problem={props.problem} />
-      {search.kind === 'found' &&
-        (search.members.length === 0 ? (
-          <p data-empty="bank-members">
-            No member's name starts with "{search.query}". Someone who left the server is found by user id (in Discord: right-click them, Copy User ID).
-          </p>
-        ) : (
-          <ul data-found>
-            {search.members.map((m) => (
-              <li>
-                <a href={bankMemberPath(guild.id, m.userId)}>{m.name}</a> <small class="muted">{m.userId}</small>
-              </li>
-            ))}
-          </ul>
-        ))}
+      <MemberFinder action={`${bankPath(guild.id)}/members`} title="A member's balance" values={props.values} problem={props.problem} />
+      <FoundMembers search={props.search} hrefOf={(id) => bankMemberPath(guild.id, id)} empty="bank-members" />
     </Layout>
   );
 }

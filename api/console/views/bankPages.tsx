@@ -6,7 +6,7 @@ import { MAX_BANK_AMOUNT } from '../../../src/bank/contract.js';
 import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormProblem, type FormState } from './formParts.js';
 import { Layout, type Viewer } from './layout.js';
 import { ListView } from './listView.js';
-import { byIdFieldOf, searchFieldOf } from './memberPicker.js';
+import { MemberFinder } from './memberPicker.js';
 import { ChannelPicker } from './pickers.js';
 
 /** The settings form's input ids (the error summary links to them). */
@@ -96,49 +96,13 @@ function SettingsForm(props: { viewer: Viewer; guild: GuildRecord; overview: Ban
   );
 }
 
-/** The finder's field: `member-q` its name search, `member-id` its user id. */
-export const FINDER_FIELD = 'member';
-
-/**
- * Find a member's balance by name (the server's member search: each found is a link to their page) or by user id
- * (someone who left may still hold an account). A GET form: a search changes nothing.
- */
-export function MemberFinder(props: { guild: GuildRecord; values?: URLSearchParams; problem?: FormProblem }) {
-  const q = searchFieldOf(FINDER_FIELD);
-  const id = byIdFieldOf(FINDER_FIELD);
-  return (
-    <form method="get" action={`${bankPath(props.guild.id)}/members`} class="card" role="search">
-      <h2>A member's balance</h2>
-      <p>
-        <label for={q}>Member name</label>
-        <span id={`${q}-hint`} class="muted hint">
-          The start of a username, display name or nickname.
-        </span>
-        <FieldMessage problem={props.problem} field={q} />
-        <input type="search" id={q} name={q} value={props.values?.get(q) ?? ''} aria-describedby={`${q}-hint`} {...invalidAttrs(props.problem, q)} />
-      </p>
-      <p>
-        <label for={id}>Or user id</label>
-        <span id={`${id}-hint`} class="muted hint">
-          For someone the search cannot find (they left the server): 17 to 20 digits.
-        </span>
-        <FieldMessage problem={props.problem} field={id} />
-        <input type="text" id={id} name={id} value={props.values?.get(id) ?? ''} inputMode="numeric" aria-describedby={`${id}-hint`} {...invalidAttrs(props.problem, id)} />
-      </p>
-      <p>
-        <button type="submit">Find the member</button>
-      </p>
-    </form>
-  );
-}
-
 export function BankPage(props: { viewer: Viewer; guild: GuildRecord; overview: BankOverview; olderHref: string | null; form?: FormState }) {
   const { guild, overview } = props;
   const { leaderboard, names, settings } = overview;
   return (
     <Layout title="Bank" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'bank' }} hasErrors={!!props.form?.problem}>
       <ErrorSummary problem={props.form?.problem} />
-      <MemberFinder guild={guild} />
+      <MemberFinder action={`${bankPath(guild.id)}/members`} title="A member's balance" />
       <SettingsForm viewer={props.viewer} guild={guild} overview={overview} form={props.form} />
       <h2>Leaderboard</h2>
       <ListView

@@ -114,3 +114,61 @@ export function MemberPicker(props: MemberPickerProps) {
     </fieldset>
   );
 }
+
+/** A finder's field: `member-q` its name search, `member-id` its user id. */
+export const FINDER_FIELD = 'member';
+
+/**
+ * Find a member's page by name (the server's member search: each found is a link to their page) or by user id
+ * (someone who left may still have a record). A GET form: a search changes nothing.
+ */
+export function MemberFinder(props: { action: string; title: string; values?: URLSearchParams; problem?: FormProblem }) {
+  const q = searchFieldOf(FINDER_FIELD);
+  const id = byIdFieldOf(FINDER_FIELD);
+  return (
+    <form method="get" action={props.action} class="card" role="search">
+      <h2>{props.title}</h2>
+      <p>
+        <label for={q}>Member name</label>
+        <span id={`${q}-hint`} class="muted hint">
+          The start of a username, display name or nickname.
+        </span>
+        <FieldMessage problem={props.problem} field={q} />
+        <input type="search" id={q} name={q} value={props.values?.get(q) ?? ''} aria-describedby={`${q}-hint`} {...invalidAttrs(props.problem, q)} />
+      </p>
+      <p>
+        <label for={id}>Or user id</label>
+        <span id={`${id}-hint`} class="muted hint">
+          For someone the search cannot find (they left the server): 17 to 20 digits.
+        </span>
+        <FieldMessage problem={props.problem} field={id} />
+        <input type="text" id={id} name={id} value={props.values?.get(id) ?? ''} inputMode="numeric" aria-describedby={`${id}-hint`} {...invalidAttrs(props.problem, id)} />
+      </p>
+      <p>
+        <button type="submit">Find the member</button>
+      </p>
+    </form>
+  );
+}
+
+/** A finder's results: each member a link to their page, or what to do when none matched. */
+export function FoundMembers(props: { search: MemberSearch; hrefOf: (userId: string) => string; empty: string }) {
+  const { search } = props;
+  if (search.kind !== 'found') return null;
+  if (search.members.length === 0) {
+    return (
+      <p data-empty={props.empty}>
+        No member's name starts with "{search.query}". Someone who left the server is found by user id (in Discord: right-click them, Copy User ID).
+      </p>
+    );
+  }
+  return (
+    <ul data-found>
+      {search.members.map((m) => (
+        <li>
+          <a href={props.hrefOf(m.userId)}>{m.name}</a> <small class="muted">{m.userId}</small>
+        </li>
+      ))}
+    </ul>
+  );
+}
