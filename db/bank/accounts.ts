@@ -167,19 +167,6 @@ export async function listTopBalances(
   return rows.map((r) => ({ userId: r.user_id, balance: r.balance }));
 }
 
-/** The members whose account changed last, newest first: who a name search in the console looks among. */
-export async function listRecentAccountHolders(db: Kysely<Database>, guildId: string, limit: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('bank_accounts')
-    .select('user_id')
-    .where('guild_id', '=', guildId)
-    .orderBy('updated_at', 'desc')
-    .orderBy('user_id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.user_id);
-}
-
 /** Accounts whose balance differs from the sum of their ledger (should always be empty). */
 export async function findLedgerMismatches(db: Kysely<Database>, guildId: string) {
   return db

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { findBankSettings, listRecentAccountHolders, listTopBalances, type BankSettings } from '../../db/bank/accounts.js';
+import { findBankSettings, listTopBalances, type BankSettings } from '../../db/bank/accounts.js';
 import type { Database } from '../../db/schema.js';
 import type { MemberCache } from '../core/memberCache.js';
 import type { Platform } from '../core/platform.js';
@@ -7,8 +7,6 @@ import { memberNames } from './memberNames.js';
 import { readServerDirectory, type ServerDirectory } from './serverDirectory.js';
 
 export const BANK_LEADERBOARD_PAGE = 25;
-/** How many of the most recently changed accounts a name search looks among (each name is a member lookup). */
-export const NAME_SEARCH_SCOPE = 100;
 
 /** Where a leaderboard page starts: after the previous page's last row (keyset), whose rank numbers this page's. */
 export interface LeaderCursor {
@@ -50,15 +48,4 @@ export async function readBankOverview(deps: Deps, guildId: string, after: Leade
   const next = rows.length > BANK_LEADERBOARD_PAGE && last ? { rank: last.rank, balance: last.balance, userId: last.userId } : null;
   const names = await memberNames(deps.memberCache, guildId, items.map((r) => r.userId));
   return { settings, directory, leaderboard: { items, next }, names };
-}
-
-/**
- * Members of the bank whose display name contains `text` (case-insensitive), among the accounts changed last: the
- * platform offers no member search, so the names are those memberNames finds for the account holders.
- */
-export async function searchBankMembers(deps: Deps, guildId: string, text: string): Promise<Array<{ userId: string; name: string }>> {
-  const holders = await listRecentAccountHolders(deps.db, guildId, NAME_SEARCH_SCOPE);
-  const names = await memberNames(deps.memberCache, guildId, holders);
-  const wanted = text.toLocaleLowerCase('en-US');
-  return [...names].filter(([, name]) => name.toLocaleLowerCase('en-US').includes(wanted)).map(([userId, name]) => ({ userId, name }));
 }

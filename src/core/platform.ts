@@ -146,6 +146,11 @@ export interface Platform {
   /** Undefined when the user is not a member. */
   getMember(guildId: string, userId: string, options?: ReadOptions): Promise<PlatformMember | undefined>;
   /**
+   * Members whose name starts with `prefix` (either case), at most `limit` (1 to 1,000): the local tables match the
+   * username, global name or nickname; Discord its own search (username or nickname, needs the Server Members intent).
+   */
+  searchMembers(guildId: string, prefix: string, limit: number): Promise<PlatformMember[]>;
+  /**
    * Posts a message (text, embeds, buttons; content may be empty when embeds carry it). The idempotency key makes a retried call a no-op that returns the first
    * message's id, so an activity retried after a lost answer never posts twice.
    */

@@ -18,6 +18,7 @@ import {
   setPlatformTimeout,
   unbanPlatformUser,
 } from '../../db/platform/moderation.js';
+import { searchPlatformMembers } from '../../db/platform/memberSearch.js';
 import { changeMemberRole } from '../../db/platform/roles.js';
 import type { Database } from '../../db/schema.js';
 import { buttonProblem } from '../core/buttonLimits.js';
@@ -30,6 +31,7 @@ import {
   type Platform,
   type PlatformButton,
   type PlatformChannelType,
+  type PlatformMember,
 } from '../core/platform.js';
 import { readableMessage } from './readableMessage.js';
 
@@ -39,6 +41,19 @@ function checkedButtons(options: MessageOptions | undefined): PlatformButton[] |
   if (problem) throw new PlatformRefusedError('INVALID_REQUEST', problem);
   return options?.buttons;
 }
+
+/** A platform_members row (or the member half of a join, checked present) as the Platform's member. */
+const toMember = (row: { user_id: string; username: string; global_name: string | null; nickname: string | null; avatar: string | null; bot: boolean; role_ids: string[]; joined_at: Date | null; timed_out_until: Date | null }): PlatformMember => ({
+  userId: row.user_id,
+  username: row.username,
+  globalName: row.global_name,
+  nickname: row.nickname,
+  avatarUrl: row.avatar,
+  bot: row.bot,
+  roleIds: row.role_ids,
+  joinedAt: row.joined_at,
+  timedOutUntil: row.timed_out_until,
+});
 
 const toChannelType = (type: string): PlatformChannelType =>
   (CHANNEL_TYPES as readonly string[]).includes(type) ? (type as PlatformChannelType) : 'other';
@@ -97,17 +112,11 @@ export function createLocalPlatform(db: Kysely<Database>): Platform {
       const row = await findPlatformMemberOfGuild(db, guildId, userId);
       if (row && !row.reachable) throw new PlatformUnavailableError();
       if (!row?.user_id) return undefined;
-      return {
-        userId: row.user_id,
-        username: row.username!,
-        globalName: row.global_name,
-        nickname: row.nickname,
-        avatarUrl: row.avatar,
-        bot: row.bot!,
-        roleIds: row.role_ids!,
-        joinedAt: row.joined_at,
-        timedOutUntil: row.timed_out_until,
-      };
+      return toMember({ ...row, user_id: row.user_id, username: row.username!, bot: row.bot!, role_ids: row.role_ids! });
+    },
+    async searchMembers(guildId, prefix, limit) {
+      await requireReachable(guildId);
+      return (await searchPlatformMembers(db, guildId, prefix, limit)).map(toMember);
     },
     async postMessage(guildId, channelId, content, idempotencyKey, options) {
       const id = await postPlatformMessage(db, { guildId, channelId, content: readableMessage(fitMessage(content, options)), idempotencyKey, buttons: checkedButtons(options) });

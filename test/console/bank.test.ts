@@ -146,18 +146,30 @@ describe('the bank settings', () => {
 });
 
 describe("a member's balance", () => {
-  it('finds a member by user id or by name among the account holders, and says what to do when none matches', async () => {
+  it("finds a member by the start of their name (the server's member search, account or not) or by user id, with each bad search kept on the finder", async () => {
     const { guild, client, s } = await signedIn();
     const nora = await addTestMember(db(), guild, { username: 'nora-north' });
+    const noel = await addTestMember(db(), guild, { username: 'Noel' });
     await db().insertInto('bank_accounts').values({ guild_id: guild.id, user_id: nora, balance: 3, updated_at: new Date() }).execute();
-    const byId = await client.get(`${s}/members?member=${nora}`);
+    const byId = await client.get(`${s}/members?member-id=${nora}`);
     expect([byId.status, byId.headers.location]).toEqual([303, `${s}/members/${nora}`]);
-    const byName = await client.get(`${s}/members?member=NORTH`);
-    expect(byName.text).toContain(`<a href="${s}/members/${nora}">nora-north</a>`);
-    const none = await client.get(`${s}/members?member=zed`);
+    const byName = await client.get(`${s}/members?member-q=+NO`);
+    expect(byName.status).toBe(200);
+    expect(byName.text).toContain(`<a href="${s}/members/${nora}">nora-north</a> <small class="muted">${nora}</small>`);
+    expect(byName.text).toContain(`<a href="${s}/members/${noel}">Noel</a>`);
+    expect(byName.text).toContain('value=" NO"');
+    const none = await client.get(`${s}/members?member-q=north`);
     expect(none.text).toContain('data-empty="bank-members"');
-    const empty = await client.get(`${s}/members?member=`);
-    expect([empty.status, errorCodeOf(empty)]).toEqual([400, 'INVALID_INPUT']);
+    const rows = await db().selectFrom('bank_accounts').selectAll().where('guild_id', '=', guild.id).execute();
+    for (const [query, field, message] of [
+      ['member-q=', 'member-q', "Type the start of a member's name: 1 to 32 characters."],
+      [`member-q=${'n'.repeat(33)}`, 'member-q', 'Names are at most 32 characters: type the start of one.'],
+      ['member-id=nora', 'member-id', 'Give a user id: 17 to 20 digits.'],
+    ]) {
+      const res = await client.get(`${s}/members?${query}`);
+      expect([res.status, /data-error="([A-Z_]+)"/.exec(res.text)?.[1], fieldErrorOf(res.text, field!)]).toEqual([400, 'INVALID_INPUT', message]);
+    }
+    expect(await db().selectFrom('bank_accounts').selectAll().where('guild_id', '=', guild.id).execute()).toEqual(rows);
     const notAnId = await client.get(`${s}/members/12`);
     expect([notAnId.status, errorCodeOf(notAnId)]).toEqual([404, 'PAGE_NOT_FOUND']);
   });

@@ -31,6 +31,28 @@ const consoleAudit = (guildId: string) =>
     .execute();
 
 describe('the levels page', () => {
+  it("finds any member's XP page by the start of their name (not only from the leaderboard) or by user id; a bad search is kept on the finder", async () => {
+    const { guild, client } = await signedInManager();
+    const quiet = await addTestMember(database.db, guild, { username: 'quiet-one' });
+    const s = `/console/servers/${guild.id}/levels`;
+    expect((await client.get(s)).text).toContain(`<form method="get" action="${s}/members" class="card" role="search">`);
+    const found = await client.get(`${s}/members?member-q=QUIET`);
+    expect(found.status).toBe(200);
+    expect(found.text).toContain(`<a href="${s}/members/${quiet}">quiet-one</a> <small class="muted">${quiet}</small>`);
+    const page = await client.get(`${s}/members/${quiet}`);
+    expect([page.status, page.text.includes(`${s}/members/${quiet}/xp-changes`)]).toEqual([200, true]);
+    const byId = await client.get(`${s}/members?member-id=${quiet}`);
+    expect([byId.status, byId.headers.location]).toEqual([303, `${s}/members/${quiet}`]);
+    expect((await client.get(`${s}/members?member-q=zz`)).text).toContain('data-empty="level-members"');
+    for (const [query, field, message] of [
+      ['member-q=%20', 'member-q', "Type the start of a member's name: 1 to 32 characters."],
+      ['member-id=12', 'member-id', 'Give a user id: 17 to 20 digits.'],
+    ]) {
+      const res = await client.get(`${s}/members?${query}`);
+      expect([res.status, errorCodeOf(res), new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(res.text)?.[1]]).toEqual([400, 'INVALID_INPUT', message]);
+    }
+  });
+
   it('shows the settings with the channels by name, and the leaderboard by member name, 25 a page', async () => {
     const { guild, client } = await signedInManager();
     const named = await addTestMember(database.db, guild, { username: 'top-talker' });

@@ -3,7 +3,7 @@ import { addCaseEvent, insertCase, resolveCase } from '../../db/moderation/cases
 import { finishModAction } from '../../db/moderation/actions.js';
 import { saveModerationSettings } from '../../db/moderation/settings.js';
 import { upsertPlatformMember } from '../../db/platform/local.js';
-import { addMember, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
+import { addMember, serverError, startFakeDiscord } from '../../process/infra/fakeDiscord/index.js';
 import { requestModAction } from '../../src/moderation/requestModAction.js';
 import { createDiscordGuild, discordPlatformOn } from '../harness/discordGuild.js';
 import { eventually } from '../harness/eventually.js';
@@ -102,7 +102,7 @@ describe('moderation cases in the dashboard', () => {
     expect(timeline).toEqual(['created', 'dm', 'revoked']);
     expect(page.text).toContain('Direct message to the member sent');
     expect(page.text).toContain(`Revoked by <a href="${path}/cases/2">case #2</a> by mod`);
-    expect(page.text).toContain(`href="${path}/actions/new?member=${target}"`);
+    expect(page.text).toContain(`href="${path}/actions/new?mod-member=${target}"`);
     const missing = await client.get(`${path}/cases/999`);
     expect([missing.status, errorCodeOf(missing)]).toEqual([404, 'CASE_NOT_FOUND']);
   });
@@ -117,9 +117,11 @@ describe('moderation actions from the dashboard', () => {
   it("bans after a confirmation, through the API's workflow: the ban and the DM reach Discord, the case names the console user with source console, audited", async () => {
     const { g, managerId, client, actions } = await signedIn();
     const target = g.addMember();
-    const form = await client.get(`${actions}/new?member=${target}`);
+    // Picked by name: the search (Discord's member search on the fake) offers the member as a radio carrying their id.
+    const form = await client.get(`${actions}/new?mod-member-q=${encodeURIComponent(` USER${target.slice(-4)} `)}`);
     expect(form.status).toBe(200);
-    expect(form.text).toContain(`value="${target}"`);
+    expect(form.text).toMatch(new RegExp(`<input type="radio" name="mod-member" value="${target}"[^>]*/> user${target.slice(-4)} <small class="muted">${target}</small>`));
+    expect(fake.requests.some((r) => r.path === `/guilds/${g.id}/members/search` && r.query.get('query') === `USER${target.slice(-4)}` && r.query.get('limit') === '10')).toBe(true);
     const fields = { 'mod-action': 'ban', 'mod-member': target, 'mod-reason': 'scam links', 'mod-delete': '86400', 'mod-evidence': 'https://example.com/a\nhttps://example.com/b' };
     const before = await state(g.id, target);
     const confirm = await client.post(actions, fields);
@@ -209,8 +211,9 @@ describe('moderation actions from the dashboard', () => {
   it.each([
     ['no action', { 'mod-reason': 'x' }, 'mod-action', 'Choose an action: warn, timeout, untimeout, kick, ban, unban.'],
     ['an unknown action', { 'mod-action': 'softban' }, 'mod-action', 'Choose an action: warn, timeout, untimeout, kick, ban, unban.'],
-    ['no member', { 'mod-action': 'kick', 'mod-member': '' }, 'mod-member', "Give the member's user id: 17 to 20 digits (pick a name from the list)."],
-    ['a name instead of an id', { 'mod-action': 'kick', 'mod-member': 'someone' }, 'mod-member', "Give the member's user id: 17 to 20 digits (pick a name from the list)."],
+    ['no member', { 'mod-action': 'kick', 'mod-member': '' }, 'mod-member', 'Pick a member: search by name and choose one, or give their user id (17 to 20 digits).'],
+    ['a name instead of an id', { 'mod-action': 'kick', 'mod-member': 'someone' }, 'mod-member', 'Pick a member: search by name and choose one, or give their user id (17 to 20 digits).'],
+    ['a name in the by-id input', { 'mod-action': 'kick', 'mod-member-id': 'someone' }, 'mod-member-id', 'Pick a member: search by name and choose one, or give their user id (17 to 20 digits).'],
     ['a warning without a reason', { 'mod-action': 'warn' }, 'mod-reason', 'Give a reason of 1 to 500 characters, without the character U+0000: the member is told it.'],
     ['a reason of 501 characters', { 'mod-action': 'kick', 'mod-reason': 'x'.repeat(501) }, 'mod-reason', 'Give a reason of up to 500 characters, without the character U+0000.'],
     ['a reason with U+0000', { 'mod-action': 'kick', 'mod-reason': 'a\u0000b' }, 'mod-reason', 'Give a reason of up to 500 characters, without the character U+0000.'],
@@ -234,6 +237,45 @@ describe('moderation actions from the dashboard', () => {
       expect(fieldErrorOf(res.text, field)).toBe(message);
     }
     expect(await state(g.id, target)).toEqual(before);
+  });
+
+  it.each([
+    ['an empty query', '   ', "Type the start of a member's name: 1 to 32 characters."],
+    ['a query of 33 characters', 'x'.repeat(33), 'Names are at most 32 characters: type the start of one.'],
+  ])('refuses a member search with %s (400 INVALID_INPUT on the search field), asking Discord nothing and keeping the form', async (_, query, message) => {
+    const { g, client, actions } = await signedIn();
+    const searches = () => fake.requests.filter((r) => r.path === `/guilds/${g.id}/members/search`).length;
+    const before = searches();
+    const res = await client.get(`${actions}/new?mod-action=warn&mod-reason=spam&mod-member-q=${encodeURIComponent(query)}`);
+    expect([res.status, /data-error="([A-Z_]+)"/.exec(res.text)?.[1]]).toEqual([400, 'INVALID_INPUT']);
+    expect(fieldErrorOf(res.text, 'mod-member-q')).toBe(message);
+    expect(res.text).toContain('value="warn" checked');
+    expect(res.text).toContain('>spam</textarea>');
+    expect(searches()).toBe(before);
+  });
+
+  it('says when no member matches, answers 503 with Retry-After when Discord fails the search, and unbans a departed user by id', async () => {
+    const { g, managerId, client, actions } = await signedIn();
+    const none = await client.get(`${actions}/new?mod-member-q=zz-nobody`);
+    expect(none.status).toBe(200);
+    expect(none.text).toContain("No member's name starts with “zz-nobody”. Someone who left the server can be given by user id below.");
+
+    fake.fail({ method: 'GET', path: `/guilds/${g.id}/members/search`, answer: serverError(502), times: 3 });
+    const down = await client.get(`${actions}/new?mod-action=unban&mod-member-q=user`);
+    expect([down.status, down.headers['retry-after'], /data-error="([A-Z_]+)"/.exec(down.text)?.[1]]).toEqual([503, '5', 'PLATFORM_UNAVAILABLE']);
+    expect(fieldErrorOf(down.text, 'mod-member-q')).toBe('Discord did not answer the search. Try again in a moment; the form keeps what you entered.');
+    expect(down.text).toContain('value="unban" checked');
+
+    // Someone banned is no member: the search cannot find them, the by-id input takes them.
+    const banned = snowflake();
+    fake.state.users.set(banned, { id: banned, username: 'gone', discriminator: '0', global_name: null, avatar: null });
+    fake.state.guilds.get(g.id)!.bans.set(banned, { user: fake.state.users.get(banned)!, reason: 'old' });
+    const res = await client.post(actions, { 'mod-action': 'unban', 'mod-member-id': banned, 'mod-reason': 'served' });
+    expect(res.status).toBe(303);
+    expect((await finished(client, res.headers.location!)).text).toContain('data-status="done"');
+    expect(fake.state.guilds.get(g.id)!.bans.has(banned)).toBe(false);
+    const audit = await db().selectFrom('audit_log').select(['actor_id', 'target_id']).where('guild_id', '=', g.id).where('action', '=', 'moderation.unban').execute();
+    expect(audit).toEqual([{ actor_id: managerId, target_id: banned }]);
   });
 
   it("shows a refused action's code, and only the console's own actions of this server", async () => {

@@ -1,16 +1,17 @@
 import type { BankSettings } from '../../../db/bank/accounts.js';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import { BankSettingsRefusal, changeBankSettings } from '../../../src/bank/changeBankSettings.js';
-import { leaderCursorText, NAME_SEARCH_SCOPE, parseLeaderCursor, readBankOverview, searchBankMembers } from '../../../src/console/bankOverview.js';
+import { leaderCursorText, parseLeaderCursor, readBankOverview } from '../../../src/console/bankOverview.js';
 import { ConsoleRefusal } from '../../../src/console/errors.js';
 import type { AppDeps } from '../../context.js';
 import { formOf, managedServer } from '../consoleDeps.js';
 import { requireFeature } from '../consoleFeatures.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { FormRejection, submitOnce } from '../formFlow.js';
-import { seeOther, sendPage } from '../render.js';
+import { sendPage } from '../render.js';
 import { BankSearchPage } from '../views/bankMemberPages.js';
 import { BANK_FIELDS, bankMemberPath, BankPage, bankPath } from '../views/bankPages.js';
+import { findMember } from './memberPick.js';
 import { FeatureOffPage } from '../views/featureOff.js';
 import type { FormState } from '../views/formParts.js';
 import type { Viewer } from '../views/layout.js';
@@ -90,14 +91,12 @@ export function bankRoutes(router: ConsoleRouter, deps: AppDeps): void {
     );
   });
 
-  // A user id goes straight to the member's page; a name is looked for among the accounts' holders.
+  // A user id goes straight to the member's page (someone who left may still hold an account); a name is searched
+  // among the server's members, each found a link to their page.
   router.get(`${base}/members`, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);
     requireFeature(guild, 'bank');
-    const search = (typeof ctx.query.member === 'string' ? ctx.query.member : '').trim();
-    if (search === '' || search.length > 100) throw new ConsoleRefusal('INVALID_INPUT', 'Enter a member name or a user id (at most 100 characters).');
-    if (/^\d{17,20}$/.test(search)) return seeOther(ctx, bankMemberPath(guild.id, search));
-    const found = await searchBankMembers(deps, guild.id, search);
-    sendPage(ctx, BankSearchPage({ viewer, guild, search, found, scope: NAME_SEARCH_SCOPE }));
+    const found = await findMember(deps, ctx, guild.id, (userId) => bankMemberPath(guild.id, userId));
+    if (found) sendPage(ctx, BankSearchPage({ viewer, guild, ...found }), found.status);
   });
 }

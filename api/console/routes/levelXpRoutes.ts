@@ -14,7 +14,8 @@ import { FormRejection, submitOnce } from '../formFlow.js';
 import { launchAfterCommit } from '../launchAfterCommit.js';
 import { sendPage } from '../render.js';
 import type { FieldError } from '../views/formParts.js';
-import { LevelMemberPage, XP_FIELDS, XpChangePage } from '../views/levelXpPages.js';
+import { LevelMemberPage, LevelSearchPage, XP_FIELDS, XpChangePage } from '../views/levelXpPages.js';
+import { findMember } from './memberPick.js';
 
 const USER_ID = /^\d{17,20}$/;
 
@@ -52,6 +53,13 @@ export function levelXpRoutes(router: ConsoleRouter, deps: AppDeps, base: string
     const [level, names] = await Promise.all([readLevelMember(deps.db, server.guild.id, userId), memberNames(deps.memberCache, server.guild.id, [userId])]);
     return { ...server, userId, level, name: names.get(userId) ?? userId };
   }
+
+  // Any member's XP page by name or user id, not only from the leaderboard.
+  router.get(`${base}/members`, async (ctx) => {
+    const { guild, viewer } = await managedServer(ctx, deps);
+    const found = await findMember(deps, ctx, guild.id, (userId) => `/console/servers/${guild.id}/levels/members/${userId}`);
+    if (found) sendPage(ctx, LevelSearchPage({ viewer, guild, ...found }), found.status);
+  });
 
   router.get(`${base}/members/:userId`, async (ctx) => {
     const { guild, viewer, level, name } = await memberOf(ctx);

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { SNOWFLAKE_PATTERN } from '../../../src/core/snowflake.js';
 import { BanRequest, ModReasonRequest, TimeoutRequest, WarnRequest } from '../../../src/moderation/contract.js';
 import { MOD_ACTIONS, type ModActionType } from '../../../src/moderation/refusalRules.js';
 import type { ModActionAsked } from '../../../src/moderation/requestModAction.js';
 import { FormRejection } from '../formFlow.js';
 import type { FieldError } from '../views/formParts.js';
 import { MOD_FIELDS, type ModActionInput } from '../views/modActionFields.js';
+import { pickedMember } from './memberPick.js';
 
 /** Actions whose effect on the member is asked to be confirmed first: they remove them or silence them. */
 export const CONFIRMED_ACTIONS: ReadonlySet<ModActionType> = new Set(['timeout', 'kick', 'ban']);
@@ -67,8 +67,8 @@ export function modActionInput(form: URLSearchParams): ModActionInput {
   const action = form.get(MOD_FIELDS.action) as ModActionType;
   const known = (MOD_ACTIONS as readonly string[]).includes(action);
   if (!known) errors.push({ field: MOD_FIELDS.action, message: `Choose an action: ${MOD_ACTIONS.join(', ')}.` });
-  const userId = (form.get(MOD_FIELDS.member) ?? '').trim();
-  if (!SNOWFLAKE_PATTERN.test(userId)) errors.push({ field: MOD_FIELDS.member, message: "Give the member's user id: 17 to 20 digits (pick a name from the list)." });
+  const userId = pickedMember(form, MOD_FIELDS.member, true);
+  if (typeof userId !== 'string') errors.push(userId);
   let request: ModActionAsked['request'] = {};
   if (known) {
     const parsed = BODIES[action].safeParse(bodyOf(action, form));
@@ -79,5 +79,5 @@ export function modActionInput(form: URLSearchParams): ModActionInput {
     }
   }
   if (errors.length > 0) throw new FormRejection(400, 'INVALID_INPUT', errors);
-  return { action, userId, request };
+  return { action, userId: userId as string, request };
 }

@@ -4,7 +4,6 @@ import { admitModAction } from '../../../src/moderation/admitModAction.js';
 import { ModActionIdParams } from '../../../src/moderation/contract.js';
 import { foreseeModRefusal } from '../../../src/moderation/foreseeModRefusal.js';
 import { modActionOperation } from '../../../src/moderation/modActionOperation.js';
-import { readCasePage } from '../../../src/moderation/readModeration.js';
 import { readModAction } from '../../../src/moderation/readModAction.js';
 import type { ModRefusal } from '../../../src/moderation/refusalRules.js';
 import { requestModAction } from '../../../src/moderation/requestModAction.js';
@@ -21,10 +20,9 @@ import { MOD_FIELDS, type ModActionInput } from '../views/modActionFields.js';
 import { ModActionFormPage } from '../views/modActionForm.js';
 import { actionPath, CONFIRMED_FIELD, ConfirmModActionPage, ModActionStatusPage } from '../views/modActionPages.js';
 import { refusalText } from '../views/modRefusalText.js';
+import { memberPick, queryValues } from './memberPick.js';
 import { CONFIRMED_ACTIONS, modActionInput } from './modActionInput.js';
 
-/** The recent cases whose members the form offers by name. */
-const KNOWN_MEMBERS = 50;
 /** Refusals about the action itself; the others are about the member picked. */
 const ACTION_REFUSALS: ReadonlySet<string> = new Set(['MODERATOR_MISSING_PERMISSION', 'BOT_MISSING_PERMISSIONS']);
 
@@ -48,14 +46,6 @@ export function modActionRoutes(router: ConsoleRouter, deps: AppDeps): void {
     return server;
   }
 
-  /** Members of recent cases by name (their tag when they left), for the form's member list. */
-  async function knownMembers(guildId: string) {
-    const recent = await readCasePage(deps.db, guildId, { limit: KNOWN_MEMBERS });
-    const names = await memberNames(deps.memberCache, guildId, recent.items.map((c) => c.userId));
-    for (const c of recent.items) if (!names.has(c.userId) && c.userTag) names.set(c.userId, c.userTag);
-    return names;
-  }
-
   async function nameOf(guildId: string, userId: string) {
     return (await memberNames(deps.memberCache, guildId, [userId])).get(userId) ?? `user ${userId}`;
   }
@@ -75,14 +65,18 @@ export function modActionRoutes(router: ConsoleRouter, deps: AppDeps): void {
 
   router.get(`${base}/new`, async (ctx) => {
     const { guild, viewer } = await moderatedServer(ctx);
-    const member = typeof ctx.query.member === 'string' ? ctx.query.member : '';
-    sendPage(ctx, ModActionFormPage({ viewer, guild, names: await knownMembers(guild.id), values: new URLSearchParams({ [MOD_FIELDS.member]: member }) }));
+    const values = queryValues(ctx);
+    const { picker, problem, status } = await memberPick(deps, ctx, guild.id, MOD_FIELDS.member, values);
+    sendPage(ctx, ModActionFormPage({ viewer, guild, picker, values, problem }), status);
   });
 
   router.post(base, async (ctx) => {
     const { guild, viewer, session } = await moderatedServer(ctx);
     const form = formOf(ctx);
-    const again = async (problem: FormProblem) => sendPage(ctx, ModActionFormPage({ viewer, guild, names: await knownMembers(guild.id), values: form, problem }), problem.status);
+    const again = async (problem: FormProblem) => {
+      const { picker } = await memberPick(deps, ctx, guild.id, MOD_FIELDS.member, form);
+      sendPage(ctx, ModActionFormPage({ viewer, guild, picker, values: form, problem }), problem.status);
+    };
     if (form.get(CONFIRMED_FIELD) !== 'yes') {
       // The first step of a kick, ban or timeout only shows what it will do (the rules first): nothing changes.
       try {

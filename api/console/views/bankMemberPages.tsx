@@ -1,9 +1,11 @@
 import type { BankSettings } from '../../../db/bank/accounts.js';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import { MAX_BANK_AMOUNT } from '../../../src/bank/contract.js';
-import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
+import type { MemberSearch } from '../../../src/console/memberSearch.js';
+import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormProblem, type FormState } from './formParts.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
-import { bankMemberPath, bankPath, MemberFinder, money } from './bankPages.js';
+import { bankMemberPath, bankPath, money } from './bankPages.js';
+import { FoundMembers, MemberFinder } from './memberPicker.js';
 import { ListView } from './listView.js';
 
 /** The adjustment form's input ids (the error summary links to them). */
@@ -133,26 +135,14 @@ export function ConfirmRemovalPage(props: { viewer: Viewer; guild: GuildRecord; 
   );
 }
 
-/** The members whose name matched a search, each a link to their balance. */
-export function BankSearchPage(props: { viewer: Viewer; guild: GuildRecord; search: string; found: BankMember[]; scope: number }) {
+/** The members whose name starts as searched, each a link to their balance; the finder kept with its problem. */
+export function BankSearchPage(props: { viewer: Viewer; guild: GuildRecord; search: MemberSearch; values: URLSearchParams; problem?: FormProblem }) {
   const { guild } = props;
   return (
-    <Layout title="Find a member" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'bank' }}>
-      <MemberFinder guild={guild} value={props.search} />
-      {props.found.length === 0 ? (
-        <p data-empty="bank-members">
-          No member of the {props.scope} accounts changed last has a name containing "{props.search}". Enter the member's user id instead (in
-          Discord: right-click the member, Copy User ID).
-        </p>
-      ) : (
-        <ul data-found>
-          {props.found.map((m) => (
-            <li>
-              <a href={bankMemberPath(guild.id, m.userId)}>{memberLabel(m)}</a>
-            </li>
-          ))}
-        </ul>
-      )}
+    <Layout title="Find a member" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'bank' }} hasErrors={!!props.problem}>
+      <ErrorSummary problem={props.problem} />
+      <MemberFinder action={`${bankPath(guild.id)}/members`} title="A member's balance" values={props.values} problem={props.problem} />
+      <FoundMembers search={props.search} hrefOf={(id) => bankMemberPath(guild.id, id)} empty="bank-members" />
     </Layout>
   );
 }

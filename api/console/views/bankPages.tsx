@@ -6,6 +6,7 @@ import { MAX_BANK_AMOUNT } from '../../../src/bank/contract.js';
 import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormProblem, type FormState } from './formParts.js';
 import { Layout, type Viewer } from './layout.js';
 import { ListView } from './listView.js';
+import { MemberFinder } from './memberPicker.js';
 import { ChannelPicker } from './pickers.js';
 
 /** The settings form's input ids (the error summary links to them). */
@@ -95,29 +96,13 @@ function SettingsForm(props: { viewer: Viewer; guild: GuildRecord; overview: Ban
   );
 }
 
-/** Find a member's balance by user id or by name (a GET form: a search changes nothing). */
-export function MemberFinder(props: { guild: GuildRecord; value?: string }) {
-  return (
-    <form method="get" action={`${bankPath(props.guild.id)}/members`} class="card" role="search">
-      <h2>A member's balance</h2>
-      <p>
-        <label for="member">Member name or user id</label>
-        <input id="member" name="member" value={props.value ?? ''} required />
-      </p>
-      <p>
-        <button type="submit">Find the member</button>
-      </p>
-    </form>
-  );
-}
-
 export function BankPage(props: { viewer: Viewer; guild: GuildRecord; overview: BankOverview; olderHref: string | null; form?: FormState }) {
   const { guild, overview } = props;
   const { leaderboard, names, settings } = overview;
   return (
     <Layout title="Bank" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'bank' }} hasErrors={!!props.form?.problem}>
       <ErrorSummary problem={props.form?.problem} />
-      <MemberFinder guild={guild} />
+      <MemberFinder action={`${bankPath(guild.id)}/members`} title="A member's balance" />
       <SettingsForm viewer={props.viewer} guild={guild} overview={overview} form={props.form} />
       <h2>Leaderboard</h2>
       <ListView

@@ -1,8 +1,10 @@
 import type { z } from 'zod';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { LevelMember, XpChangeBody } from '../../../src/levels/contract.js';
-import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
+import type { MemberSearch } from '../../../src/console/memberSearch.js';
+import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormProblem, type FormState } from './formParts.js';
 import { Layout, type Viewer } from './layout.js';
+import { FoundMembers, MemberFinder } from './memberPicker.js';
 
 /** The XP change form's input ids (the error summary links to them). */
 export const XP_FIELDS = { type: 'xp-type', unit: 'xp-unit', amount: 'xp-amount', reason: 'xp-reason' } as const;
@@ -107,6 +109,19 @@ export function XpChangePage(props: { viewer: Viewer; guild: GuildRecord; change
       )}
       {change.error && <p data-xp-error={change.error}>Why: {change.error === 'MEMBER_NOT_FOUND' ? 'the member left the server' : change.error === 'FEATURE_DISABLED' ? 'Levels was turned off' : change.error}.</p>}
       <p class="muted">Asked {change.createdAt}{change.processedAt && `, applied ${change.processedAt}`}.</p>
+    </Layout>
+  );
+}
+
+/** The members whose name starts as searched, each a link to their XP page (any member, on the leaderboard or not). */
+export function LevelSearchPage(props: { viewer: Viewer; guild: GuildRecord; search: MemberSearch; values: URLSearchParams; problem?: FormProblem }) {
+  const { guild } = props;
+  const members = `/console/servers/${guild.id}/levels/members`;
+  return (
+    <Layout title="Find a member" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'levels' }} hasErrors={!!props.problem}>
+      <ErrorSummary problem={props.problem} />
+      <MemberFinder action={members} title="A member's XP" values={props.values} problem={props.problem} />
+      <FoundMembers search={props.search} hrefOf={(id) => `${members}/${id}`} empty="level-members" />
     </Layout>
   );
 }

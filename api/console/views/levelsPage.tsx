@@ -7,6 +7,7 @@ import { DataTable } from './dataTable.js';
 import { FeatureOff } from './featurePanel.js';
 import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
 import { Layout, type Viewer } from './layout.js';
+import { MemberFinder } from './memberPicker.js';
 import { OlderLink } from './olderLink.js';
 import { ChannelPicker } from './pickers.js';
 
@@ -77,6 +78,7 @@ export function LevelsPage(props: { viewer: Viewer; guild: GuildRecord; overview
       <XpRulesForm viewer={props.viewer} guild={guild} overview={overview} form={formOf('rules')} />
       <NoXpChannels viewer={props.viewer} guild={guild} overview={overview} form={formOf('noXpChannel')} />
       <RewardRoles viewer={props.viewer} guild={guild} overview={overview} form={formOf('reward')} />
+      <MemberFinder action={`/console/servers/${guild.id}/levels/members`} title="A member's XP" />
       <h2>Leaderboard</h2>
       <DataTable
         caption={<>Members of {guild.name} by XP ({leaderboard.total} with XP)</>}

@@ -3,17 +3,15 @@ import { MOD_ACTIONS } from '../../../src/moderation/refusalRules.js';
 import { TextField } from './fields.js';
 import { ErrorSummary, FieldMessage, FormFields, invalidAttrs, type FormProblem } from './formParts.js';
 import { Layout, type Viewer } from './layout.js';
-import { MemberList, memberListId } from './memberList.js';
+import { byIdFieldOf, MemberPicker, MemberSearchForm, type MemberPickerProps } from './memberPicker.js';
 import { DELETE_MESSAGE_CHOICES, MOD_FIELDS } from './modActionFields.js';
 import { ACTION_LABELS, actionsPath, DELETE_LABELS } from './modActionPages.js';
 import { moderationPath, nav } from './moderationPages.js';
-import type { Names } from './ticketPages.js';
 
 /** The action form: what to do to whom, for how long and why; kept with its values and problem when it comes back. */
-export function ModActionFormPage(props: { viewer: Viewer; guild: GuildRecord; names: Names; values: URLSearchParams; problem?: FormProblem }) {
+export function ModActionFormPage(props: { viewer: Viewer; guild: GuildRecord; picker: Pick<MemberPickerProps, 'name' | 'search' | 'selected'>; values: URLSearchParams; problem?: FormProblem }) {
   const { guild, values, problem } = props;
   const action = actionsPath(guild.id);
-  const list = memberListId('mod-members');
   const picked = values.get(MOD_FIELDS.action);
   return (
     <Layout title="Take a moderation action" viewer={props.viewer} server={nav(guild)} hasErrors={!!problem}>
@@ -22,6 +20,7 @@ export function ModActionFormPage(props: { viewer: Viewer; guild: GuildRecord; n
         The bot acts in your name, as with its commands: you need the permission the action needs, and the member's highest role must be below yours and the bot's.
         Kicks, bans and timeouts are confirmed on the next page.
       </p>
+      <MemberSearchForm name={MOD_FIELDS.member} action={`${action}/new`} values={values} />
       <form method="post" action={action} class="card">
         <FormFields viewer={props.viewer} action={action} />
         <fieldset id={MOD_FIELDS.action} {...invalidAttrs(problem, MOD_FIELDS.action, true)}>
@@ -33,15 +32,13 @@ export function ModActionFormPage(props: { viewer: Viewer; guild: GuildRecord; n
             </label>
           ))}
         </fieldset>
-        <p>
-          <label for={MOD_FIELDS.member}>Member</label>
-          <span id={`${MOD_FIELDS.member}-hint`} class="muted hint">
-            Type a name to pick a member the console knows, or paste a user id (17 to 20 digits; a banned user's id to lift their ban).
-          </span>
-          <FieldMessage problem={problem} field={MOD_FIELDS.member} />
-          <input type="text" id={MOD_FIELDS.member} name={MOD_FIELDS.member} value={values.get(MOD_FIELDS.member) ?? ''} list={list} inputMode="numeric" size={24} required aria-describedby={`${MOD_FIELDS.member}-hint`} {...invalidAttrs(problem, MOD_FIELDS.member)} />
-        </p>
-        <MemberList id={list} names={props.names} />
+        <MemberPicker
+          {...props.picker}
+          label="Member"
+          searchAction={`${action}/new`}
+          byId={{ hint: "For a user the search cannot find: a banned user's id to lift their ban, or someone who left (17 to 20 digits).", value: values.get(byIdFieldOf(MOD_FIELDS.member)) ?? '' }}
+          problem={problem}
+        />
         <p>
           <label for={MOD_FIELDS.duration}>Duration</label>
           <span id={`${MOD_FIELDS.duration}-hint`} class="muted hint">

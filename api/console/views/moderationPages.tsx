@@ -8,7 +8,7 @@ import { nameOf, type Names } from './ticketPages.js';
 
 export const moderationPath = (guildId: string) => `/console/servers/${guildId}/moderation`;
 export const casePath = (guildId: string, number: number) => `${moderationPath(guildId)}/cases/${number}`;
-export const newActionPath = (guildId: string, userId?: string) => `${moderationPath(guildId)}/actions/new${userId ? `?member=${userId}` : ''}`;
+export const newActionPath = (guildId: string, userId?: string) => `${moderationPath(guildId)}/actions/new${userId ? `?mod-member=${userId}` : ''}`;
 export const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'moderation' as const });
 
 /** The list's filters as the API's query names them; each absent means any. */

@@ -108,6 +108,7 @@ export const ROUTE_PERMISSIONS: Record<string, Check> = {
   'GET /guilds/:guild/channels': inGuild(),
   'GET /guilds/:guild/threads/active': inGuild(),
   'GET /guilds/:guild/members': inGuild(),
+  'GET /guilds/:guild/members/search': inGuild(),
   'GET /guilds/:guild/members/:user': inGuild(),
   'POST /guilds/:guild/channels': inGuild(P.ManageChannels),
   'PATCH /guilds/:guild/members/:user': onMember(P.ModerateMembers),

@@ -78,7 +78,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:(\w+)/g, (_, name: string) => (names.push(name), '([^/]+)'));
     routes.push({ method, pattern, handler, regex: new RegExp(`^${source}$`), names });
   }
-  for (const r of [...GUILD_ROUTES, ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...CHANNEL_ROUTES, ...INTERACTION_ROUTES, ...MEMBER_LIST_ROUTES, ...COMMAND_ROUTES]) route(r.method, r.pattern, r.handler);
+  for (const r of [...GUILD_ROUTES, ...MEMBER_LIST_ROUTES, ...MEMBER_ROUTES, ...MESSAGE_ROUTES, ...CHANNEL_ROUTES, ...INTERACTION_ROUTES, ...COMMAND_ROUTES]) route(r.method, r.pattern, r.handler);
 
   async function answer(req: IncomingMessage, body: Record<string, unknown> | null, path: string, query: URLSearchParams): Promise<FakeAnswer & { drop?: boolean; hold?: boolean }> {
     const method = req.method ?? 'GET';

@@ -116,6 +116,12 @@ export function createDiscordPlatform(options: DiscordPlatformOptions): Platform
       return channels.map(toChannel);
     },
     getMember: (guildId, userId, read) => members.get(memberKey(guildId, userId), () => freshMember(guildId, userId), read?.fresh),
+    async searchMembers(guildId, prefix, limit) {
+      await inServer(guildId, 'searching members');
+      const query = new URLSearchParams({ query: prefix, limit: String(limit) });
+      const found = await call<APIGuildMember[]>('searching members', 'get', Routes.guildMembersSearch(guildId), { query });
+      return found.map((m) => toMember(guildId, m));
+    },
 
     async postMessage(guildId, channelId, content, idempotencyKey, options) {
       return (await postWithNonce(channelId, content, idempotencyKey, options, guildId)).id;

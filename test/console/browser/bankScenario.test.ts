@@ -41,9 +41,13 @@ describe('the bank pages in a real browser', { timeout: 180_000 }, () => {
       log_channel_id: channel,
     });
 
-    // Ada has no account yet: found by her id (a name search looks among account holders).
-    await page.getByLabel('Member name or user id').fill(ada);
+    // Ada has no account yet: found by name (the server's member search), then picked from the results.
+    await page.getByLabel('Member name', { exact: true }).fill('AD');
     await page.getByRole('button', { name: 'Find the member' }).click();
+    await page.waitForURL(/\/members\?member-q=AD/);
+    await expectAccessible(page);
+    await screenshot(page, 'bank-find');
+    await page.getByRole('link', { name: 'ada', exact: true }).click();
     await page.waitForURL(`${base}/members/${ada}`);
     expect(await page.locator('[data-balance]').textContent()).toContain('⭐ 50 stars');
     await page.getByLabel('Amount').fill('25');
@@ -73,12 +77,15 @@ describe('the bank pages in a real browser', { timeout: 180_000 }, () => {
     await page.waitForURL(`${base}/members/${ada}`);
     expect(await balanceOf(guild.id, ada)).toBe(45);
 
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(base);
-    await page.getByLabel('Member name or user id').fill('AD');
+    await page.getByLabel('Member name', { exact: true }).fill('AD');
     await page.getByRole('button', { name: 'Find the member' }).click();
+    await page.waitForURL(/\/members\?member-q=AD/);
+    await expectAccessible(page);
+    await screenshot(page, 'bank-find-phone');
     await page.getByRole('link', { name: 'ada', exact: true }).click();
     await page.waitForURL(`${base}/members/${ada}`);
-    await page.setViewportSize({ width: 390, height: 844 });
     await expectAccessible(page);
     await screenshot(page, 'bank-member-phone');
     await page.goto(base);

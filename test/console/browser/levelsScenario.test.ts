@@ -84,7 +84,13 @@ describe('the levels page in a real browser', { timeout: 120_000 }, () => {
     await expectAccessible(page);
     await screenshot(page, 'levels-rules');
 
-    await page.getByRole('link', { name: 'ada' }).click();
+    // Any member by name through the finder (the member search), not only from the leaderboard.
+    await page.getByLabel('Member name', { exact: true }).fill('AD');
+    await page.getByRole('button', { name: 'Find the member' }).click();
+    await page.waitForURL(/\/levels\/members\?member-q=AD/);
+    await expectAccessible(page);
+    await screenshot(page, 'levels-find');
+    await page.getByRole('link', { name: 'ada', exact: true }).click();
     await page.waitForURL(`${levels}/members/${ada}`);
     await expectAccessible(page);
     await screenshot(page, 'levels-member');
@@ -103,6 +109,9 @@ describe('the levels page in a real browser', { timeout: 120_000 }, () => {
     await page.goto(`${levels}/members/${ada}`);
     await expectAccessible(page);
     await screenshot(page, 'levels-member-phone');
+    await page.goto(`${levels}/members?member-q=ad`);
+    await expectAccessible(page);
+    await screenshot(page, 'levels-find-phone');
     await page.goto(levels);
     await expectAccessible(page);
     await screenshot(page, 'levels-rules-phone');

@@ -35,7 +35,7 @@ describe('moderation in a real browser', { timeout: 120_000 }, () => {
       await expectAccessible(page);
       await screenshot(page, `${phone}moderation-case`);
       await page.getByRole('link', { name: 'Take an action on this member' }).click();
-      expect(await page.getByLabel('Member', { exact: true }).inputValue()).toBe(target);
+      expect(await page.getByRole('radio', { name: /spammer/ }).isChecked()).toBe(true);
       expect(await fitsTheScreen(page)).toBe(true);
       await expectAccessible(page);
       await screenshot(page, `${phone}moderation-action`);
@@ -43,7 +43,15 @@ describe('moderation in a real browser', { timeout: 120_000 }, () => {
 
     const { page } = await browser.open();
     await signInLocally(page, app.baseUrl, managerId);
-    await page.goto(`${base}/actions/new?member=${target}`);
+    // The member picked by name: the search (GET, no script needed) offers them as a radio carrying their id.
+    await page.goto(`${base}/actions/new`);
+    await page.getByLabel('Search by name').fill('SPAM');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.waitForURL(/mod-member-q=SPAM/);
+    expect(await page.getByRole('radio', { name: /spammer/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: /spammer/ }).getAttribute('value')).toBe(target);
+    await expectAccessible(page);
+    await screenshot(page, 'moderation-pick-member');
     await page.getByRole('radio', { name: 'Ban', exact: true }).check();
     await page.getByLabel('Duration', { exact: true }).fill('366');
     await page.getByLabel('Duration unit').selectOption('days');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from '../../../process/infra/fakeDiscord/index.js';
+import { searchMembers } from '../../../src/console/memberSearch.js';
 import { useTestDatabase } from '../../harness/database.js';
 import { snowflake } from '../../harness/fixtures.js';
 import { discordSubject, localSubject, newWorld, NOW, type Subject, type World } from './subjects.js';
@@ -36,6 +37,16 @@ describe.each(SUBJECTS)('Platform port: %s adapter', (_, makeSubject, botId) => 
     expect(channels.map((c) => [c.id, c.name, c.type, c.parentId]).sort()).toEqual(w.channels.map((c) => [c.id, c.name, c.type, c.parentId]).sort());
     expect(await s.platform.getMember(w.guildId, alice)).toMatchObject({ userId: alice, username: 'alice', bot: false, roleIds: [], timedOutUntil: null });
     expect(await s.platform.getMember(w.guildId, snowflake())).toBeUndefined();
+  });
+
+  it("searches members by the start of their name in either case through the console's use case, refusing an empty or over-long query", async () => {
+    const { s, w, alice, bob } = await seeded();
+    expect(await searchMembers(s.platform, w.guildId, '  AL ')).toEqual({ kind: 'found', query: 'AL', members: [{ userId: alice, name: 'alice', username: 'alice' }] });
+    expect(await searchMembers(s.platform, w.guildId, 'bo')).toMatchObject({ kind: 'found', members: expect.arrayContaining([{ userId: bob, name: 'bob', username: 'bob' }]) });
+    expect(await searchMembers(s.platform, w.guildId, 'zz')).toEqual({ kind: 'found', query: 'zz', members: [] });
+    expect(await searchMembers(s.platform, w.guildId, '   ')).toEqual({ kind: 'invalid', query: '', message: "Type the start of a member's name: 1 to 32 characters." });
+    expect(await searchMembers(s.platform, w.guildId, 'a'.repeat(33))).toEqual({ kind: 'invalid', query: 'a'.repeat(33), message: 'Names are at most 32 characters: type the start of one.' });
+    expect(await searchMembers(s.platform, w.guildId, undefined)).toEqual({ kind: 'none' });
   });
 
   it('gives and takes a role once: a repeat is a no-op, and the member shows the change at once', async () => {
