@@ -52,6 +52,16 @@ async function scrape(): Promise<string> {
   return res.text();
 }
 
+/** Scrapes until `ready` holds of the scrape (at most 20 s), and answers the last scrape either way. */
+async function scrapeUntil(ready: (text: string) => boolean): Promise<string> {
+  let text = await scrape();
+  for (let tries = 0; tries < 200 && !ready(text); tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    text = await scrape();
+  }
+  return text;
+}
+
 it('/metrics shows requests, latency, refusals, replays, workflow starts, webhook attempts, outbox lag and the pool', async () => {
   const http = createHttpClient(api.url);
   const guild = await createTestGuild(database.db);
@@ -74,7 +84,9 @@ it('/metrics shows requests, latency, refusals, replays, workflow starts, webhoo
   const attempt = await sendAttempt(new Agent(), { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, secrets: ['whsec_test'], eventId: 'evt_1', body: '{}' }, 0);
   expect(attempt.ok).toBe(true);
 
-  const after = await scrape();
+  // The XP change's workflow starts after its commit, beside the 202, not before it: wait for the start to be counted.
+  const xpStarts = (text: string) => valueOf(text, 'workflow_starts_total', { workflow_type: 'xpChange', outcome: 'started' }) ?? 0;
+  const after = await scrapeUntil((text) => xpStarts(text) > xpStarts(before));
   const delta = (name: string, labels: Record<string, string> = {}) => (valueOf(after, name, labels) ?? 0) - (valueOf(before, name, labels) ?? 0);
   expect(posted(after) - posted(before)).toBe(2);
   expect(delta('http_request_duration_seconds_count', { method: 'POST', route, status: '201' })).toBe(2);
