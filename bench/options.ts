@@ -30,6 +30,10 @@ const OPTIONS = {
   /** `gateway-ready`: servers in the session and members in each (the issue's size: 2,500 of 1,000). */
   'ready-guilds': { type: 'string', default: '2500' },
   'ready-members': { type: 'string', default: '1000' },
+  /** `gateway-ingest`: the rising rates (messages/s, comma-separated), seconds per rate, and compression on/off pairs. */
+  'ingest-rates': { type: 'string', default: '500,1000,1500,2000,2500,3000,4000,5000' },
+  'ingest-step-seconds': { type: 'string', default: '5' },
+  'ingest-rounds': { type: 'string', default: '1' },
   /** `gateway-restart`: servers written in, messages/s, and how long (the issue's size: 100 servers at 500/s). */
   'restart-guilds': { type: 'string', default: '100' },
   'restart-rate': { type: 'string', default: '500' },

@@ -56,17 +56,20 @@ export function printTable(results: ScenarioResult[]) {
     } else if (r.scenario === 'discord-effects') {
       rows.push(['discord-effects', String(r.changesPerSecond), '-', '-', String(r.rateLimited), `${r.changes} role changes from ${r.workers} worker processes through the egress in ${r.seconds} s (limits allow ${r.fastestSeconds} s), ${r.rateLimitedShare}% 429, ${r.lost} lost, ${r.doubled} doubled`]);
     } else if (r.scenario === 'gateway-ingest') {
-      const l = r.latencyAt200.dispatchToCommitMs;
-      rows.push(['gateway-ingest at 200/s', String(r.latencyAt200.ratePerSecond), String(l.p50), String(l.p99), String(r.latencyAt200.sent - r.latencyAt200.committed), 'MESSAGE_CREATE to XP committed (goal p99 < 100 ms)']);
-      const top = r.steps.find((s) => s.ratePerSecond === r.maxKeptUpRatePerSecond);
-      rows.push([
-        'gateway-ingest max',
-        String(r.maxKeptUpRatePerSecond),
-        String(top?.dispatchToCommitMs.p50 ?? '-'),
-        String(top?.dispatchToCommitMs.p99 ?? '-'),
-        String(r.messagesSent - r.messagesCounted),
-        `msg/s kept up with, XP applied (goal >= 2000); ${r.messagesCounted}/${r.messagesSent} counted, XP ${r.xpApplied}/${r.xpExpected}`,
-      ]);
+      for (const run of r.runs) {
+        const l = run.latencyAt200.dispatchToCommitMs;
+        const cpu = `CPU/msg: bot ${run.botCpuMicrosPerMessage} µs, fake ${run.fakeCpuMicrosPerMessage} µs`;
+        rows.push([`gateway-ingest ${run.compression} at 200/s`, '200', String(l.p50), String(l.p99), String(run.latencyAt200.sent - run.latencyAt200.committed), `MESSAGE_CREATE to XP committed (goal p99 <= 100 ms); ${cpu}`]);
+        const top = run.steps.find((s) => s.ratePerSecond === run.maxKeptUpRatePerSecond);
+        rows.push([
+          `gateway-ingest ${run.compression} max`,
+          String(run.maxKeptUpRatePerSecond),
+          String(top?.dispatchToCommitMs.p50 ?? '-'),
+          String(top?.dispatchToCommitMs.p99 ?? '-'),
+          String(run.messagesSent - run.messagesCounted),
+          `msg/s kept up with, ${r.stepSeconds} s steps (goal >= 2000); ${run.messagesCounted}/${run.messagesSent} counted, XP ${run.xpApplied}/${run.xpExpected}`,
+        ]);
+      }
     } else if (r.scenario === 'gateway-ready') {
       const q = r.requests;
       rows.push([

@@ -44,7 +44,8 @@ export const STANDALONE = {
   // The Discord adapter against the fake Discord with Discord's limits.
   'discord-effects': (values: BenchValues) => runDiscordEffects(Number(values['discord-changes'])),
   // One bot process fed MESSAGE_CREATE by the fake gateway, with a PostgreSQL of its own.
-  'gateway-ingest': () => runGatewayIngest(),
+  'gateway-ingest': (values: BenchValues) =>
+    runGatewayIngest({ rates: values['ingest-rates'].split(',').map(Number), stepSeconds: Number(values['ingest-step-seconds']), rounds: Number(values['ingest-rounds']) }),
   // One new session of many servers: time to READY, to servers handled and to members reconciled, REST spent.
   'gateway-ready': (values: BenchValues) => runGatewayReady({ guilds: Number(values['ready-guilds']), members: Number(values['ready-members']) }),
   // `npm run bot` fed messages while it is stopped (SIGTERM) and killed (SIGKILL): each counted once.

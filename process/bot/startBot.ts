@@ -115,8 +115,9 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
   const manager = new WebSocketManager({
     token: p.token,
     intents: BOT_INTENTS,
-    // Transport compression through Node's own zlib: a busy server's dispatches cost a fraction of the bandwidth.
-    compression: CompressionMethod.ZlibNative,
+    // Transport compression through Node's own zlib (DISCORD_GATEWAY_COMPRESSION): a busy server's dispatches cost a
+    // twentieth of the bandwidth, and the bot inflates each one (docs/performance.md, "Gateway ingestion").
+    compression: config.bot.compression === 'zlib-stream' ? CompressionMethod.ZlibNative : null,
     rest,
     shardCount: config.bot.shardCount ?? null,
     shardIds: config.bot.shardIds ? ('start' in config.bot.shardIds ? { ...config.bot.shardIds } : [...config.bot.shardIds]) : null,

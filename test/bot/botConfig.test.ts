@@ -4,12 +4,13 @@ import { loadConfig } from '../../src/core/config.js';
 // The bot's settings: its probe port and which shards a bot process runs.
 
 describe('bot settings', () => {
-  it('default to port 3002, the recommended shard count and every shard', () => {
-    expect(loadConfig({}).bot).toEqual({ port: 3002, shardCount: undefined, shardIds: undefined });
+  it('default to port 3002, the recommended shard count, every shard and zlib-stream compression', () => {
+    expect(loadConfig({}).bot).toEqual({ port: 3002, shardCount: undefined, shardIds: undefined, compression: 'zlib-stream' });
+    expect(loadConfig({ DISCORD_GATEWAY_COMPRESSION: 'none' }).bot.compression).toBe('none');
   });
 
   it('take a shard count and a range or a list of shard ids', () => {
-    expect(loadConfig({ BOT_PORT: '4002', DISCORD_SHARD_COUNT: '8', DISCORD_SHARD_IDS: '4-7' }).bot).toEqual({ port: 4002, shardCount: 8, shardIds: { start: 4, end: 7 } });
+    expect(loadConfig({ BOT_PORT: '4002', DISCORD_SHARD_COUNT: '8', DISCORD_SHARD_IDS: '4-7' }).bot).toEqual({ port: 4002, shardCount: 8, shardIds: { start: 4, end: 7 }, compression: 'zlib-stream' });
     expect(loadConfig({ DISCORD_SHARD_COUNT: '6', DISCORD_SHARD_IDS: '0,2,5' }).bot.shardIds).toEqual([0, 2, 5]);
   });
 
@@ -38,6 +39,7 @@ describe('bot settings', () => {
     [{ DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '1,4' }, 'DISCORD_SHARD_IDS: must name shards below DISCORD_SHARD_COUNT (4); shard ids start at 0'],
     [{ DISCORD_SHARD_COUNT: '0' }, 'DISCORD_SHARD_COUNT: Too small: expected number to be >=1'],
     [{ BOT_PORT: '70000' }, 'BOT_PORT: Too big: expected number to be <=65535'],
+    [{ DISCORD_GATEWAY_COMPRESSION: 'zlib' }, 'DISCORD_GATEWAY_COMPRESSION: Invalid option: expected one of "zlib-stream"|"none"'],
   ])('%o stops start-up with one line naming the setting', (env, line) => {
     expect(() => loadConfig(env)).toThrow(new Error(`Invalid configuration:\n  ${line}`));
   });
