@@ -1,13 +1,13 @@
 import { messageIdAt } from '../src/tickets/botInput.js';
 import { attachFakeGateway, memberMessagePayload, startFakeDiscord } from '../process/infra/fakeDiscord/index.js';
 
-/** What the gateway-ingest scenario asks of the fake Discord it forks: send messages (server and author each), report its CPU, close. */
-export type FakeGatewayCommand = { kind: 'send'; messages: Array<[guildId: string, authorId: string]> } | { kind: 'cpu' } | { kind: 'close' };
-/** What the fake answers: its address once listening, each batch's first sequence number and send time, its CPU so far. */
+/** What the gateway-ingest scenario asks of the fake Discord it forks: send messages (server and author each), report its usage, close. */
+export type FakeGatewayCommand = { kind: 'send'; messages: Array<[guildId: string, authorId: string]> } | { kind: 'usage' } | { kind: 'close' };
+/** What the fake answers: its address once listening, each batch's first sequence number and send time, its CPU and bytes sent so far. */
 export type FakeGatewayReply =
   | { kind: 'listening'; apiUrl: string; token: string; botId: string }
   | { kind: 'sent'; firstSeq: number; count: number; at: number }
-  | { kind: 'cpu'; micros: number };
+  | { kind: 'usage'; cpuMicros: number; bytesSent: number };
 
 const CHANNEL_ID = '1300000000000000001';
 
@@ -30,9 +30,9 @@ process.on('message', (command: FakeGatewayCommand) => {
       firstSeq ||= s;
     }
     reply({ kind: 'sent', firstSeq, count: command.messages.length, at });
-  } else if (command.kind === 'cpu') {
+  } else if (command.kind === 'usage') {
     const used = process.cpuUsage();
-    reply({ kind: 'cpu', micros: used.user + used.system });
+    reply({ kind: 'usage', cpuMicros: used.user + used.system, bytesSent: gateway.bytesSent() });
   } else void fake.close().then(() => process.exit(0));
 });
 reply({ kind: 'listening', apiUrl: fake.apiUrl, token: fake.token, botId: fake.state.bot.id });

@@ -58,7 +58,7 @@ export function printTable(results: ScenarioResult[]) {
     } else if (r.scenario === 'gateway-ingest') {
       for (const run of r.runs) {
         const l = run.latencyAt200.dispatchToCommitMs;
-        const cpu = `CPU/msg: bot ${run.botCpuMicrosPerMessage} µs, fake ${run.fakeCpuMicrosPerMessage} µs`;
+        const cpu = `CPU/msg: bot ${run.botCpuMicrosPerMessage} µs, fake ${run.fakeCpuMicrosPerMessage} µs; ${run.wireBytesPerMessage} B/msg on the wire`;
         rows.push([`gateway-ingest ${run.compression} at 200/s`, '200', String(l.p50), String(l.p99), String(run.latencyAt200.sent - run.latencyAt200.committed), `MESSAGE_CREATE to XP committed (goal p99 <= 100 ms); ${cpu}`]);
         const top = run.steps.find((s) => s.ratePerSecond === run.maxKeptUpRatePerSecond);
         rows.push([

@@ -46,6 +46,8 @@ export interface GatewayIngestRun {
   /** CPU per message sent: the bot's process (the measured one) and the fake's (its JSON and deflate), apart. */
   botCpuMicrosPerMessage: number;
   fakeCpuMicrosPerMessage: number;
+  /** Gateway bytes per message as they crossed the wire (deflated with zlib-stream): what compression saves. */
+  wireBytesPerMessage: number;
 }
 
 export interface GatewayIngestResult {
@@ -120,12 +122,13 @@ export async function runGatewayIngest(o: GatewayIngestOptions): Promise<Gateway
           match(s);
         });
         const before = await totals(database.db);
-        const cpuBefore = { bot: process.cpuUsage(), fake: await fake.cpuMicros() };
+        const cpuBefore = process.cpuUsage();
+        const fakeBefore = await fake.usage();
         const ladder = await runLadder(o, fake, () => [guildIds[randomInt(GUILDS)]!, users[randomInt(MEMBERS)]!], latencies, () => sentAt.size + handledAt.size);
         // Stopped with a resumable close: the next run's bot resumes the session it saved.
         await bot.stop();
-        const botCpu = process.cpuUsage(cpuBefore.bot);
-        const fakeCpu = (await fake.cpuMicros()) - cpuBefore.fake;
+        const botCpu = process.cpuUsage(cpuBefore);
+        const fakeAfter = await fake.usage();
         const after = await totals(database.db);
         runs.push({
           compression,
@@ -134,7 +137,8 @@ export async function runGatewayIngest(o: GatewayIngestOptions): Promise<Gateway
           xpExpected: ladder.messagesSent * XP_PER_MESSAGE,
           xpApplied: after.xp - before.xp,
           botCpuMicrosPerMessage: Math.round((botCpu.user + botCpu.system) / ladder.messagesSent),
-          fakeCpuMicrosPerMessage: Math.round(fakeCpu / ladder.messagesSent),
+          fakeCpuMicrosPerMessage: Math.round((fakeAfter.cpuMicros - fakeBefore.cpuMicros) / ladder.messagesSent),
+          wireBytesPerMessage: Math.round((fakeAfter.bytesSent - fakeBefore.bytesSent) / ladder.messagesSent),
         });
       }
     }

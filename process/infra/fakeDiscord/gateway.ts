@@ -53,6 +53,8 @@ export interface FakeGateway {
   resumes: Array<{ sessionId: string; seq: number | null }>;
   /** Every connection in order, and whether it asked for zlib-stream transport compression. */
   connections: Array<{ compressed: boolean }>;
+  /** Bytes of payload sent to clients so far, as they crossed the wire: deflated on compressed connections. */
+  bytesSent(): number;
   /**
    * 'identify', 'ready' (session id), 'resume', 'invalid-session' (session id, why), 'heartbeat', 'connection' and
    * 'closed' (the close code), as they happen.
@@ -104,11 +106,16 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
   // payload ended by a sync flush, as Discord sends them.
   const connections: Array<{ compressed: boolean }> = [];
   const compressors = new WeakMap<WebSocket, (text: string) => void>();
+  let bytesSent = 0;
+  const sendBytes = (ws: WebSocket, message: string | Buffer) => {
+    bytesSent += typeof message === 'string' ? Buffer.byteLength(message) : message.length;
+    ws.send(message);
+  };
   fake.httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const compress = new URL(req.url ?? '/', 'http://fake').searchParams.get('compress') === 'zlib-stream';
     wss.handleUpgrade(req, socket, head, (ws) => {
       connections.push({ compressed: compress });
-      if (compress) compressors.set(ws, zlibStreamOf(ws));
+      if (compress) compressors.set(ws, zlibStreamOf(ws, sendBytes));
       onConnection(ws);
     });
   });
@@ -118,7 +125,7 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     const text = JSON.stringify({ s: null, t: null, ...payload });
     const compressor = compressors.get(ws);
     if (compressor) compressor(text);
-    else ws.send(text);
+    else sendBytes(ws, text);
   };
   const closeBy = (ws: WebSocket, code: number, reason?: string) => {
     closedByServer.add(ws);
@@ -265,6 +272,7 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
       }
     },
     connected: () => current() !== null,
+    bytesSent: () => bytesSent,
   };
 }
 
@@ -274,7 +282,7 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
  * (the output is buffered while the stream processes synchronously), and a message would carry part of the next
  * payload, which the bot cannot parse. ws's permessage-deflate serialises its compressions for the same reason.
  */
-function zlibStreamOf(ws: WebSocket): (text: string) => void {
+function zlibStreamOf(ws: WebSocket, sendBytes: (ws: WebSocket, message: Buffer) => void): (text: string) => void {
   const deflate = createDeflate();
   let pending: Buffer[] = [];
   let previous = Promise.resolve();
@@ -286,7 +294,7 @@ function zlibStreamOf(ws: WebSocket): (text: string) => void {
       deflate.flush(zlibConstants.Z_SYNC_FLUSH, () => {
         const message = Buffer.concat(pending);
         pending = [];
-        if (ws.readyState === ws.OPEN) ws.send(message);
+        if (ws.readyState === ws.OPEN) sendBytes(ws, message);
         resolve();
       });
     });
