@@ -116,7 +116,7 @@ export async function startBot(config: Config, deps: BotDeps, options: BotOption
     token: p.token,
     intents: BOT_INTENTS,
     // Transport compression through Node's own zlib (DISCORD_GATEWAY_COMPRESSION): a busy server's dispatches cost a
-    // twentieth of the bandwidth, and the bot inflates each one (docs/performance.md, "Gateway ingestion").
+    // fraction of the bandwidth, and the bot inflates each one (docs/performance.md, "Gateway ingestion").
     compression: config.bot.compression === 'zlib-stream' ? CompressionMethod.ZlibNative : null,
     rest,
     shardCount: config.bot.shardCount ?? null,

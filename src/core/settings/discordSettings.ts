@@ -30,8 +30,8 @@ export const discordEnv = {
    */
   DISCORD_SHARDS_PER_POD: z.coerce.number().int().min(1).max(100_000).optional(),
   /**
-   * Transport compression of the bot's gateway connections: `zlib-stream` (Discord's, about a twentieth of the bytes
-   * for messages; the bot inflates every payload) or `none` (plain JSON: less CPU per dispatch, more bandwidth).
+   * Transport compression of the bot's gateway connections: `zlib-stream` (Discord's: a twelfth of the bytes in the
+   * gateway-ingest bench; the bot inflates every payload) or `none` (plain JSON: less CPU per dispatch, more bandwidth).
    */
   DISCORD_GATEWAY_COMPRESSION: z.enum(['zlib-stream', 'none']).default('zlib-stream'),
   /** The bot pod's name, whose `-<ordinal>` ending picks its shards with DISCORD_SHARDS_PER_POD (downward API: metadata.name). */
