@@ -71,6 +71,7 @@ async function serverRoutes() {
     `${s}/flows/${f.disabled}`,
     `${s}/flows/runs/${f.run}`,
     `${s}/invites`,
+    `${s}/invites/members?member-q=member`,
     `${s}/invites/members/${guild.memberId}`,
     `${s}/invites/seasons`,
     `${s}/invites/seasons/new`,

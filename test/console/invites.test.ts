@@ -46,11 +46,17 @@ describe('the invites leaderboard and a member', () => {
     expect(ranksOn(season.text)).toEqual([1]);
 
     for (const bad of ['?cursor=x', '?period=week']) expect(problemOf(await client.get(`${path}${bad}`))).toEqual([400, 'INVALID_INPUT']);
-    const found = await client.get(`${path}/members?invites-member=${top}`);
+    const found = await client.get(`${path}/members?member-id=${top}`);
     expect([found.status, found.headers.location]).toEqual([303, `${path}/members/${top}`]);
-    const notId = await client.get(`${path}/members?invites-member=alice`);
+    const byName = await client.get(`${path}/members?member-q=TOP-INV`);
+    expect(byName.status).toBe(200);
+    expect(byName.text).toContain(`<a href="${path}/members/${top}">top-inviter</a> <small class="muted">${top}</small>`);
+    const notId = await client.get(`${path}/members?member-id=alice`);
     expect(problemOf(notId)).toEqual([400, 'INVALID_INPUT']);
-    expect(fieldErrorOf(notId.text, 'invites-member')).toBe('Give a user id: 17 to 20 digits.');
+    expect(fieldErrorOf(notId.text, 'member-id')).toBe('Give a user id: 17 to 20 digits.');
+    const empty = await client.get(`${path}/members?member-q=`);
+    expect(problemOf(empty)).toEqual([400, 'INVALID_INPUT']);
+    expect(fieldErrorOf(empty.text, 'member-q')).toBe("Type the start of a member's name: 1 to 32 characters.");
     expect(problemOf(await client.get(`${path}/members/alice`))).toEqual([404, 'PAGE_NOT_FOUND']);
   });
 

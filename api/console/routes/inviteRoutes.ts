@@ -2,6 +2,7 @@ import type { GuildRecord } from '../../../db/guild/guilds.js';
 import { ConsoleRefusal } from '../../../src/console/errors.js';
 import { memberNames } from '../../../src/console/memberNames.js';
 import { findHumanMember } from '../../../src/core/members.js';
+import type { MemberSearch } from '../../../src/console/memberSearch.js';
 import { SNOWFLAKE_PATTERN } from '../../../src/core/snowflake.js';
 import { addBonusInvites } from '../../../src/invites/addBonusInvites.js';
 import { BonusRequest, MAX_BONUS_AMOUNT } from '../../../src/invites/contract.js';
@@ -13,11 +14,12 @@ import { invitesServer } from './invitesServer.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { FormRejection, submitOnce } from '../formFlow.js';
 import { launchAfterCommit } from '../launchAfterCommit.js';
-import { seeOther, sendPage } from '../render.js';
+import { sendPage } from '../render.js';
 import type { FieldError, FormState } from '../views/formParts.js';
 import { INVITE_FIELDS, inviteMemberPath, InviteMemberPage, InvitesOffPage, invitesPath, InvitesPage } from '../views/invitePages.js';
 import type { Viewer } from '../views/layout.js';
 import { inviteMilestoneRoutes } from './inviteMilestoneRoutes.js';
+import { findMember } from './memberPick.js';
 import { inviteSeasonRoutes } from './inviteSeasonRoutes.js';
 
 const PAGE_SIZE = 25;
@@ -59,7 +61,7 @@ function userParam(ctx: ConsoleContext): string {
 export function inviteRoutes(router: ConsoleRouter, deps: AppDeps): void {
   const base = '/servers/:guildId/invites';
 
-  async function sendInvitesPage(ctx: ConsoleContext, guild: GuildRecord, viewer: Viewer, lookup?: FormState) {
+  async function sendInvitesPage(ctx: ConsoleContext, guild: GuildRecord, viewer: Viewer, lookup?: FormState & { search: MemberSearch }) {
     const query = boardQueryOf(ctx);
     const board = await readInviteLeaderboard(deps.db, guild.id, query);
     const names = await memberNames(deps.memberCache, guild.id, board.items.map((r) => r.userId));
@@ -78,15 +80,11 @@ export function inviteRoutes(router: ConsoleRouter, deps: AppDeps): void {
     await sendInvitesPage(ctx, guild, viewer);
   });
 
-  // The lookup form (a GET: it changes nothing) goes to the member's page, or comes back with its field named.
+  // The finder (a GET: it changes nothing): a user id goes to the member's page, a name lists the members found.
   router.get(`${base}/members`, async (ctx) => {
     const { guild, viewer } = await invitesServer(ctx, deps);
-    const sent = ctx.query[INVITE_FIELDS.member];
-    const values = new URLSearchParams({ [INVITE_FIELDS.member]: typeof sent === 'string' ? sent : '' });
-    const userId = values.get(INVITE_FIELDS.member)!.trim();
-    if (SNOWFLAKE_PATTERN.test(userId)) return seeOther(ctx, inviteMemberPath(guild.id, userId));
-    const problem = { status: 400, code: 'INVALID_INPUT', errors: [{ field: INVITE_FIELDS.member, message: 'Give a user id: 17 to 20 digits.' }] };
-    await sendInvitesPage(ctx, guild, viewer, { values, problem });
+    const found = await findMember(deps, ctx, guild.id, (userId) => inviteMemberPath(guild.id, userId));
+    if (found) await sendInvitesPage(ctx, guild, viewer, found);
   });
 
   router.get(`${base}/members/:userId`, async (ctx) => {

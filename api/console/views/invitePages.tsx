@@ -1,11 +1,13 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { InviteLeaderboardBody, InviteMemberBody } from '../../../src/invites/contract.js';
 import { MAX_BONUS_AMOUNT } from '../../../src/invites/contract.js';
+import type { MemberSearch } from '../../../src/console/memberSearch.js';
 import { DataTable } from './dataTable.js';
 import { FeatureOffPage } from './featureOff.js';
 import { TextField } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
 import { isoTime, Layout, type ServerNav, type Viewer } from './layout.js';
+import { FoundMembers, MemberFinder } from './memberPicker.js';
 import { OlderLink } from './olderLink.js';
 
 export const invitesPath = (guildId: string, rest = '') => `/console/servers/${guildId}/invites${rest}`;
@@ -13,7 +15,7 @@ export const inviteMemberPath = (guildId: string, userId: string) => invitesPath
 export const invitesNav = (guild: GuildRecord): ServerNav => ({ id: guild.id, name: guild.name, active: 'invites' });
 
 /** The input ids of the invites forms (the error summary links to them). */
-export const INVITE_FIELDS = { member: 'invites-member', amount: 'bonus-amount', reason: 'bonus-reason' } as const;
+export const INVITE_FIELDS = { amount: 'bonus-amount', reason: 'bonus-reason' } as const;
 
 type Names = Map<string, string>;
 const nameOf = (names: Names, userId: string) => names.get(userId) ?? userId;
@@ -50,25 +52,7 @@ export function SeasonLine({ season }: { season: InviteLeaderboardBody['season']
   );
 }
 
-function MemberLookup(props: { guild: GuildRecord; form?: FormState }) {
-  return (
-    <form method="get" action={invitesPath(props.guild.id, '/members')} class="filters">
-      <TextField
-        name={INVITE_FIELDS.member}
-        label="A member's invites"
-        hint="The member's user id (Discord: right-click the member, Copy User ID)."
-        value={props.form?.values.get(INVITE_FIELDS.member) ?? ''}
-        maxLength={20}
-        problem={props.form?.problem}
-      />
-      <p>
-        <button type="submit">Show</button>
-      </p>
-    </form>
-  );
-}
-
-export function InvitesPage(props: { viewer: Viewer; guild: GuildRecord; board: InviteLeaderboardBody; names: Names; olderHref: string | null; lookup?: FormState }) {
+export function InvitesPage(props: { viewer: Viewer; guild: GuildRecord; board: InviteLeaderboardBody; names: Names; olderHref: string | null; lookup?: FormState & { search: MemberSearch } }) {
   const { guild, board, names } = props;
   const season = board.period === 'season';
   return (
@@ -78,7 +62,8 @@ export function InvitesPage(props: { viewer: Viewer; guild: GuildRecord; board: 
       <p data-season={board.season ? String(board.season.number) : 'none'}>
         <SeasonLine season={board.season} /> {!board.season && <a href={invitesPath(guild.id, '/seasons')}>Start one on the Seasons page.</a>}
       </p>
-      <MemberLookup guild={guild} form={props.lookup} />
+      <MemberFinder action={invitesPath(guild.id, '/members')} title="A member's invites" values={props.lookup?.values} problem={props.lookup?.problem} />
+      {props.lookup && <FoundMembers search={props.lookup.search} hrefOf={(id) => inviteMemberPath(guild.id, id)} empty="invite-members" />}
       <h2>Leaderboard</h2>
       <ul class="actions" aria-label="Period">
         <li>
