@@ -1,7 +1,9 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { sql } from 'kysely';
-import { systemClock } from '../../src/core/clock.js';
 import { PURGE_LIMITS } from '../../src/core/retention.js';
-import { purgeRetention } from '../../src/keys/retentionPurge.js';
+import type { RetentionPurgeResult } from '../../src/keys/ids.js';
+import type { PurgeCommand } from '../purgeProcess.js';
 import { runLoad, type LoadResult } from '../load.js';
 import { BENCH_GUILD_ID, memberId } from '../seed.js';
 import type { ScenarioContext } from './context.js';
@@ -19,9 +21,9 @@ export interface PurgeResult {
 
 /**
  * Balance reads (10 clients) for the scenario's duration, then again while the retention purge deletes `--rows` audit
- * rows past the bench server's retention in its production batches (PURGE_LIMITS.batchRows, one statement each) on a
- * connection of its own, as the worker's activity would; the purge gets all the time it needs. A second round of
- * reads runs only while the purge does.
+ * rows past the bench server's retention in its production batches (PURGE_LIMITS.batchRows, one statement each) in a
+ * process of its own (bench/purgeProcess.ts), as the worker's activity would; the purge gets all the time it needs. A
+ * second round of reads runs only while the purge does.
  */
 export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
   const expiredRows = await seedExpiredAuditRows(ctx);
@@ -34,12 +36,13 @@ export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
       headers: { Authorization: `Bearer ${ctx.apiKey}` },
       setupRequest: (req) => ({ ...req, path: `/api/v1/guilds/${BENCH_GUILD_ID}/bank/members/${memberId(Math.floor(Math.random() * ctx.members))}` }),
     });
+  const purgeProcess = await forkPurgeProcess();
   // Unmeasured: the first seconds of a load run on a cold api thread and pool.
   await read(3);
   const before = await read(ctx.durationSeconds);
   const started = performance.now();
   let purgeDone = false;
-  const purging = purgeRetention({ db: ctx.db, clock: systemClock }, { runBudgetMs: 24 * 3_600_000, batchRows: PURGE_LIMITS.batchRows, dutyPercent: ctx.purgeDutyPercent ?? PURGE_LIMITS.dutyPercent }).finally(() => {
+  const purging = purgeProcess.start({ databaseUrl: ctx.databaseUrl, options: { runBudgetMs: 24 * 3_600_000, batchRows: PURGE_LIMITS.batchRows, dutyPercent: ctx.purgeDutyPercent ?? PURGE_LIMITS.dutyPercent } }).finally(() => {
     purgeDone = true;
   });
   const during = await read(ctx.durationSeconds);
@@ -54,6 +57,21 @@ export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
     during,
     purge: { rows, seconds, batches: outcome.batches, complete: outcome.complete, dutyPercent: ctx.purgeDutyPercent ?? PURGE_LIMITS.dutyPercent },
     p99ChangePercent: Math.round(((during.latencyMs.p99 - before.latencyMs.p99) / before.latencyMs.p99) * 1000) / 10,
+  };
+}
+
+/** The purge's process, forked and loaded; `start` runs the purge there and resolves with its result. */
+async function forkPurgeProcess(): Promise<{ start(command: PurgeCommand): Promise<RetentionPurgeResult> }> {
+  const child = fork(new URL('../purgeProcess.ts', import.meta.url), [], { execArgv: ['--import', 'tsx'] });
+  const exited = once(child, 'exit').then(([code]) => Promise.reject(new Error(`The purge's process ended (${String(code)}) without a result.`)));
+  await Promise.race([once(child, 'message'), exited]);
+  return {
+    async start(command) {
+      child.send(command);
+      const [result] = (await Promise.race([once(child, 'message'), exited])) as [RetentionPurgeResult];
+      await once(child, 'exit');
+      return result;
+    },
   };
 }
 
