@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { claimUnwokenMarks } from '../../db/shared/rankMarks.js';
+import { atMostEvery } from '../core/atMostEvery.js';
 import type { Clock } from '../core/clock.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { OPERATION } from '../core/temporal/searchAttributes.js';
@@ -43,14 +44,9 @@ export async function relayRankWakes({ db, temporal }: { db: Kysely<Database>; t
  * minute the retired schedules looked at): it marks them dirty, and relayRankWakes wakes the dispatcher for their
  * first snapshot. A query, no Temporal call.
  */
-export function relayGrownServers(everyMs = RECOUNT_BATCH_MS) {
-  let lastMs: number | undefined;
-  return async ({ db, clock }: { db: Kysely<Database>; clock: Clock }): Promise<number> => {
-    const now = clock.now();
-    if (lastMs !== undefined && now.getTime() - lastMs < everyMs && now.getTime() >= lastMs) return 0;
-    lastMs = now.getTime();
+export const relayGrownServers = (everyMs = RECOUNT_BATCH_MS) =>
+  atMostEvery(everyMs, async ({ db }: { db: Kysely<Database>; clock: Clock }, now) => {
     await markGrownServers(db, now);
     // Marks are not starts: the wake that follows is counted by relayRankWakes.
     return 0;
-  };
-}
+  });
