@@ -51,8 +51,8 @@ async function history(): Promise<HistoryEvent[]> {
 const passesDone = (events: HistoryEvent[]) => events.filter((e) => e.activityTaskCompletedEventAttributes).length;
 const timersSet = (events: HistoryEvent[]) =>
   events.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds) * 1000);
-/** The history once `n` passes completed and the workflow task after the last one did (the run is asleep again). */
-const untilPasses = (n: number) => eventually(history, (events) => passesDone(events) >= n && events.at(-1)?.workflowTaskCompletedEventAttributes != null);
+/** The history once `n` passes completed and the run is asleep again on the next pass's timer. */
+const untilPasses = (n: number) => eventually(history, (events) => passesDone(events) >= n && events.at(-1)?.timerStartedEventAttributes != null);
 const plan = () => db().selectFrom('retention_purge_plan').selectAll().executeTakeFirstOrThrow();
 const xpChanges = (guildId: string) => db().selectFrom('xp_changes').select('change_id').where('guild_id', '=', guildId).execute();
 
@@ -98,18 +98,19 @@ describe('retention purge dispatcher (time-skipping)', { timeout: 180_000 }, () 
     const kept = await createTestGuild(db(), { plan: 'pro' });
     await insertXpChange(db(), kept.id, clock.now());
 
-    await pass(MINUTE + PURGE_SLACK_MS - 1);
+    // A second before the timer (the time-skipping server sleeps whole seconds), then to it.
+    await pass(MINUTE + PURGE_SLACK_MS - 1_000);
     expect(await db().selectFrom('rate_limit_counters').selectAll().execute()).toHaveLength(1);
-    await pass(1);
+    await pass(1_000);
     const purged = await untilPasses(passesDone(before) + 1);
     expect(await db().selectFrom('rate_limit_counters').selectAll().execute()).toEqual([]);
     // Next: the Free change's due time (30 days after it) plus the hour, from this pass.
     const freeDue = RETENTION_DAYS_BY_PLAN.xpChanges.free * DAY;
     expect(timersSet(purged).at(-1)).toBe(freeDue - (MINUTE + PURGE_SLACK_MS) + PURGE_SLACK_MS);
 
-    await pass(freeDue - MINUTE - 1);
+    await pass(freeDue - MINUTE - 1_000);
     expect(await xpChanges(guild.id)).toHaveLength(1);
-    await pass(MINUTE + 1);
+    await pass(1_000);
     await untilPasses(passesDone(before) + 2);
     expect(await xpChanges(guild.id)).toEqual([]);
     expect(await xpChanges(kept.id)).toHaveLength(1);
@@ -144,3 +145,4 @@ describe('retention purge dispatcher (time-skipping)', { timeout: 180_000 }, () 
     expect(await xpChanges(guild.id)).toEqual([]);
   });
 });
+
