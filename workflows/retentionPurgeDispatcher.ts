@@ -1,12 +1,10 @@
-import { ActivityFailure, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { KeysActivities } from '../activities/keys.js';
 import { PURGE_SLACK_MS, retentionPurgeWakeSignal, type RetentionPurgeDispatcherInput, type RetentionPurgePass } from '../src/keys/ids.js';
 import { RETENTION_PASS } from './activityProfiles.js';
+import { carryNext, nextPassOf, planSooner, sleepUntilDue } from './dispatcherSleep.js';
 
 const { purgeDueRecords } = proxyActivities<KeysActivities>(RETENTION_PASS);
-
-/** Events after which the run continues as new (a pass writes about a dozen), well below Temporal's limits. */
-const HISTORY_LIMIT = 1_000;
 
 /**
  * `maintenance/purge-dispatcher/<taskQueue>`, one long-lived run that purges the records past their retention
@@ -16,34 +14,18 @@ const HISTORY_LIMIT = 1_000;
  * The `wake` signal (signal-with-start, src/keys/purgeDispatcher.ts) comes at each worker's start (a pass now), after
  * a server's plan changed (now), and when the start relay sees a record written since that comes due sooner; a wake
  * for later than the timer moves nothing. The records stay in PostgreSQL, so a timer late or a run lost purges late,
- * never not at all. A pass that failed for good is tried again an hour later. Continues as new past HISTORY_LIMIT
- * events, carrying only when its next pass is due.
+ * never not at all. A pass that failed for good is tried again an hour later. Continues as new past 1,000 events
+ * (workflows/dispatcherSleep.ts), carrying only when its next pass is due.
  */
 export async function retentionPurgeDispatcher(input: RetentionPurgeDispatcherInput): Promise<void> {
-  // When the next pass is due, in workflow time; undefined: not before a wake.
-  let next = input.nextPassInMs === undefined ? undefined : Date.now() + input.nextPassInMs;
-  setHandler(retentionPurgeWakeSignal, (dueInMs) => {
-    const at = Date.now() + Math.max(0, dueInMs);
-    if (next === undefined || at < next) next = at;
-  });
+  const next = nextPassOf(input.nextPassInMs, retentionPurgeWakeSignal);
   for (;;) {
-    while (next === undefined || next > Date.now()) {
-      if (historyTooLong()) await continueAsNew<typeof retentionPurgeDispatcher>(next === undefined ? {} : { nextPassInMs: next - Date.now() });
-      const planned = next;
-      if (planned === undefined) await condition(() => next !== undefined || historyTooLong());
-      else await condition(() => next !== planned || historyTooLong(), planned - Date.now());
-    }
+    await sleepUntilDue(next, carryNext<RetentionPurgeDispatcherInput>);
     // Wakes during the pass stay in `next`: their request may have come after the pass read the records.
-    next = undefined;
+    next.at = undefined;
     const pass = await passOrFailure();
-    const at = Date.now() + (pass === undefined ? PURGE_SLACK_MS : pass.nextPassInMs);
-    if (next === undefined || at < next) next = at;
+    planSooner(next, Date.now() + (pass === undefined ? PURGE_SLACK_MS : pass.nextPassInMs));
   }
-}
-
-function historyTooLong(): boolean {
-  const { continueAsNewSuggested, historyLength } = workflowInfo();
-  return continueAsNewSuggested || historyLength > HISTORY_LIMIT;
 }
 
 /** The pass, or undefined when it failed for good (its retries spent): the dispatcher must outlive it. */

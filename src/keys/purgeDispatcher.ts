@@ -4,8 +4,8 @@ import type { Database } from '../../db/schema.js';
 import { atMostEvery } from '../core/atMostEvery.js';
 import type { Clock } from '../core/clock.js';
 import { RETENTION_DAYS_BY_PLAN } from '../core/retention.js';
+import { wakeDispatcher, type Dispatcher } from '../core/temporal/dispatcherWake.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
-import { OPERATION } from '../core/temporal/searchAttributes.js';
 import { PURGE_SLACK_MS, retentionPurgeDispatcherId, retentionPurgeDispatcherWorkflow, retentionPurgeWakeSignal } from './ids.js';
 import { CLOCK_STEPS, firstDueOf, PURGE_STEPS } from './retentionSteps.js';
 
@@ -15,21 +15,19 @@ import { CLOCK_STEPS, firstDueOf, PURGE_STEPS } from './retentionSteps.js';
  */
 export const PLAN_HORIZON_MS = Math.min(...Object.values(RETENTION_DAYS_BY_PLAN).flatMap((days) => Object.values(days))) * 24 * 3_600_000;
 
+const DISPATCHER: Dispatcher = {
+  workflow: retentionPurgeDispatcherWorkflow,
+  workflowId: retentionPurgeDispatcherId,
+  wake: retentionPurgeWakeSignal,
+  operation: 'maintenance.purge',
+  summary: 'Purges the records past their retention (docs/retention.md): asleep until the first comes due',
+};
+
 /**
  * Tells the purge dispatcher (workflows/retentionPurgeDispatcher.ts) to run a pass in `dueInMs`, starting it if it is
  * not running (signal-with-start: one action, started or not).
  */
-export async function wakeRetentionPurger({ client, taskQueue }: TemporalGateway, dueInMs: number): Promise<void> {
-  await client.workflow.signalWithStart(retentionPurgeDispatcherWorkflow.name, {
-    workflowId: retentionPurgeDispatcherId(taskQueue),
-    taskQueue,
-    args: [{}],
-    signal: retentionPurgeWakeSignal,
-    signalArgs: [Math.max(0, Math.round(dueInMs))],
-    typedSearchAttributes: [{ key: OPERATION, value: 'maintenance.purge' }],
-    staticSummary: 'Purges the records past their retention (docs/retention.md): asleep until the first comes due',
-  });
-}
+export const wakeRetentionPurger = (temporal: TemporalGateway, dueInMs: number) => wakeDispatcher(temporal, DISPATCHER, dueInMs);
 
 /** The worker's start: a pass now, for what came due while no dispatcher ran (or a pass a crash cut short left). */
 export const wakeRetentionPurgerAtStart = (temporal: TemporalGateway) => wakeRetentionPurger(temporal, 0);

@@ -1,5 +1,3 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
-import type { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { claimPurgeRequest } from '../../db/retention/purgePlan.js';
 import { countHit } from '../../db/shared/rateLimits.js';
@@ -15,6 +13,7 @@ import { collectRelays, collectWorkerStartSteps } from '../../process/registry.j
 import { eventually } from '../harness/eventually.js';
 import { createTestGuild } from '../harness/fixtures.js';
 import { insertAuditRow, insertXpChange } from '../harness/retentionRows.js';
+import { runHistory, type HistoryEvent } from '../harness/runHistory.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
 
 // The retention purge dispatcher (workflows/retentionPurgeDispatcher.ts) on the time-skipping server: a month passes
@@ -27,7 +26,6 @@ const { db } = bed;
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const MONTH = 30 * DAY;
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 const gateway = (): TemporalGateway => ({ client: bed.client, taskQueue: bed.taskQueue });
 const relayDeps = () => ({ db: db(), temporal: gateway(), clock });
@@ -39,15 +37,7 @@ async function pass(ms: number) {
   await bed.env.sleep(ms);
 }
 
-async function history(): Promise<HistoryEvent[]> {
-  try {
-    return (await bed.client.workflow.getHandle(retentionPurgeDispatcherId(bed.taskQueue)).fetchHistory()).events ?? [];
-  } catch (err) {
-    // The time-skipping server answers a history of no run with gRPC NOT_FOUND (5), not the client's error type.
-    if (err instanceof WorkflowNotFoundError || (err as { code?: number }).code === 5) return [];
-    throw err;
-  }
-}
+const history = () => runHistory(bed.client, retentionPurgeDispatcherId(bed.taskQueue));
 const passesDone = (events: HistoryEvent[]) => events.filter((e) => e.activityTaskCompletedEventAttributes).length;
 const timersSet = (events: HistoryEvent[]) =>
   events.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds) * 1000);
