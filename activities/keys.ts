@@ -6,7 +6,8 @@ import { purgeInteractionsBefore } from '../db/platform/interactions.js';
 import { purgeExpiredIdempotencyRecords } from '../db/shared/idempotency.js';
 import { purgeWindowsBefore } from '../db/shared/rateLimits.js';
 import { WINDOW_MS } from '../src/core/fixedWindow.js';
-import type { PurgeResult, RetentionPurgeOptions, RetentionPurgeResult } from '../src/keys/ids.js';
+import type { PurgeResult, RetentionPurgeOptions, RetentionPurgePass, RetentionPurgeResult } from '../src/keys/ids.js';
+import { planNextPass } from '../src/keys/purgeDispatcher.js';
 import { purgeRetention, type PurgeProgress } from '../src/keys/retentionPurge.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -20,16 +21,28 @@ const COUNTED_MESSAGE_RETENTION_MS = 7 * 24 * 3_600_000;
 const HANDLED_INTERACTION_RETENTION_MS = 24 * 3_600_000;
 
 export function createKeysActivities({ db, clock }: ActivityDeps) {
+  /**
+   * Purges every record kind past its retention (src/core/retention.ts) in short batches, heartbeating its progress
+   * after each; a retried attempt (the worker died, a statement failed) goes on from the last heartbeat, and a
+   * cancelled one stops after its batch in progress.
+   */
+  async function heartbeatingPurge(options: RetentionPurgeOptions = {}): Promise<RetentionPurgeResult> {
+    const context = Context.current();
+    const from = context.info.heartbeatDetails as PurgeProgress | undefined;
+    return purgeRetention({ db, clock, signal: context.cancellationSignal, onProgress: (p) => context.heartbeat(p) }, options, from);
+  }
+
   return {
+    /** The retired schedule's workflow (patch `retention-purge`): runs it started before an upgrade deleted it. */
+    purgeRetention: heartbeatingPurge,
+
     /**
-     * Purges every record kind past its retention (src/core/retention.ts) in short batches, heartbeating its
-     * progress after each; a retried attempt (the worker died, a statement failed) goes on from the last heartbeat,
-     * and a cancelled one stops after its batch in progress.
+     * The purge dispatcher's pass: the purge above (same batches, budget and heartbeats), then when the next pass is
+     * due (src/keys/purgeDispatcher.ts, planNextPass).
      */
-    async purgeRetention(options: RetentionPurgeOptions = {}): Promise<RetentionPurgeResult> {
-      const context = Context.current();
-      const from = context.info.heartbeatDetails as PurgeProgress | undefined;
-      return purgeRetention({ db, clock, signal: context.cancellationSignal, onProgress: (p) => context.heartbeat(p) }, options, from);
+    async purgeDueRecords(): Promise<RetentionPurgePass> {
+      const result = await heartbeatingPurge();
+      return { ...result, nextPassInMs: await planNextPass({ db, clock }, result.complete) };
     },
 
     /**

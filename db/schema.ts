@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { GuildsTable, ApiKeysTable, AuditLogTable, RateLimitCountersTable, IdempotencyRecordsTable, EventsTable, RankMarksTable } from './shared/tables.js';
+import type { GuildsTable, ApiKeysTable, AuditLogTable, RateLimitCountersTable, IdempotencyRecordsTable, EventsTable, RankMarksTable, RetentionPurgePlanTable } from './shared/tables.js';
 import type { PlatformGuildsTable, PlatformRolesTable, PlatformChannelsTable, PlatformMembersTable, PlatformMessagesTable, PlatformRoleChangesTable, PlatformBansTable, PlatformModerationLogTable, PlatformDirectMessagesTable, PlatformInvitesTable, PlatformClosedChannelsTable, HandledInteractionsTable, PlatformBlocksTable } from './platform/tables.js';
 import type { BankSettingsTable, BankAccountsTable, BankLedgerTable } from './bank/tables.js';
 import type { LevelSettingsTable, LevelRewardsTable, LevelMembersTable, LevelCountedMessagesTable, LevelUpEffectsTable, XpChangesTable, LevelRankSnapshotsTable, LevelRankSnapshotStateTable } from './levels/tables.js';
@@ -64,6 +64,7 @@ export interface Database {
   level_rank_snapshots: LevelRankSnapshotsTable;
   level_rank_snapshot_state: LevelRankSnapshotStateTable;
   rank_marks: RankMarksTable;
+  retention_purge_plan: RetentionPurgePlanTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -26,8 +26,9 @@ import { applicationDecisionOperation } from '../src/applications/applicationDec
 import { applicationDecisionWorkflow } from '../src/applications/ids.js';
 import { relayUnstartedBatches } from '../src/events/batchLaunch.js';
 import { eventFanoutWorkflow, webhookBatchWorkflow } from '../src/events/ids.js';
-import { purgeExpiredRecordsWorkflow } from '../src/keys/ids.js';
-import { purgeSchedule } from '../src/keys/schedules.js';
+import { purgeExpiredRecordsWorkflow, retentionPurgeDispatcherWorkflow } from '../src/keys/ids.js';
+import { relayPurgeRequests, relayRecordsComingDue, wakeRetentionPurgerAtStart } from '../src/keys/purgeDispatcher.js';
+import { RETIRED_PURGE_SCHEDULE_ID } from '../src/keys/schedules.js';
 import { levelUpEffectsWorkflow, refreshLevelRanksWorkflow, xpChangeWorkflow } from '../src/levels/ids.js';
 import { relayLevelUpEffects } from '../src/levels/levelUpEffectsOperation.js';
 import { RETIRED_LEVEL_RANKS_SCHEDULE_ID } from '../src/levels/schedules.js';
@@ -60,11 +61,15 @@ import { relayOf, type AreaModule } from './area.js';
 /** The one list of areas: the api mounts their routes, the worker registers the rest. */
 export const AREAS: AreaModule[] = [
   { name: 'guild', routes: guildRoutes },
+  // The retention purge (docs/retention.md): a dispatcher asleep until a record comes due.
   {
     name: 'keys',
     activities: createKeysActivities,
-    schedules: [purgeSchedule],
-    workflows: [purgeExpiredRecordsWorkflow],
+    relays: [relayRecordsComingDue(), relayPurgeRequests],
+    retiredSchedules: [RETIRED_PURGE_SCHEDULE_ID],
+    atWorkerStart: [wakeRetentionPurgerAtStart],
+    // purgeExpiredRecords: the retired schedule's workflow, for the runs it started before an upgrade deleted it.
+    workflows: [retentionPurgeDispatcherWorkflow, purgeExpiredRecordsWorkflow],
   },
   { name: 'bank', routes: bankRoutes, activities: createBankActivities },
   {

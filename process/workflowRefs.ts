@@ -6,7 +6,7 @@ import { eventFanoutWorkflow, webhookBatchWorkflow } from '../src/events/ids.js'
 import { flowRunWorkflow } from '../src/flows/ids.js';
 import { giveawayEndDispatcherWorkflow, giveawayEndsWorkflow, giveawayWorkflow } from '../src/giveaways/ids.js';
 import { inviteMilestonesWorkflow, refreshInviteRanksWorkflow } from '../src/invites/ids.js';
-import { purgeExpiredRecordsWorkflow } from '../src/keys/ids.js';
+import { purgeExpiredRecordsWorkflow, retentionPurgeDispatcherWorkflow } from '../src/keys/ids.js';
 import { levelUpEffectsWorkflow, refreshLevelRanksWorkflow, xpChangeWorkflow } from '../src/levels/ids.js';
 import { moderationActionWorkflow } from '../src/moderation/ids.js';
 import { rankRecountDispatcherWorkflow } from '../src/ranks/ids.js';
@@ -41,6 +41,7 @@ export const WORKFLOW_REFS = {
   giveawayEnds: giveawayEndsWorkflow,
   giveawayEndDispatcher: giveawayEndDispatcherWorkflow,
   rankRecountDispatcher: rankRecountDispatcherWorkflow,
+  retentionPurgeDispatcher: retentionPurgeDispatcherWorkflow,
 } satisfies { [N in keyof Exported]: WorkflowRef<Workflow> };
 
 /** True when A and B are the same type (not merely assignable: a function with fewer parameters is assignable). */

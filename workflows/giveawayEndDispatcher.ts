@@ -1,15 +1,14 @@
-import { ActivityFailure, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { GiveawaysActivities } from '../activities/giveaways.js';
 import { giveawayEndsWakeSignal, type EndBatchResult, type EndDispatcherInput } from '../src/giveaways/ids.js';
 import { END_DISPATCH_PASS } from './activityProfiles.js';
+import { carryNext, nextPassOf, planSooner, sleepUntilDue } from './dispatcherSleep.js';
 
 const passes = proxyActivities<GiveawaysActivities>(END_DISPATCH_PASS);
 
 /** After a pass that left something due and got nowhere (the platform out): the next in 1 s, doubling while none does. */
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 60_000;
-/** Events after which the run continues as new (a wake cycle writes about a dozen), well below Temporal's limits. */
-const HISTORY_LIMIT = 1_000;
 
 /**
  * `giveaways/end-dispatcher/<taskQueue>`, one long-lived run that ends batch-ended giveaways (docs/performance.md,
@@ -19,26 +18,15 @@ const HISTORY_LIMIT = 1_000;
  * (signal-with-start, src/giveaways/endDispatcher.ts) comes when a giveaway becomes active and at each worker's
  * start: an end earlier than the timer moves it. Ends stay in PostgreSQL (`ends_at`), so a timer that fires late
  * (Temporal or every worker down) or a run lost ends them late, never not at all. Continues as new past
- * HISTORY_LIMIT events, carrying only when its next pass is due.
+ * 1,000 events (workflows/dispatcherSleep.ts), carrying only when its next pass is due.
  */
 export async function giveawayEndDispatcher(input: EndDispatcherInput): Promise<void> {
-  // When the next pass is due, in workflow time; undefined: not before a wake.
-  let next = input.nextPassInMs === undefined ? undefined : Date.now() + input.nextPassInMs;
-  setHandler(giveawayEndsWakeSignal, (dueInMs) => {
-    const at = Date.now() + Math.max(0, dueInMs);
-    if (next === undefined || at < next) next = at;
-  });
+  const next = nextPassOf(input.nextPassInMs, giveawayEndsWakeSignal);
   let retryMs = 0;
   for (;;) {
-    while (next === undefined || next > Date.now()) {
-      if (historyTooLong()) await continueAsNew<typeof giveawayEndDispatcher>(next === undefined ? {} : { nextPassInMs: next - Date.now() });
-      // Woken by an earlier end, the timer, or a history grown long (wakes for later ends move nothing but add events).
-      const planned = next;
-      if (planned === undefined) await condition(() => next !== undefined || historyTooLong());
-      else await condition(() => next !== planned || historyTooLong(), planned - Date.now());
-    }
+    await sleepUntilDue(next, carryNext<EndDispatcherInput>);
     // Wakes that come during the pass stay in `next`: their giveaway may have committed after the pass read.
-    next = undefined;
+    next.at = undefined;
     const pass = await passOrFailure();
     let afterMs: number | null;
     if (pass === undefined || pass.left) {
@@ -50,13 +38,8 @@ export async function giveawayEndDispatcher(input: EndDispatcherInput): Promise<
       retryMs = 0;
       afterMs = pass.nextEndInMs ?? null;
     }
-    if (afterMs !== null && (next === undefined || Date.now() + afterMs < next)) next = Date.now() + afterMs;
+    if (afterMs !== null) planSooner(next, Date.now() + afterMs);
   }
-}
-
-function historyTooLong(): boolean {
-  const { continueAsNewSuggested, historyLength } = workflowInfo();
-  return continueAsNewSuggested || historyLength > HISTORY_LIMIT;
 }
 
 /** The pass, or undefined when it failed for good (a non-retryable failure): the dispatcher must outlive it. */

@@ -19,3 +19,4 @@ export { giveaway } from './giveaway.js';
 export { giveawayEnds } from './giveawayEnds.js';
 export { giveawayEndDispatcher } from './giveawayEndDispatcher.js';
 export { rankRecountDispatcher } from './rankRecountDispatcher.js';
+export { retentionPurgeDispatcher } from './retentionPurgeDispatcher.js';

@@ -7,7 +7,8 @@ const { purgeExpiredRecords: purge } = proxyActivities<KeysActivities>(MAINTENAN
 const { purgeRetention } = proxyActivities<KeysActivities>(RETENTION_PASS);
 
 /**
- * Run by the hourly `maintenance/purge-expired-records` schedule (src/keys/schedules.ts). Patch `retention-purge`:
+ * Run by the hourly `maintenance/purge-expired-records` schedule until it was retired (src/keys/schedules.ts), kept
+ * registered for the runs it started before an upgrade deleted it. Patch `retention-purge`:
  * every record kind past its retention, in heartbeating batches within a time budget; runs from before it keep the
  * one-statement purge of the service's bookkeeping.
  */

@@ -98,9 +98,12 @@ export async function takePendingSignIn(db: Kysely<Database>, stateHash: Buffer)
   return taken.numDeletedRows > 0n;
 }
 
+/** How long an abandoned sign-in is kept. */
+export const SIGN_IN_KEPT_MS = 3_600_000;
+
 /** Sessions past their absolute expiry (an idle one ends there at the latest) and sign-ins abandoned an hour ago. */
 export async function purgeEndedSessions(db: Kysely<Database>, now: Date): Promise<number> {
   const sessions = await db.deleteFrom('console_sessions').where('expires_at', '<=', now).executeTakeFirst();
-  await db.deleteFrom('console_sign_ins').where('created_at', '<=', new Date(now.getTime() - 3_600_000)).execute();
+  await db.deleteFrom('console_sign_ins').where('created_at', '<=', new Date(now.getTime() - SIGN_IN_KEPT_MS)).execute();
   return Number(sessions.numDeletedRows);
 }

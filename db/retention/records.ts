@@ -15,19 +15,20 @@ function deleteExpired(rows: Omit<ExpiredRows, 'columns'>, key: string): Batch {
   };
 }
 
-export const purgeAuditLogBatch = deleteExpired({ table: 'audit_log', time: 'created_at' }, 'id');
-
+/** Each kind's rows that come due, and the moment their retention counts from (also read for the next due time). */
+export const AUDIT_ROWS = { table: 'audit_log', time: 'created_at' };
 /** Settled changes only: one still pending or processing is an operation under way. */
-export const purgeXpChangesBatch = deleteExpired({ table: 'xp_changes', time: 'processed_at', where: sql`t.status in ('done', 'failed')` }, 'change_id');
+export const XP_CHANGE_ROWS = { table: 'xp_changes', time: 'processed_at', where: sql`t.status in ('done', 'failed')` };
+export const MOD_ACTION_ROWS = { table: 'moderation_actions', time: 'finished_at', where: sql`t.status in ('done', 'failed')` };
+export const FLOW_RUN_ROWS = { table: 'flow_runs', time: 'finished_at', where: sql`t.status <> 'running'` };
 
-export const purgeModerationActionsBatch = deleteExpired(
-  { table: 'moderation_actions', time: 'finished_at', where: sql`t.status in ('done', 'failed')` },
-  'action_id',
-);
+export const purgeAuditLogBatch = deleteExpired(AUDIT_ROWS, 'id');
+export const purgeXpChangesBatch = deleteExpired(XP_CHANGE_ROWS, 'change_id');
+export const purgeModerationActionsBatch = deleteExpired(MOD_ACTION_ROWS, 'action_id');
 
 /** Finished runs and the effects they applied once (keyed by run and node: nothing runs the node again). */
 export const purgeFlowRunsBatch: Batch = async (db, cutoffs, cursor, limit) => {
-  const doomed = expiredByServer({ table: 'flow_runs', time: 'finished_at', columns: ['execution_id'], where: sql`t.status <> 'running'` }, cutoffs, cursor, limit);
+  const doomed = expiredByServer({ ...FLOW_RUN_ROWS, columns: ['execution_id'] }, cutoffs, cursor, limit);
   const { rows: [row] } = await sql<{ deleted: number; last: string | null }>`
     with doomed as (${doomed}),
     effects as (delete from flow_effects e using doomed d where e.execution_id = d.execution_id),

@@ -2,6 +2,14 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { expiredByServer, type BatchOutcome, type PlanCutoffs } from './expiredByServer.js';
 
+/** Closed tickets that still have a transcript or messages: what comes due. */
+export const TRANSCRIPT_ROWS = {
+  table: 'tickets',
+  time: 'closed_at',
+  where: sql`t.status = 'closed' and (t.transcript_generated_at is not null
+    or exists (select 1 from ticket_messages m where m.guild_id = t.guild_id and m.ticket_no = t.ticket_no))`,
+};
+
 /**
  * One batch of expired transcripts: closed tickets past their cutoff that still have a transcript or messages lose
  * the transcript at once (it answers TRANSCRIPT_NOT_FOUND from this batch on, never a partial one), and up to
@@ -9,9 +17,7 @@ import { expiredByServer, type BatchOutcome, type PlanCutoffs } from './expiredB
  * again by the next one.
  */
 export async function purgeTranscriptsBatch(db: Kysely<Database>, cutoffs: PlanCutoffs, cursor: string, limit: number): Promise<BatchOutcome> {
-  const kept = sql`t.status = 'closed' and (t.transcript_generated_at is not null
-    or exists (select 1 from ticket_messages m where m.guild_id = t.guild_id and m.ticket_no = t.ticket_no))`;
-  const doomed = expiredByServer({ table: 'tickets', time: 'closed_at', columns: ['ticket_no'], where: kept }, cutoffs, cursor, limit);
+  const doomed = expiredByServer({ ...TRANSCRIPT_ROWS, columns: ['ticket_no'] }, cutoffs, cursor, limit);
   const { rows: [row] } = await sql<{ tickets: number; messages: number; first: string | null; last: string | null }>`
     with doomed as (${doomed}),
     hidden as (

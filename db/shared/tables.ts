@@ -84,6 +84,13 @@ export interface EventsTable {
 /** Migration 2026-11-30-090: which rank snapshots need a recount (db/shared/rankMarks.ts). */
 export type RankBoardName = 'levels' | 'invites';
 
+/** The one row of the retention purge's plan (migration 2026-11-30-110). */
+export interface RetentionPurgePlanTable {
+  id: ColumnType<boolean, boolean | undefined, never>;
+  planned_at: Date | null;
+  wanted_at: Date | null;
+}
+
 export interface RankMarksTable {
   board: RankBoardName;
   guild_id: string;

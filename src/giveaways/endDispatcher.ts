@@ -1,6 +1,14 @@
+import { wakeDispatcher, type Dispatcher } from '../core/temporal/dispatcherWake.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
-import { OPERATION } from '../core/temporal/searchAttributes.js';
 import { giveawayEndDispatcherId, giveawayEndDispatcherWorkflow, giveawayEndsWakeSignal } from './ids.js';
+
+const DISPATCHER: Dispatcher = {
+  workflow: giveawayEndDispatcherWorkflow,
+  workflowId: giveawayEndDispatcherId,
+  wake: giveawayEndsWakeSignal,
+  operation: 'giveaways.ends',
+  summary: 'Ends batch-ended giveaways: asleep until the earliest end',
+};
 
 /**
  * Tells the end dispatcher (workflows/giveawayEndDispatcher.ts) that an end comes in `dueInMs` (0: look now), starting
@@ -8,17 +16,7 @@ import { giveawayEndDispatcherId, giveawayEndDispatcherWorkflow, giveawayEndsWak
  * active (activateGiveaway) and at each worker's start, so a dispatcher that Temporal lost, or one asleep past an end
  * written while it was out, runs a pass; a failure to send fails the caller, which is retried.
  */
-export async function wakeEndDispatcher({ client, taskQueue }: TemporalGateway, dueInMs: number): Promise<void> {
-  await client.workflow.signalWithStart(giveawayEndDispatcherWorkflow.name, {
-    workflowId: giveawayEndDispatcherId(taskQueue),
-    taskQueue,
-    args: [{}],
-    signal: giveawayEndsWakeSignal,
-    signalArgs: [Math.max(0, Math.round(dueInMs))],
-    typedSearchAttributes: [{ key: OPERATION, value: 'giveaways.ends' }],
-    staticSummary: 'Ends batch-ended giveaways: asleep until the earliest end',
-  });
-}
+export const wakeEndDispatcher = (temporal: TemporalGateway, dueInMs: number) => wakeDispatcher(temporal, DISPATCHER, dueInMs);
 
 /** The worker's start: a pass for whatever came due while no dispatcher was running or no worker polled. */
 export const wakeEndDispatcherAtStart = (temporal: TemporalGateway) => wakeEndDispatcher(temporal, 0);

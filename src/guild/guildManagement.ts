@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { writeAudit, type AuditActor } from '../../db/shared/audit.js';
 import { findGuild, insertGuild, lockGuildFeatures, updateGuild, type GuildChanges, type GuildRecord } from '../../db/guild/guilds.js';
 import { upsertPlatformGuild, upsertPlatformMember, upsertPlatformRoles } from '../../db/platform/local.js';
+import { askPurgeBy } from '../../db/retention/purgePlan.js';
 import type { Database } from '../../db/schema.js';
 import { FEATURES, type Feature } from '../core/features.js';
 import { Refusal } from '../core/refusal.js';
@@ -69,6 +70,8 @@ async function applyGuildChanges(trx: Kysely<Database>, id: string, changes: Gui
       .where('guild_id', '=', id)
       .execute();
   }
+  // A shorter retention expires records at once: the purge is asked for a pass now (the start relay sends it).
+  if (changes.plan !== undefined) await askPurgeBy(trx, new Date(0));
   await writeAudit(trx, { guildId: id, actor, action: 'guild.update', target: { type: 'guild', id }, data: changes });
   return guild;
 }

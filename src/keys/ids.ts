@@ -1,3 +1,4 @@
+import type { SignalDefinition } from '@temporalio/workflow';
 import type { WorkflowRef } from '../core/temporal/workflowRef.js';
 
 // Pure: the workflows import this file, so it holds ids and types only.
@@ -31,3 +32,30 @@ export interface RetentionPurgeResult {
 export const purgeExpiredRecordsWorkflow: WorkflowRef<(options?: RetentionPurgeOptions) => Promise<PurgeResult | RetentionPurgeResult>> = {
   name: 'purgeExpiredRecords',
 };
+
+export interface RetentionPurgeDispatcherInput {
+  /** Set by a continue-as-new with a pass planned: how long until it. */
+  nextPassInMs?: number;
+}
+
+/** A pass of the dispatcher: the purge's result, and how long until the next pass is due. */
+export interface RetentionPurgePass extends RetentionPurgeResult {
+  nextPassInMs: number;
+}
+
+/** The one long-lived run that purges records past their retention: asleep until the first stored one comes due. */
+export const retentionPurgeDispatcherWorkflow: WorkflowRef<(input: RetentionPurgeDispatcherInput) => Promise<void>> = {
+  name: 'retentionPurgeDispatcher',
+};
+
+/** One dispatcher per task queue: the workers of one deployment share it (tests and benches, each their own). */
+export const retentionPurgeDispatcherId = (taskQueue: string) => `maintenance/purge-dispatcher/${taskQueue}`;
+
+/** A pass is wanted in `dueInMs` (a plan changed, a record written comes due, a worker started), unless one is planned sooner. */
+export const retentionPurgeWakeSignal = { type: 'signal', name: 'wake' } as SignalDefinition<[dueInMs: number], 'wake'>;
+
+/**
+ * How long after its due time a record may wait for its pass: the hour the retired schedule gave, so the records
+ * coming due within an hour are purged together (one pass an hour at most while they come due).
+ */
+export const PURGE_SLACK_MS = 3_600_000;

@@ -1,12 +1,7 @@
-import type { ScheduleDefinition } from '../core/temporal/schedules.js';
-import { purgeExpiredRecordsWorkflow } from './ids.js';
-
-export const PURGE_SCHEDULE_ID = 'maintenance/purge-expired-records';
-
-export const purgeSchedule: ScheduleDefinition = {
-  id: PURGE_SCHEDULE_ID,
-  every: '1 hour',
-  workflow: purgeExpiredRecordsWorkflow,
-  operation: 'maintenance.purge',
-  summary: 'Purge the records past their retention (docs/retention.md) in batches',
-};
+/**
+ * The hourly schedule that ran the retention purge until the purge dispatcher (workflows/retentionPurgeDispatcher.ts)
+ * took over, sleeping until a record comes due: about 4 Temporal actions an hour with nothing due. Retired: each
+ * worker's start deletes it (ensureSchedules); its workflow `purgeExpiredRecords` stays registered for the runs it
+ * started before an upgrade deleted it.
+ */
+export const RETIRED_PURGE_SCHEDULE_ID = 'maintenance/purge-expired-records';

@@ -1,27 +1,26 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { claimUnwokenMarks } from '../../db/shared/rankMarks.js';
+import { atMostEvery } from '../core/atMostEvery.js';
 import type { Clock } from '../core/clock.js';
+import { wakeDispatcher, type Dispatcher } from '../core/temporal/dispatcherWake.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
-import { OPERATION } from '../core/temporal/searchAttributes.js';
 import { markGrownServers } from './recountDirty.js';
 import { RECOUNT_BATCH_MS, rankRecountDispatcherId, rankRecountDispatcherWorkflow, rankRecountWakeSignal } from './ids.js';
+
+const DISPATCHER: Dispatcher = {
+  workflow: rankRecountDispatcherWorkflow,
+  workflowId: rankRecountDispatcherId,
+  wake: rankRecountWakeSignal,
+  operation: 'maintenance.ranks',
+  summary: 'Recounts the rank snapshots of changed servers: asleep while none changed',
+};
 
 /**
  * Tells the recount dispatcher (workflows/rankRecountDispatcher.ts) to run a pass in `dueInMs`, starting it if it is
  * not running (signal-with-start: one action, started or not).
  */
-export async function wakeRankRecounter({ client, taskQueue }: TemporalGateway, dueInMs: number): Promise<void> {
-  await client.workflow.signalWithStart(rankRecountDispatcherWorkflow.name, {
-    workflowId: rankRecountDispatcherId(taskQueue),
-    taskQueue,
-    args: [{}],
-    signal: rankRecountWakeSignal,
-    signalArgs: [Math.max(0, Math.round(dueInMs))],
-    typedSearchAttributes: [{ key: OPERATION, value: 'maintenance.ranks' }],
-    staticSummary: 'Recounts the rank snapshots of changed servers: asleep while none changed',
-  });
-}
+export const wakeRankRecounter = (temporal: TemporalGateway, dueInMs: number) => wakeDispatcher(temporal, DISPATCHER, dueInMs);
 
 /**
  * The worker's start: a pass now, for marks a crash left (taken and not recounted, or dirty with a wake that never
@@ -43,14 +42,9 @@ export async function relayRankWakes({ db, temporal }: { db: Kysely<Database>; t
  * minute the retired schedules looked at): it marks them dirty, and relayRankWakes wakes the dispatcher for their
  * first snapshot. A query, no Temporal call.
  */
-export function relayGrownServers(everyMs = RECOUNT_BATCH_MS) {
-  let lastMs: number | undefined;
-  return async ({ db, clock }: { db: Kysely<Database>; clock: Clock }): Promise<number> => {
-    const now = clock.now();
-    if (lastMs !== undefined && now.getTime() - lastMs < everyMs && now.getTime() >= lastMs) return 0;
-    lastMs = now.getTime();
+export const relayGrownServers = (everyMs = RECOUNT_BATCH_MS) =>
+  atMostEvery(everyMs, async ({ db }: { db: Kysely<Database>; clock: Clock }, now) => {
     await markGrownServers(db, now);
     // Marks are not starts: the wake that follows is counted by relayRankWakes.
     return 0;
-  };
-}
+  });

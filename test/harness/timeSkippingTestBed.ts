@@ -4,7 +4,7 @@ import { Worker } from '@temporalio/worker';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { Database } from '../../db/schema.js';
-import { systemClock } from '../../src/core/clock.js';
+import { systemClock, type Clock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
@@ -21,6 +21,8 @@ export interface TimeSkippingTestBedOptions {
    * (default), or a client on the run's Temporal dev server (`'dev-server'`).
    */
   temporal?: 'time-skipping' | 'dev-server';
+  /** The activities' clock (default the system's): a test that moves Temporal's time moves this one with it. */
+  clock?: Clock;
 }
 
 export interface TimeSkippingTestBed {
@@ -59,7 +61,7 @@ export function useTimeSkippingTestBed(options: TimeSkippingTestBedOptions): Tim
       activities: collectActivities(AREAS, {
         db: db(),
         platform: createLocalPlatform(db()),
-        clock: systemClock,
+        clock: options.clock ?? systemClock,
         logger: createLogger('silent', taskQueue),
         temporal: gateway,
         webhooks: { allowInsecureLocal: true },

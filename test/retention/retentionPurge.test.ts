@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock, type Clock } from '../../src/core/clock.js';
 import { FIXED_RETENTION_MS, RETENTION_DAYS_BY_PLAN } from '../../src/core/retention.js';
 import { purgeRetention, restAfterBatch, type PurgeProgress } from '../../src/keys/retentionPurge.js';
-import { PURGE_STEPS } from '../../src/keys/retentionSteps.js';
+import { PURGE_SLACK_MS } from '../../src/keys/ids.js';
+import { PLAN_HORIZON_MS, planNextPass } from '../../src/keys/purgeDispatcher.js';
+import { CLOCK_STEPS, firstDueOf, PURGE_STEPS } from '../../src/keys/retentionSteps.js';
 import { useTestDatabase } from '../harness/database.js';
 import { createTestGuild } from '../harness/fixtures.js';
 import {
@@ -210,5 +212,47 @@ describe('bounded runs', () => {
     expect(resumed.complete).toBe(true);
     expect(await auditOf(guilds.map((g) => g.id))).toEqual([]);
     expect((await db().selectFrom('audit_log').select('id').where('id', 'in', kept).execute()).length).toBe(2);
+  });
+});
+
+describe('when the next pass is due', () => {
+  it("each kind's first stored record's due time (per its server's plan, settled records only); the next pass an hour after the first, at most the shortest plan retention away", async () => {
+    await sql`truncate idempotency_records, rate_limit_counters, console_sessions, console_sign_ins, level_counted_messages, handled_interactions,
+      level_up_effects, webhook_attempts, webhook_deliveries, events, audit_log, flow_effects, flow_runs, xp_changes, moderation_actions,
+      ticket_messages, tickets, flow_run_quotas cascade`.execute(db());
+    const clock = fixedClock(NOW);
+    const dueOf = async (kind: string) => PURGE_STEPS.find((s) => s.kind === kind)!.firstDue(db());
+    const after = (ms: number) => new Date(NOW.getTime() + ms);
+    // Nothing stored: a record written now comes due a Free retention from now at the soonest.
+    expect(await firstDueOf(db(), PURGE_STEPS)).toBeNull();
+    expect(await planNextPass({ db: db(), clock }, true)).toBe(PLAN_HORIZON_MS);
+    expect((await db().selectFrom('retention_purge_plan').selectAll().executeTakeFirstOrThrow()).planned_at).toEqual(after(PLAN_HORIZON_MS));
+
+    const free = await server('free');
+    const pro = await server('pro');
+    await insertXpChange(db(), free.id, ago(10 * DAY));
+    await insertXpChange(db(), pro.id, ago(80 * DAY));
+    await insertXpChange(db(), free.id, null);
+    await insertTicket(db(), free.id, ago(5 * DAY));
+    await insertLevelUpEffect(db(), free.id, ago(DAY));
+    await insertLevelUpEffect(db(), free.id, null);
+    await insertFlowRunQuota(db(), free.id, '2031-03-10');
+    expect(await dueOf('xpChanges')).toEqual(after(10 * DAY));
+    expect(await dueOf('ticketTranscripts')).toEqual(after(85 * DAY));
+    expect(await dueOf('auditLog')).toEqual(after(90 * DAY));
+    expect(await dueOf('levelUpEffects')).toEqual(after(6 * DAY));
+    expect(await dueOf('flowRunQuotas')).toEqual(new Date('2031-03-12T00:00:00.000Z'));
+    expect(await dueOf('events')).toBeNull();
+    expect(await planNextPass({ db: db(), clock }, true)).toBe(DAY + 12 * 3_600_000 + PURGE_SLACK_MS);
+
+    // A rate-limit window of this minute: due as it ends; the relay's kinds see it too.
+    await sql`insert into rate_limit_counters (bucket, window_start, count) values ('key:1', ${NOW}, 1)`.execute(db());
+    expect(await firstDueOf(db(), CLOCK_STEPS)).toEqual(after(60_000));
+    expect(await planNextPass({ db: db(), clock }, true)).toBe(60_000 + PURGE_SLACK_MS);
+    // A pass cut short by its budget: again in an hour, as the schedule did.
+    expect(await planNextPass({ db: db(), clock }, false)).toBe(PURGE_SLACK_MS);
+    // Overdue records (a pass that found more due than its budget): an hour from now, never at once again.
+    await insertXpChange(db(), free.id, ago(40 * DAY));
+    expect(await planNextPass({ db: db(), clock }, true)).toBe(PURGE_SLACK_MS);
   });
 });

@@ -1,5 +1,3 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
-import type { temporal } from '@temporalio/proto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { findRankSnapshot, snapshotRank } from '../../db/levels/ranks.js';
@@ -15,6 +13,7 @@ import { AREAS } from '../../process/areas.js';
 import { collectRetiredSchedules, collectSchedules, collectWorkerStartSteps } from '../../process/registry.js';
 import { createTestGuild } from '../harness/fixtures.js';
 import { eventually } from '../harness/eventually.js';
+import { runHistory, type HistoryEvent } from '../harness/runHistory.js';
 import { useTimeSkippingTestBed } from '../harness/timeSkippingTestBed.js';
 
 // The rank recount dispatcher (workflows/rankRecountDispatcher.ts) on the time-skipping server: a month passes in a
@@ -25,20 +24,11 @@ const { db } = bed;
 const DAY = 24 * 3_600_000;
 const MONTH = 30 * DAY;
 const FIRST = 1_400_000_000_000_000_000n;
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 const gateway = (): TemporalGateway => ({ client: bed.client, taskQueue: bed.taskQueue });
 const relayDeps = () => ({ db: db(), temporal: gateway(), clock: systemClock });
 
-async function history(): Promise<HistoryEvent[]> {
-  try {
-    return (await bed.client.workflow.getHandle(rankRecountDispatcherId(bed.taskQueue)).fetchHistory()).events ?? [];
-  } catch (err) {
-    // The time-skipping server answers a history of no run with gRPC NOT_FOUND (5), not the client's error type.
-    if (err instanceof WorkflowNotFoundError || (err as { code?: number }).code === 5) return [];
-    throw err;
-  }
-}
+const history = () => runHistory(bed.client, rankRecountDispatcherId(bed.taskQueue));
 const passesDone = (events: HistoryEvent[]) => events.filter((e) => e.activityTaskCompletedEventAttributes).length;
 const signals = (events: HistoryEvent[]) => events.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
 const timersSet = (events: HistoryEvent[]) =>

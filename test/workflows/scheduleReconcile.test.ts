@@ -3,9 +3,10 @@ import { ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureSchedules, scheduleOptions, type ScheduleDefinition } from '../../src/core/temporal/schedules.js';
 import { RETIRED_GIVEAWAY_ENDS_SCHEDULE_ID } from '../../src/giveaways/schedules.js';
-import { collectRetiredSchedules } from '../../process/registry.js';
+import { collectRetiredSchedules, collectSchedules } from '../../process/registry.js';
 import { AREAS } from '../../process/areas.js';
 import { purgeExpiredRecordsWorkflow } from '../../src/keys/ids.js';
+import { RETIRED_PURGE_SCHEDULE_ID } from '../../src/keys/schedules.js';
 import { refreshLevelRanksWorkflow } from '../../src/levels/ids.js';
 import { captureLogs } from '../harness/capturedLogs.js';
 import { testGateway } from '../harness/temporal.js';
@@ -83,8 +84,10 @@ describe('ensureSchedules at start', () => {
     expect(again.lines).toEqual([]);
   });
 
-  it('the every-second giveaway ends schedule is among the ids every worker start retires', () => {
-    expect(collectRetiredSchedules(AREAS)).toContain(RETIRED_GIVEAWAY_ENDS_SCHEDULE_ID);
-    expect(RETIRED_GIVEAWAY_ENDS_SCHEDULE_ID).toBe('giveaways/ends');
+  it('the every-second giveaway ends schedule and the hourly purge are among the ids every worker start retires; none is declared', () => {
+    expect(collectRetiredSchedules(AREAS)).toEqual(expect.arrayContaining([RETIRED_GIVEAWAY_ENDS_SCHEDULE_ID, RETIRED_PURGE_SCHEDULE_ID]));
+    expect([RETIRED_GIVEAWAY_ENDS_SCHEDULE_ID, RETIRED_PURGE_SCHEDULE_ID]).toEqual(['giveaways/ends', 'maintenance/purge-expired-records']);
+    // Nothing is scheduled: what remained (the purge) runs when a record comes due (retentionPurgeDispatcher.test.ts).
+    expect(collectSchedules(AREAS)).toEqual([]);
   });
 });
