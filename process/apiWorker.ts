@@ -1,16 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { systemClock } from '../src/core/clock.js';
 import type { Config } from '../src/core/config.js';
 import type { Logger } from '../src/core/logger.js';
-import { platformMetrics } from '../src/core/metrics.js';
 import { connectWorkerConnection } from '../src/core/temporal/connection.js';
 import type { TemporalGateway } from '../src/core/temporal/gateway.js';
-import { activityCancellation, createPlatform } from './platform.js';
 import { activeTracing } from './tracing/activeTracing.js';
 import { workerTracing } from './tracing/temporalTracing.js';
 import { createWorker, workflowCode } from './worker.js';
-import { createTemporalGateway } from './wiring.js';
+import { createTemporalGateway, serviceWorkerOptions } from './wiring.js';
 
 export interface ApiWorker {
   /** The api's client, on the worker's connection: its starts are eager (createTemporalGateway). */
@@ -28,18 +25,8 @@ export async function startApiWorker(config: Config, db: Kysely<Database>, logge
   const temporal = createTemporalGateway(config, connection);
   const tracing = activeTracing();
   const tracingOptions = tracing ? workerTracing(tracing) : undefined;
-  const worker = await createWorker({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    bundle: await workflowCode(config.temporal.workflowBundlePath, tracingOptions),
-    tracing: tracingOptions,
-    deps: { db, platform: createPlatform(config, db, logger, { callSignal: activityCancellation, metrics: platformMetrics }), clock: systemClock, logger, temporal, webhooks: config.webhooks },
-    maxCachedWorkflows: config.temporal.maxCachedWorkflows,
-    maxConcurrentActivities: config.temporal.maxConcurrentActivities,
-    shutdownGraceMs: config.ops.workerShutdownGraceMs,
-    shutdownForceMs: config.ops.workerShutdownForceMs,
-  });
+  const bundle = await workflowCode(config.temporal.workflowBundlePath, tracingOptions);
+  const worker = await createWorker({ ...serviceWorkerOptions(config, db, temporal, logger), connection, bundle, tracing: tracingOptions });
   const running = worker.run();
   logger.info({ taskQueue: config.temporal.taskQueue }, 'api worker polling: workflow starts are eager');
   return {
