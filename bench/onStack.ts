@@ -7,6 +7,7 @@ import type { BenchValues } from './options.js';
 import { SCENARIOS, type ScenarioResult } from './scenarioTable.js';
 import type { ScenarioContext } from './scenarios/context.js';
 import { createBenchKey, seedBenchGuild } from './seed.js';
+import { startProdTopology, type ProdTopology } from './prodTopology.js';
 import type { ServerThreadData } from './serverThread.js';
 import { startBenchStack, type BenchTarget } from './stack.js';
 
@@ -18,16 +19,26 @@ export interface TemporalRecord {
   workers: number;
 }
 
+/**
+ * The scenarios that run with `--topology prod`: the others read the api thread's event loop, the bare route or the
+ * shared pool, which that topology does not have.
+ */
+export const PROD_TOPOLOGY_SCENARIOS: ReadonlyArray<keyof typeof SCENARIOS> = ['xp-latency', 'webhook-latency', 'webhook-throughput', 'webhook-slow-receiver'];
+
 /** The scenarios that drive the api and worker: PostgreSQL and Temporal started (or reused), the guild seeded. */
 export async function runOnStack(
   onStack: Array<keyof typeof SCENARIOS>,
   o: { values: BenchValues; target: BenchTarget; workers: number; root: string; log: (line: string) => void },
 ): Promise<{ results: ScenarioResult[]; temporal: TemporalRecord }> {
   const { values, target, workers, log } = o;
+  const prod = values.topology === 'prod';
+  const refused = prod ? onStack.filter((name) => !PROD_TOPOLOGY_SCENARIOS.includes(name)) : [];
+  if (refused.length > 0) throw new Error(`--topology prod runs only ${PROD_TOPOLOGY_SCENARIOS.join(', ')} (not ${refused.join(', ')}).`);
   const members = Number(values.members);
   const stack = await startBenchStack(loadConfig(), o.root, target, log);
   const { db, close } = createDatabase(stack.databaseUrl, 4);
   const threads: Worker[] = [];
+  let processes: ProdTopology | undefined;
   try {
     await seedBenchGuild(db, members, log);
     const taskQueue = `bench-${randomUUID()}`;
@@ -49,17 +60,36 @@ export async function runOnStack(
         thread.once('error', reject);
       });
     };
-    const ports = await startThread('api+worker');
-    const apiThread = threads[0]!;
-    for (let i = 1; i < workers; i++) await startThread('worker');
-    // The thread's own event loop utilization, read from this side (worker.performance).
-    const apiThreadBusyMs = async () => apiThread.performance.eventLoopUtilization().active;
+    let urls: Pick<ScenarioContext, 'fullUrl' | 'bareUrl' | 'apiThreadBusyMs'>;
+    if (prod) {
+      processes = await startProdTopology({
+        databaseUrl: stack.databaseUrl,
+        temporalAddress: stack.temporalAddress,
+        temporalNamespace: stack.temporalNamespace,
+        taskQueue,
+        workers,
+        credentialCacheEntries: Number(values['credential-cache']),
+        responseCheck: values['response-check'],
+        apiEagerWorker: values['api-eager-worker'],
+      });
+      log(`topology prod: the api${values['api-eager-worker'] ? ' (with its eager worker)' : ''} and ${workers} worker process(es)`);
+      const noThread = async (): Promise<number> => {
+        throw new Error('--topology prod has no api thread');
+      };
+      urls = { fullUrl: processes.fullUrl, bareUrl: '', apiThreadBusyMs: noThread };
+    } else {
+      const ports = await startThread('api+worker');
+      const apiThread = threads[0]!;
+      for (let i = 1; i < workers; i++) await startThread('worker');
+      // The thread's own event loop utilization, read from this side (worker.performance).
+      const apiThreadBusyMs = async () => apiThread.performance.eventLoopUtilization().active;
+      urls = { fullUrl: `http://127.0.0.1:${ports.fullPort}`, bareUrl: `http://127.0.0.1:${ports.barePort}`, apiThreadBusyMs };
+    }
     const ctx: ScenarioContext = {
-      apiThreadBusyMs,
+      ...urls,
+      processCpuMs: processes?.cpuMs,
       db,
       databaseUrl: stack.databaseUrl,
-      fullUrl: `http://127.0.0.1:${ports.fullPort}`,
-      bareUrl: `http://127.0.0.1:${ports.barePort}`,
       apiKey: await createBenchKey(db),
       members,
       connections: Number(values.connections),
@@ -86,6 +116,7 @@ export async function runOnStack(
     }
     return { results, temporal };
   } finally {
+    await processes?.stop();
     await Promise.all(
       threads.map((thread) => {
         const exited = new Promise((resolve) => thread.once('exit', resolve));

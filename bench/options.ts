@@ -9,6 +9,13 @@ const OPTIONS = {
   connections: { type: 'string', default: '50' },
   /** `dev`: the Temporal dev server (SQLite, in memory); `prod`: the real server on PostgreSQL (docs/deployment.md). */
   target: { type: 'string', default: 'dev' },
+  /**
+   * `shared`: the api and the first worker in one thread of the bench process, one pool; `prod`: the api and each
+   * worker in a process of their own, started by their entrypoints, as production runs them (bench/prodTopology.ts).
+   */
+  topology: { type: 'string', default: 'shared' },
+  /** `--topology prod`: the api process also runs a worker and starts runs eagerly (API_EAGER_WORKER). */
+  'api-eager-worker': { type: 'boolean', default: false },
   /** Temporal workers, each in a thread of its own (the first one also serves the api); default 1, 2 with `--target prod`. */
   workers: { type: 'string' },
   /** Giveaways opened by `giveaways-open` and `giveaways-end` (the issue's size is 10,000: about 25 minutes here). */
@@ -58,6 +65,10 @@ export function parseBenchOptions<Name extends string>(known: Name[]): { values:
     process.exit(2);
   }
   const target: BenchTarget = values.target;
+  if (values.topology !== 'shared' && values.topology !== 'prod') {
+    console.error(`--topology must be shared or prod (got "${values.topology}").`);
+    process.exit(2);
+  }
   const workers = Number(values.workers ?? (target === 'prod' ? 2 : 1));
   const names = (values.only ?? known.join(',')).split(',') as Name[];
   const unknown = names.filter((n) => !known.includes(n));

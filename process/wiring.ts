@@ -169,6 +169,19 @@ export async function startApiServer(deps: AppDeps, options: ApiServerOptions = 
   };
 }
 
+/** What a worker of the service takes from the configuration, whichever process runs it (worker, or api: apiWorker.ts). */
+export function serviceWorkerOptions(config: Config, db: Kysely<Database>, temporal: TemporalGateway, logger: Logger) {
+  return {
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    deps: { db, platform: createPlatform(config, db, logger, { callSignal: activityCancellation, metrics: platformMetrics }), clock: systemClock, logger, temporal, webhooks: config.webhooks },
+    maxCachedWorkflows: config.temporal.maxCachedWorkflows,
+    maxConcurrentActivities: config.temporal.maxConcurrentActivities,
+    shutdownGraceMs: config.ops.workerShutdownGraceMs,
+    shutdownForceMs: config.ops.workerShutdownForceMs,
+  };
+}
+
 export interface RunningWorker {
   /** The worker's own HTTP server (/livez, /readyz), `http://host:port`. */
   opsOrigin: string;
@@ -186,19 +199,7 @@ export async function startWorker(config: Config, db: Kysely<Database>, temporal
   const bundle = await workflowCode(config.temporal.workflowBundlePath, tracingOptions);
   const deployment = await workerDeploymentOf(config.temporal, bundle);
   if (deployment) logger.info({ deploymentName: deployment.name, buildId: deployment.buildId }, 'versioned worker: polls for its deployment version');
-  const worker = await createWorker({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    bundle,
-    deployment,
-    tracing: tracingOptions,
-    deps: { db, platform: createPlatform(config, db, logger, { callSignal: activityCancellation, metrics: platformMetrics }), clock: systemClock, logger, temporal, webhooks: config.webhooks },
-    maxCachedWorkflows: config.temporal.maxCachedWorkflows,
-    maxConcurrentActivities: config.temporal.maxConcurrentActivities,
-    shutdownGraceMs: config.ops.workerShutdownGraceMs,
-    shutdownForceMs: config.ops.workerShutdownForceMs,
-  });
+  const worker = await createWorker({ ...serviceWorkerOptions(config, db, temporal, logger), connection, bundle, deployment, tracing: tracingOptions });
   if (credentials) followCredentials(worker, credentials);
   await ensureSchedules(temporal, collectSchedules(AREAS), logger, collectRetiredSchedules(AREAS));
   const running = worker.run();

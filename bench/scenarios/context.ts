@@ -23,6 +23,8 @@ export interface ScenarioContext {
   purgeDutyPercent: number | undefined;
   /** Milliseconds the api thread's event loop has been busy so far (wall time, not CPU time). */
   apiThreadBusyMs(): Promise<number>;
+  /** `--topology prod`: CPU time (ms) used so far by each process (api, worker-N, load); undefined otherwise. */
+  processCpuMs?: () => Promise<Record<string, number>>;
   /** Giveaways opened by `giveaways-open` and `giveaways-end` (`--giveaways`). */
   giveaways: number;
   /** Temporal workers polling the task queue (`--workers`). */

@@ -20,6 +20,8 @@ export interface XpLatencyResult {
   rejected: number;
   /** Status polls sent, all changes together (each a describe on Temporal, or a read of the record). */
   polls: number;
+  /** `--topology prod`: CPU time (ms) per accepted change of each process (api, worker-N, load) over the run. */
+  cpuMsPerChange?: Record<string, number>;
 }
 
 const CHANGES = 1_000;
@@ -46,6 +48,7 @@ const MAX_POLLS_IN_FLIGHT = 16;
 export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResult> {
   const headers = { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' };
   const base = `${ctx.fullUrl}/api/v1/guilds/${BENCH_GUILD_ID}/levels`;
+  const cpuBefore = await ctx.processCpuMs?.();
   const started = performance.now();
   let failed = 0;
   let rejected = 0;
@@ -99,6 +102,11 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
   const sendSeconds = (performance.now() - started) / 1000;
   const latencies = (await Promise.all(runs)).filter((ms) => ms !== undefined);
   const allDoneSeconds = (performance.now() - started) / 1000;
+  const cpuAfter = await ctx.processCpuMs?.();
+  const cpuMsPerChange =
+    cpuBefore && cpuAfter
+      ? Object.fromEntries(Object.entries(cpuAfter).map(([name, ms]) => [name, Number(((ms - (cpuBefore[name] ?? 0)) / Math.max(1, CHANGES - rejected)).toFixed(2))]))
+      : undefined;
   return {
     scenario: 'xp-latency',
     changes: CHANGES,
@@ -111,5 +119,6 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
     failed,
     rejected,
     polls,
+    cpuMsPerChange,
   };
 }

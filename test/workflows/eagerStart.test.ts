@@ -8,6 +8,7 @@ import { createLogger } from '../../src/core/logger.js';
 import type { TemporalGateway } from '../../src/core/temporal/gateway.js';
 import { xpChangeWorkflow } from '../../src/levels/ids.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
+import { startApiWorker } from '../../process/apiWorker.js';
 import { createWorker } from '../../process/worker.js';
 import { createTemporalGateway } from '../../process/wiring.js';
 import { useTestDatabase } from '../harness/database.js';
@@ -72,5 +73,31 @@ describe('the Temporal gateway', () => {
     } finally {
       await own.client.connection.close();
     }
+  });
+});
+
+describe('API_EAGER_WORKER', () => {
+  it('is off by default; on, the api process runs a worker whose client starts an XP change eagerly', async () => {
+    expect(config.temporal.apiEagerWorker).toBe(false);
+    const apiConfig = loadConfig({
+      NODE_ENV: 'test',
+      API_EAGER_WORKER: 'true',
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_NAMESPACE: inject('temporalNamespace'),
+      TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+    });
+    expect(apiConfig.temporal.apiEagerWorker).toBe(true);
+    const apiWorker = await startApiWorker(apiConfig, database.db, createLogger('silent', 'eager-api-test'));
+    try {
+      const handle = await startMissingChange(apiWorker.temporal);
+      expect(handle.eagerlyStarted).toBe(true);
+      expect(await handle.result()).toEqual({ status: 'failed', error: 'XP_CHANGE_NOT_FOUND' });
+    } finally {
+      await apiWorker.stop();
+    }
+  });
+
+  it('refuses a value other than true, false, 1 or 0 with one line naming it', () => {
+    expect(() => loadConfig({ API_EAGER_WORKER: 'yes' })).toThrow(/^Invalid configuration:\n {2}API_EAGER_WORKER: [^\n]+$/);
   });
 });

@@ -16,6 +16,11 @@ export const temporalEnv = {
   TEMPORAL_ADDRESS: z.string().optional(),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('community-bot'),
+  /**
+   * The api also runs a worker on TEMPORAL_TASK_QUEUE, and its client shares that worker's connection, so the runs
+   * it starts (an XP change: one workflow task) start eagerly, one round trip less (docs/performance.md, "XP changes").
+   */
+  API_EAGER_WORKER: booleanFlag.default(false),
   TEMPORAL_TLS: booleanFlag.default(false),
   TEMPORAL_TLS_CERT_PATH: z.string().optional(),
   TEMPORAL_TLS_KEY_PATH: z.string().optional(),
@@ -65,6 +70,8 @@ export type TemporalSettings = Readonly<{
   address?: string;
   namespace: string;
   taskQueue: string;
+  /** The api runs a worker of its own on the task queue and starts runs eagerly on it (API_EAGER_WORKER). */
+  apiEagerWorker: boolean;
   tls: boolean;
   tlsCertPath?: string;
   tlsKeyPath?: string;
@@ -101,6 +108,7 @@ export function temporalSettingsOf(e: TemporalEnv): TemporalSettings {
     address: e.TEMPORAL_ADDRESS,
     namespace: e.TEMPORAL_NAMESPACE,
     taskQueue: e.TEMPORAL_TASK_QUEUE,
+    apiEagerWorker: e.API_EAGER_WORKER,
     tls: e.TEMPORAL_TLS,
     tlsCertPath: e.TEMPORAL_TLS_CERT_PATH,
     tlsKeyPath: e.TEMPORAL_TLS_KEY_PATH,
