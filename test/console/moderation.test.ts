@@ -107,6 +107,31 @@ describe('moderation cases in the dashboard', () => {
     expect([missing.status, errorCodeOf(missing)]).toEqual([404, 'CASE_NOT_FOUND']);
   });
 
+  it('finds a member or moderator by name, each found a link to the cases filtered by them, or by id; a bad id is 400 on its field', async () => {
+    const { g, client, path } = await signedIn();
+    const target = g.addMember();
+    await insertCase(db(), newTestCase(g.id, { action: 'warn', userId: target, moderatorId: g.moderatorId }));
+    await insertCase(db(), newTestCase(g.id, { action: 'kick' }));
+    const found = await client.get(`${path}/members?member-q=${encodeURIComponent(`user${target.slice(-4)}`)}`);
+    expect(found.status).toBe(200);
+    const link = `${path}?userId=${target}`;
+    expect(found.text).toContain(`<a href="${link}">user${target.slice(-4)}</a>`);
+    const filtered = await client.get(link);
+    expect(casesOn(filtered.text)).toEqual([1]);
+    // The active filter by name, kept by the other filters' form.
+    expect(filtered.text).toContain(`Member: <strong>user${target.slice(-4)}</strong>`);
+    expect(filtered.text).toContain(`<input type="hidden" name="userId" value="${target}"/>`);
+    const mods = await client.get(`${path}/moderators?member-q=mod`);
+    expect(mods.text).toContain(`<a href="${path}?moderatorId=${g.moderatorId}">mod</a>`);
+    const gone = snowflake();
+    const byId = await client.get(`${path}/members?member-id=${gone}`);
+    expect([byId.status, byId.headers.location]).toEqual([303, `${path}?userId=${gone}`]);
+    const before = await state(g.id, target);
+    const bad = await client.get(`${path}/members?member-id=12`);
+    expect([bad.status, errorCodeOf(bad), fieldErrorOf(bad.text, 'member-id')]).toEqual([400, 'INVALID_INPUT', 'Give a user id: 17 to 20 digits.']);
+    expect(await state(g.id, target)).toEqual(before);
+  });
+
   it('says what to do on a server without cases', async () => {
     const { client, path } = await signedIn();
     expect((await client.get(path)).text).toContain('data-empty="cases"');
