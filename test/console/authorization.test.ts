@@ -81,6 +81,8 @@ async function serverRoutes() {
     `${i.milestone}/remove`,
     `${s}/moderation`,
     `${s}/moderation/cases/${m.caseNumber}`,
+    `${s}/moderation/members?member-q=member`,
+    `${s}/moderation/moderators?member-id=${guild.managerId}`,
     `${s}/moderation/actions/new`,
     `${s}/moderation/actions/${m.actionId}`,
     `${s}/levels/members?member-q=member`,

@@ -9,7 +9,8 @@ import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { sendPage } from '../render.js';
 import { CasePage } from '../views/casePage.js';
 import { FeatureOffPage } from '../views/featureOff.js';
-import { CasesPage, moderationPath, type CaseFilters } from '../views/moderationPages.js';
+import { CaseFinderPage, CasesPage, casesOfPath, moderationPath, type CaseFilters, type CasePerson } from '../views/moderationPages.js';
+import { findMember } from './memberPick.js';
 
 const PAGE_SIZE = 25;
 const FILTERS = ['action', 'source', 'userId', 'moderatorId', 'active'] as const;
@@ -40,10 +41,22 @@ export function moderationRoutes(router: ConsoleRouter, deps: AppDeps): void {
     if (!guild.features.includes('moderation')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'moderation', active: 'moderation', title: 'Moderation', then: 'moderation' }));
     const { query, filters } = caseQueryOf(ctx);
     const page = await readCasePage(deps.db, guild.id, query);
-    const names = await memberNames(deps.memberCache, guild.id, page.items.flatMap((c) => [c.userId, c.moderatorId]));
+    const filteredBy = [filters.userId, filters.moderatorId].flatMap((id) => (id ? [id] : []));
+    const names = await memberNames(deps.memberCache, guild.id, [...filteredBy, ...page.items.flatMap((c) => [c.userId, c.moderatorId])]);
     const olderHref = page.nextCursor && `${moderationPath(guild.id)}?${new URLSearchParams({ ...filters, before: page.nextCursor })}`;
     sendPage(ctx, CasesPage({ viewer, guild, filters, cases: page.items, names, olderHref }));
   });
+
+  // A member or moderator by name (the server's member search, each found a link to the list filtered by them) or by
+  // user id (cases often name members who left or were banned): an id goes straight to the filtered list.
+  for (const [path, who] of [['members', 'userId'], ['moderators', 'moderatorId']] as Array<[string, CasePerson]>) {
+    router.get(`${base}/${path}`, async (ctx) => {
+      const { guild, viewer } = await managedServer(ctx, deps);
+      requireFeature(guild, 'moderation');
+      const found = await findMember(deps, ctx, guild.id, (userId) => casesOfPath(guild.id, who, userId));
+      if (found) sendPage(ctx, CaseFinderPage({ viewer, guild, who, ...found }), found.status);
+    });
+  }
 
   router.get(`${base}/cases/:number`, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);

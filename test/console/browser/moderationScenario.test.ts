@@ -30,6 +30,18 @@ describe('moderation in a real browser', { timeout: 120_000 }, () => {
       expect(await fitsTheScreen(page)).toBe(true);
       await expectAccessible(page);
       await screenshot(page, `${phone}moderation`);
+      // The member's cases found by name: the search lists them, each a link to the list filtered by them.
+      await page.getByLabel('Member name').fill('spam');
+      await page.getByRole('button', { name: 'Find the member' }).click();
+      await page.waitForURL(/moderation\/members\?member-q=spam/);
+      expect(await fitsTheScreen(page)).toBe(true);
+      await expectAccessible(page);
+      await screenshot(page, `${phone}moderation-find-member`);
+      await page.getByRole('link', { name: 'spammer' }).click();
+      await page.waitForURL(new RegExp(`userId=${target}`));
+      expect(await page.locator('[data-filter="userId"]').textContent()).toContain('spammer');
+      expect(await page.locator('[data-case]').count()).toBe(2);
+      await expectAccessible(page);
       await page.getByRole('link', { name: '#1', exact: true }).click();
       expect(await fitsTheScreen(page)).toBe(true);
       await expectAccessible(page);
