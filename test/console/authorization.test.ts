@@ -215,4 +215,20 @@ describe('every console route of a server', () => {
     }
     expect(await snapshot(database.db, guild.id)).toEqual(before);
   });
+
+  it('refuses every action of a manager whose role was taken after the pages opened 403, changing nothing', async () => {
+    const { guild, pages, actions } = await serverRoutes();
+    const manager = consoleClient(app.baseUrl);
+    await manager.signIn(guild.managerId); // audited (console.signIn): the snapshot starts after it
+    for (const path of pages) await manager.get(path);
+    // Taken on the platform since: each write reads the member fresh, whatever a page read from the member cache.
+    await database.db.updateTable('platform_members').set({ role_ids: [] }).where('guild_id', '=', guild.id).where('user_id', '=', guild.managerId).execute();
+    const before = await snapshot(database.db, guild.id);
+    for (const [path, fields] of actions) {
+      expect(manager.state.forms.get(path), `${path} has a form`).toBeDefined();
+      const res = await manager.post(path, fields);
+      expect([path, res.status, errorCodeOf(res)]).toEqual([path, 403, 'NOT_A_SERVER_MANAGER']);
+    }
+    expect(await snapshot(database.db, guild.id)).toEqual(before);
+  });
 });
