@@ -61,6 +61,17 @@ const state = async (guildId: string) => ({
 });
 
 describe('ban appeals in the dashboard', () => {
+  it('says on the first visit, with no appeal, where appeals come from and how to see decided ones', async () => {
+    const { client, path } = await signedIn();
+    const first = await client.get(path);
+    expect(first.status).toBe(200);
+    expect(numbersOn(first.text)).toEqual([]);
+    expect(first.text).toMatch(
+      /data-empty="appeals"[^>]*>No appeal is waiting for a decision\. A member banned while Appeals is on gets an Appeal button in their ban message; what they send comes here for you to approve or reject\. For decided appeals, choose another status above\.</,
+    );
+    expect((await client.get(`${path}?status=all`)).text).toMatch(/data-empty="appeals"[^>]*>No appeal has this status\.</);
+  });
+
   it('lists the queue by status with appellants by name, pages with OlderLink, and shows an appeal with its ban case', async () => {
     const { guild, moderatorId, client, path } = await signedIn();
     const first = await bannedAppellant(guild, moderatorId, 'ada');

@@ -59,6 +59,19 @@ describe('application submissions in the dashboard', () => {
     expect((await client.get(`${path}/${second.number}`)).text).not.toContain('Record the decision');
   });
 
+  it('says on the first visit, with no submission yet, how members apply and what to set up; a filter with none says so', async () => {
+    const { client, path } = await signedIn();
+    const first = await client.get(path);
+    expect(first.status).toBe(200);
+    expect(numbersOn(first.text)).toEqual([]);
+    expect(first.text).toMatch(/data-empty="submissions"[^>]*>No submission yet\. Members apply with a form posted in a channel: create the form under Forms, then post its panel under Panels\.</);
+    expect(first.text).toContain(`href="${path}/forms">Forms</a>`);
+    expect(first.text).toContain(`href="${path}/panels">Panels</a>`);
+    const filtered = await client.get(`${path}?status=hold`);
+    expect(filtered.text).toMatch(/data-empty="submissions"[^>]*>No submission has this status\.</);
+    expect(filtered.text).not.toContain('No submission yet');
+  });
+
   it("accepts through the API's decision use case: the console user decides, the worker gives and removes the form's roles and DMs the applicant", async () => {
     const { guild, managerId, form, announce, client, path } = await signedIn();
     const userId = await guild.addMember([guild.roles.member]);

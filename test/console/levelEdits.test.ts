@@ -1,49 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { addLevelReward, saveLevelSettings } from '../../db/levels/members.js';
-import { upsertPlatformChannels, upsertPlatformMember, upsertPlatformRoles } from '../../db/platform/local.js';
-import { listRoleChanges } from '../../db/platform/roles.js';
-import { countMessages } from '../../src/levels/countMessage.js';
-import { requestXpChange } from '../../src/levels/requestXpChange.js';
 import { findGuild } from '../../db/guild/guilds.js';
-import { eventually } from '../harness/eventually.js';
-import { addTestMember, bearer, createTestKey, snowflake } from '../harness/fixtures.js';
+import { countMessages } from '../../src/levels/countMessage.js';
+import { snowflake } from '../harness/fixtures.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
-import { consoleClient, errorCodeOf, fieldErrorOf, managedGuild } from './consoleClient.js';
+import { errorCodeOf, fieldErrorOf } from './consoleClient.js';
+import { levelsBed } from './levelsBed.js';
 
-// The levels page's XP rules, no-XP channels, reward roles and a member's XP change, end to end: the rules through
-// the use cases the CLI calls, the XP change through the API's own (its workflow on a real worker over the local
-// platform), each refusal on its field with nothing changed.
+// The levels page's XP rules, no-XP channels and reward roles, end to end through the use cases the CLI calls, each
+// refusal on its field with nothing changed (a member's XP change: levelXp.test.ts).
 const { db, app } = useWorkflowTestBed({ app: { env: { CONSOLE_SIGN_IN_LIMIT: '1000' } } });
 
-async function signedIn(features = ['levels']) {
-  const guild = await managedGuild(db(), 'Levels Guild');
-  await db().updateTable('guilds').set({ features }).where('id', '=', guild.id).execute();
-  const ids = { regular: snowflake(), muted: snowflake(), bots: snowflake(), general: snowflake(), spam: snowflake(), lobby: snowflake() };
-  await upsertPlatformRoles(db(), guild.id, [
-    { roleId: ids.regular, name: 'Regular', position: 1 },
-    { roleId: ids.muted, name: 'Muted', position: 1 },
-    { roleId: ids.bots, name: 'Bots', position: 1, managed: true },
-  ]);
-  await upsertPlatformChannels(db(), guild.id, [
-    { channelId: ids.general, name: 'general', type: 'text', position: 1 },
-    { channelId: ids.spam, name: 'bot-spam', type: 'text', position: 2 },
-    { channelId: ids.lobby, name: 'Lobby', type: 'category', position: 3 },
-  ]);
-  const client = consoleClient(app.baseUrl);
-  await client.signIn(guild.managerId);
-  const path = `/console/servers/${guild.id}/levels`;
-  await client.get(path);
-  return { guild, client, path, ...ids };
-}
+const { signedIn, state } = levelsBed(db, app);
 
 const rulesForm = (over: Record<string, string | string[]> = {}) => ({ 'xp-per-message': '20', 'xp-per-voice-minute': '10', 'message-cooldown': '60', 'reward-stacking': 'stack', ...over });
-const state = async (guildId: string) => ({
-  settings: await db().selectFrom('level_settings').selectAll().where('guild_id', '=', guildId).execute(),
-  rewards: await db().selectFrom('level_rewards').select(['level', 'role_id']).where('guild_id', '=', guildId).orderBy('level').execute(),
-  changes: await db().selectFrom('xp_changes').select(['change_id', 'status']).where('guild_id', '=', guildId).execute(),
-  audit: await db().selectFrom('audit_log').select(['actor_type', 'actor_id', 'action', 'data']).where('guild_id', '=', guildId).where('action', 'like', 'levels.%').orderBy('id').execute(),
-});
-
 describe('the levels rules', () => {
   it('shows the rules as today (20 XP a message, 10 a voice minute, 60 s, stacking), roles by name, and empty lists saying what to do', async () => {
     const { client, path } = await signedIn();
@@ -151,79 +121,6 @@ describe('the levels rules', () => {
     const channels = await client.post(`${path}/no-xp-channels`, { 'no-xp-channel': spam });
     expect([channels.status, errorCodeOf(channels), fieldErrorOf(channels.text, 'no-xp-channel')]).toEqual([422, 'TOO_MANY_CHANNELS', 'At most 50 channels earn nothing.']);
     expect(await state(guild.id)).toEqual(before);
-  });
-});
-
-describe("a member's XP change from the console", () => {
-  it("is the API's XP change asked by the console user: applied by its workflow, reward role given, audited, shown with its status", async () => {
-    const { guild, client, path, regular } = await signedIn();
-    await addLevelReward(db(), guild.id, { level: 1, roleId: regular });
-    const ada = await addTestMember(db(), guild, { username: 'ada' });
-    const member = await client.get(`${path}/members/${ada}`);
-    expect(member.status).toBe(200);
-    expect(member.text).toContain('ada');
-    const res = await client.post(`${path}/members/${ada}/xp-changes`, { 'xp-type': 'add', 'xp-amount': '150', 'xp-unit': 'xp', 'xp-reason': 'Event winner' });
-    expect(res.status).toBe(303);
-    const changeId = /\/levels\/xp-changes\/(xpc_[\w-]{16})$/.exec(res.headers.location ?? '')?.[1];
-    expect(changeId).toBeDefined();
-    const done = await eventually(() => db().selectFrom('xp_changes').selectAll().where('change_id', '=', changeId!).executeTakeFirstOrThrow(), (c) => c.status === 'done');
-    expect(done).toMatchObject({ api_key_id: null, console_user_id: guild.managerId, type: 'add', amount: 150, reason: 'Event winner', result: { previousLevel: 0, level: 1, xp: 150 } });
-    expect(await listRoleChanges(db(), guild.id, ada)).toEqual([{ role_id: regular, action: 'add' }]);
-    const audit = await db().selectFrom('audit_log').select(['actor_type', 'actor_id', 'api_key_id', 'data']).where('guild_id', '=', guild.id).where('action', '=', 'levels.xpChange').execute();
-    expect(audit).toMatchObject([{ actor_type: 'console_user', actor_id: guild.managerId, api_key_id: null, data: { changeId, reason: 'Event winner', xp: 150 } }]);
-    const page = await client.get(res.headers.location!);
-    expect(page.status).toBe(200);
-    expect(page.text).toContain('data-xp-status="done"');
-    expect(page.text).toContain('Level 0 → 1, 150 XP.');
-    // An API key never sees a change asked in the console (its polling is limited to the key's own changes).
-    const { key } = await createTestKey(db(), guild, { scopes: ['levels:write'] });
-    const api = await app.http('GET', `/guilds/${guild.id}/levels/xp-changes/${changeId}`, { headers: bearer(key) });
-    expect([api.status, api.body?.error]).toEqual([404, 'XP_CHANGE_NOT_FOUND']);
-  });
-
-  it("does not show an API key's change in the console, nor a malformed id", async () => {
-    const { guild, client, path } = await signedIn();
-    const { id } = await createTestKey(db(), guild, { scopes: ['levels:write'] });
-    const record = await db().transaction().execute((trx) =>
-      requestXpChange(trx, { guildId: guild.id, userId: guild.memberId, asker: { apiKeyId: id }, type: 'add', unit: 'xp', amount: 1, reason: null, createdAt: new Date() }),
-    );
-    const theirs = await client.get(`${path}/xp-changes/${record.changeId}`);
-    expect([theirs.status, errorCodeOf(theirs)]).toEqual([404, 'XP_CHANGE_NOT_FOUND']);
-    const bad = await client.get(`${path}/xp-changes/nope`);
-    expect([bad.status, errorCodeOf(bad)]).toEqual([404, 'PAGE_NOT_FOUND']);
-  });
-
-  it.each([
-    ['a negative amount', { 'xp-type': 'add', 'xp-amount': '-5', 'xp-unit': 'xp' }, 400, 'INVALID_INPUT', 'xp-amount'],
-    ['an amount over 2,000,000,000', { 'xp-type': 'set', 'xp-amount': '2000000001', 'xp-unit': 'xp' }, 400, 'INVALID_INPUT', 'xp-amount'],
-    ['no change type', { 'xp-amount': '5', 'xp-unit': 'xp' }, 400, 'INVALID_INPUT', 'xp-type'],
-    ['an unknown unit', { 'xp-type': 'add', 'xp-amount': '5', 'xp-unit': 'stars' }, 400, 'INVALID_INPUT', 'xp-unit'],
-    ['a reason over 200 characters', { 'xp-type': 'add', 'xp-amount': '5', 'xp-unit': 'xp', 'xp-reason': 'x'.repeat(201) }, 400, 'INVALID_INPUT', 'xp-reason'],
-  ])('refuses %s on the field, changing nothing', async (_, fields, status, code, field) => {
-    const { guild, client, path } = await signedIn();
-    await client.get(`${path}/members/${guild.memberId}`);
-    const res = await client.post(`${path}/members/${guild.memberId}/xp-changes`, fields);
-    expect([res.status, errorCodeOf(res)]).toEqual([status, code]);
-    expect(fieldErrorOf(res.text, field)).toBeTruthy();
-    expect(await state(guild.id)).toMatchObject({ changes: [], audit: [] });
-  });
-
-  it('refuses a bot 422 BOT_ACCOUNT, a user who left 404 MEMBER_NOT_FOUND and Levels off 409 FEATURE_DISABLED, changing nothing', async () => {
-    const { guild, client, path } = await signedIn();
-    const bot = snowflake();
-    await upsertPlatformMember(db(), { guildId: guild.id, userId: bot, username: 'helper-bot', bot: true, roleIds: [] });
-    const gone = snowflake();
-    const body = { 'xp-type': 'add', 'xp-amount': '5', 'xp-unit': 'xp' };
-    for (const [userId, status, code] of [[bot, 422, 'BOT_ACCOUNT'], [gone, 404, 'MEMBER_NOT_FOUND']] as const) {
-      await client.get(`${path}/members/${userId}`);
-      const res = await client.post(`${path}/members/${userId}/xp-changes`, body);
-      expect([res.status, errorCodeOf(res), fieldErrorOf(res.text, 'xp-type') !== undefined]).toEqual([status, code, true]);
-    }
-    await client.get(`${path}/members/${guild.memberId}`);
-    await db().updateTable('guilds').set({ features: [] }).where('id', '=', guild.id).execute();
-    const off = await client.post(`${path}/members/${guild.memberId}/xp-changes`, body);
-    expect([off.status, errorCodeOf(off)]).toEqual([409, 'FEATURE_DISABLED']);
-    expect(await state(guild.id)).toMatchObject({ changes: [], audit: [] });
   });
 });
 

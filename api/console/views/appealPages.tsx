@@ -48,7 +48,7 @@ export function AppealsPage(props: { viewer: Viewer; guild: GuildRecord; status:
         rows={props.appeals}
         empty={{
           name: 'appeals',
-          text: props.status === 'open' ? 'No appeal is waiting for a decision. Banned members appeal through the link in their ban message.' : 'No appeal has this status.',
+          text: props.status === 'open' ? 'No appeal is waiting for a decision. A member banned while Appeals is on gets an Appeal button in their ban message; what they send comes here for you to approve or reject. For decided appeals, choose another status above.' : 'No appeal has this status.',
         }}
         row={(a) => (
           <tr data-appeal={String(a.number)}>

@@ -34,7 +34,7 @@ export function SubmissionsPage(props: { viewer: Viewer; guild: GuildRecord; sta
         caption="Submissions, newest first"
         columns={['Submission', 'Applicant', 'Form', 'Status', 'Votes', 'Submitted']}
         rows={props.submissions}
-        empty={{ name: 'submissions', text: props.status ? 'No submission has this status.' : 'No submission yet. Members apply through an application panel the bot posted.' }}
+        empty={{ name: 'submissions', text: props.status ? 'No submission has this status.' : 'No submission yet. Members apply with a form posted in a channel: create the form under Forms, then post its panel under Panels.' }}
         row={(s) => (
           <tr data-submission={String(s.number)}>
             <td>

@@ -11,8 +11,8 @@ export const XP_FIELDS = { type: 'xp-type', unit: 'xp-unit', amount: 'xp-amount'
 
 const TYPES = [
   { value: 'add', label: 'Add' },
-  { value: 'remove', label: 'Remove' },
-  { value: 'set', label: 'Set to' },
+  { value: 'remove', label: 'Remove (you confirm next)' },
+  { value: 'set', label: 'Set to (you confirm next)' },
 ] as const;
 const UNITS = [
   { value: 'xp', label: 'XP' },
@@ -57,7 +57,7 @@ export function LevelMemberPage(props: { viewer: Viewer; guild: GuildRecord; mem
       </dl>
       <form method="post" action={action} class="card">
         <h2>Change the XP</h2>
-        <p class="muted">Applied by the bot within seconds, with the reward roles of the new level; the next page shows its status.</p>
+        <p class="muted">Applied by the bot within seconds, with the reward roles of the new level; the next page shows its status. A removal or a set asks you first, showing the XP and level it leads to.</p>
         <FormFields viewer={props.viewer} action={action} />
         <Choice id={XP_FIELDS.type} legend="Change" options={TYPES} checked={values?.get(XP_FIELDS.type) ?? 'add'} form={form} />
         <p>

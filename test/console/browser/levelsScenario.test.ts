@@ -45,7 +45,7 @@ describe('the levels page in a real browser', { timeout: 120_000 }, () => {
     await screenshot(page, 'levels-phone');
   });
 
-  it('sets what members earn, a no-XP channel and a reward role, then changes a member\'s XP and shows it done', async () => {
+  it('sets what members earn, a no-XP channel and a reward role, then changes a member\'s XP (a removal after its confirmation) and shows it done', async () => {
     const guild = await managedGuild(database.db, 'Rules Guild');
     await database.db.updateTable('guilds').set({ features: ['levels'] }).where('id', '=', guild.id).execute();
     const spam = snowflake();
@@ -103,7 +103,31 @@ describe('the levels page in a real browser', { timeout: 120_000 }, () => {
     expect(await page.locator('[data-xp-result]').textContent()).toContain('Level 0 → 1, 110 XP.');
     await expectAccessible(page);
     await screenshot(page, 'levels-xp-change');
+    const changePage = page.url();
+
+    // A removal asks first, saying where the XP and level go; Cancel brings the values back to the form.
+    await page.goto(`${levels}/members/${ada}`);
+    await page.getByLabel('Remove (you confirm next)').check();
+    await page.getByLabel('Amount', { exact: true }).fill('30');
+    await page.getByRole('button', { name: 'Change the XP' }).click();
+    await page.waitForURL(/\/xp-changes\/confirm\?/);
+    expect(await page.locator('[data-confirm-xp-change]').textContent()).toContain('ada goes from 110 XP (level 1) to 80 XP (level 0)');
+    await expectAccessible(page);
+    await screenshot(page, 'levels-xp-confirm');
     await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page);
+    await screenshot(page, 'levels-xp-confirm-phone');
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.waitForURL(new RegExp(`/levels/members/${ada}\\?`));
+    expect(await page.getByLabel('Amount', { exact: true }).inputValue()).toBe('30');
+    expect(await page.getByLabel('Remove (you confirm next)').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Change the XP' }).click();
+    await page.getByRole('button', { name: 'Remove 30 XP' }).click();
+    await page.waitForURL(/\/levels\/xp-changes\/xpc_/);
+    await expect.poll(async () => (await page.reload(), await page.locator('[data-xp-status]').getAttribute('data-xp-status')), { timeout: 60_000 }).toBe('done');
+    expect(await page.locator('[data-xp-result]').textContent()).toContain('Level 1 → 0, 80 XP.');
+
+    await page.goto(changePage);
     await expectAccessible(page);
     await screenshot(page, 'levels-xp-change-phone');
     await page.goto(`${levels}/members/${ada}`);
