@@ -1,12 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { constants as zlibConstants, createDeflate } from 'node:zlib';
 import { GatewayCloseCodes, GatewayOpcodes } from 'discord-api-types/v10';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { focusedTypeOf } from './autocompleteRules.js';
 import { DEFAULT_RESUME_WINDOW_MS, detach, newSession, replayAfter, resumable, type FakeSession } from './gatewaySessions.js';
 import { guildCreatePayload } from './guildEvents.js';
+import { zlibStreamOf } from './zlibStream.js';
 import type { FakeDiscord } from './server.js';
 
 // A fake of Discord's gateway v10 on the HTTP fake's port: @discordjs/ws takes the gateway's address from
@@ -273,32 +273,5 @@ export function attachFakeGateway(fake: FakeDiscord, options: FakeGatewayOptions
     },
     connected: () => current() !== null,
     bytesSent: () => bytesSent,
-  };
-}
-
-/**
- * The deflate context of one compressed connection: what each sync flush produces is sent as one binary message.
- * One payload at a time: with several writes in flight, a flush's callback can run before its output's 'data' event
- * (the output is buffered while the stream processes synchronously), and a message would carry part of the next
- * payload, which the bot cannot parse. ws's permessage-deflate serialises its compressions for the same reason.
- */
-function zlibStreamOf(ws: WebSocket, sendBytes: (ws: WebSocket, message: Buffer) => void): (text: string) => void {
-  const deflate = createDeflate();
-  let pending: Buffer[] = [];
-  let previous = Promise.resolve();
-  deflate.on('data', (chunk: Buffer) => pending.push(chunk));
-  ws.on('close', () => deflate.destroy());
-  const compressAndSend = (text: string) =>
-    new Promise<void>((resolve) => {
-      deflate.write(text);
-      deflate.flush(zlibConstants.Z_SYNC_FLUSH, () => {
-        const message = Buffer.concat(pending);
-        pending = [];
-        if (ws.readyState === ws.OPEN) sendBytes(ws, message);
-        resolve();
-      });
-    });
-  return (text) => {
-    previous = previous.then(() => compressAndSend(text));
   };
 }
