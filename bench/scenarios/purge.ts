@@ -63,13 +63,15 @@ export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
 /** The purge's process, forked and loaded; `start` runs the purge there and resolves with its result. */
 async function forkPurgeProcess(): Promise<{ start(command: PurgeCommand): Promise<RetentionPurgeResult> }> {
   const child = fork(new URL('../purgeProcess.ts', import.meta.url), [], { execArgv: ['--import', 'tsx'] });
-  const exited = once(child, 'exit').then(([code]) => Promise.reject(new Error(`The purge's process ended (${String(code)}) without a result.`)));
+  // Listened to from the fork on: an exit is never missed, before a result (a failure) or after it.
+  const exit = once(child, 'exit');
+  const exited = exit.then(([code]) => Promise.reject(new Error(`The purge's process ended (${String(code)}) without a result.`)));
   await Promise.race([once(child, 'message'), exited]);
   return {
     async start(command) {
       child.send(command);
       const [result] = (await Promise.race([once(child, 'message'), exited])) as [RetentionPurgeResult];
-      await once(child, 'exit');
+      await exit;
       return result;
     },
   };
