@@ -7,7 +7,7 @@ import { eventually } from '../../harness/eventually.js';
 import { addTestMember, snowflake } from '../../harness/fixtures.js';
 import { createModerationGuild } from '../../harness/moderationGuild.js';
 import { useWorkflowTestBed } from '../../harness/workflowTestBed.js';
-import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+import { expectAccessible, expectFitsWidth, screenshot, signInLocally, useBrowser } from './browser.js';
 
 const { db, app } = useWorkflowTestBed();
 const browser = useBrowser();
@@ -27,11 +27,11 @@ describe('ban appeals in a real browser', { timeout: 120_000 }, () => {
       await page.setViewportSize({ width, height: 844 });
       await signInLocally(page, app.baseUrl, managerId);
       await page.goto(`${app.baseUrl}/console/servers/${guild.id}/appeals`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, width === 390 ? 'phone-appeals' : 'appeals');
       await page.getByRole('link', { name: `#${number}` }).click();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, width === 390 ? 'phone-appeal' : 'appeal');
     }

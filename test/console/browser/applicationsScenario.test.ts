@@ -7,7 +7,7 @@ import { eventually } from '../../harness/eventually.js';
 import { addTestMember, snowflake } from '../../harness/fixtures.js';
 import { createModerationGuild } from '../../harness/moderationGuild.js';
 import { useWorkflowTestBed } from '../../harness/workflowTestBed.js';
-import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+import { expectAccessible, expectFitsWidth, screenshot, signInLocally, useBrowser } from './browser.js';
 
 const { db, app } = useWorkflowTestBed();
 const browser = useBrowser();
@@ -25,11 +25,11 @@ describe('applications in a real browser', { timeout: 120_000 }, () => {
       await page.setViewportSize({ width, height: 844 });
       await signInLocally(page, app.baseUrl, managerId);
       await page.goto(`${app.baseUrl}/console/servers/${guild.id}/applications`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, width === 390 ? 'phone-applications' : 'applications');
       await page.getByRole('link', { name: `#${number}` }).click();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, width === 390 ? 'phone-application' : 'application');
     }
@@ -71,7 +71,7 @@ describe('applications in a real browser', { timeout: 120_000 }, () => {
         ['panels/new', 'application-panel'],
       ] as const) {
         await page.goto(`${base}/${path}`);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        await expectFitsWidth(page);
         await expectAccessible(page);
         await screenshot(page, width === 390 ? `phone-${name}` : name);
       }

@@ -62,6 +62,12 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(serious, `${page.url()}`).toEqual([]);
 }
 
+/** The page fits the viewport's width: nothing scrolls sideways (the phone-width check); `name` says which page failed. */
+export async function expectFitsWidth(page: Page, name = page.url()): Promise<void> {
+  const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  expect([name, fits]).toEqual([name, true]);
+}
+
 /** Signs in through the development sign-in page as the given local member. */
 export async function signInLocally(page: Page, baseUrl: string, userId: string): Promise<void> {
   await page.goto(`${baseUrl}/console`);

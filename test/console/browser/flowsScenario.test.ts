@@ -5,7 +5,7 @@ import { eventually } from '../../harness/eventually.js';
 import { createHttpClient } from '../../harness/httpClient.js';
 import { useWorkflowTestBed } from '../../harness/workflowTestBed.js';
 import { managedGuild } from '../consoleClient.js';
-import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+import { expectAccessible, expectFitsWidth, screenshot, signInLocally, useBrowser } from './browser.js';
 
 const { db, app } = useWorkflowTestBed();
 const browser = useBrowser();
@@ -20,8 +20,6 @@ const deployFlow: FlowDefinitionInput = {
     { id: 'fail', type: 'stop', status: 'error', message: '="deploy failed: " & trigger.body.status' },
   ],
 };
-
-const fitsWidth = (page: Parameters<typeof expectAccessible>[0]) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 describe('flows in a real browser', { timeout: 120_000 }, () => {
   it('walks the list, a flow with its runs, a run node by node, the editor with a refused definition, and the disable confirmation', async () => {
@@ -50,7 +48,7 @@ describe('flows in a real browser', { timeout: 120_000 }, () => {
         ['flow-definition', () => page.goto(`${s}/${flow.id}/disable`)],
         ['flow-disable', async () => undefined],
       ] as const) {
-        expect([name, await fitsWidth(page)]).toEqual([name, true]);
+        await expectFitsWidth(page, name);
         await expectAccessible(page);
         await screenshot(page, `${name}${suffix}`);
         await next();

@@ -7,17 +7,15 @@ import { eventually } from '../../harness/eventually.js';
 import { addTestMember, snowflake } from '../../harness/fixtures.js';
 import { useWorkflowTestBed } from '../../harness/workflowTestBed.js';
 import { managedGuild } from '../consoleClient.js';
-import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+import { expectAccessible, expectFitsWidth, screenshot, signInLocally, useBrowser } from './browser.js';
 
 // The worker runs the giveaway workflow over the local platform: the start posts the message, the end and the reroll draw.
 const { db, app } = useWorkflowTestBed();
 const browser = useBrowser();
 
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-
 /** Checks the page (axe, no sideways scroll) and saves it as `name` (`phone-<name>` at phone width). */
 async function visit(page: Page, name: string, phone = false) {
-  expect(await fitsWidth(page)).toBe(true);
+  await expectFitsWidth(page, name);
   await expectAccessible(page);
   await screenshot(page, phone ? `phone-${name}` : name);
 }

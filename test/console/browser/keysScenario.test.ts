@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { bearer } from '../../harness/fixtures.js';
 import { managedGuild } from '../consoleClient.js';
-import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+import { expectAccessible, expectFitsWidth, screenshot, signInLocally, useBrowser } from './browser.js';
 
 const { database, app } = useApiTestBed();
 const browser = useBrowser();
@@ -135,7 +135,7 @@ describe('API keys in a real browser', { timeout: 120_000 }, () => {
     await signInLocally(page, app.baseUrl, guild.managerId);
     for (const path of ['keys', 'webhooks', 'audit']) {
       await page.goto(`${app.baseUrl}/console/servers/${guild.id}/${path}`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, `phone-${path}`);
     }

@@ -5,12 +5,10 @@ import { addTestMember } from '../../harness/fixtures.js';
 import { newTestCase } from '../../harness/modCases.js';
 import { createModerationGuild } from '../../harness/moderationGuild.js';
 import { useWorkflowTestBed } from '../../harness/workflowTestBed.js';
-import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+import { expectAccessible, expectFitsWidth, screenshot, signInLocally, useBrowser } from './browser.js';
 
 const { db, app } = useWorkflowTestBed();
 const browser = useBrowser();
-
-const fitsTheScreen = (page: Parameters<typeof expectAccessible>[0]) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 describe('moderation in a real browser', { timeout: 120_000 }, () => {
   it('lists cases, shows one with its timeline, keeps a wrong action on the form, and bans after the confirmation, the worker banning', async () => {
@@ -27,14 +25,14 @@ describe('moderation in a real browser', { timeout: 120_000 }, () => {
       await signInLocally(page, app.baseUrl, managerId);
       const phone = width === 390 ? 'phone-' : '';
       await page.goto(base);
-      expect(await fitsTheScreen(page)).toBe(true);
+      await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, `${phone}moderation`);
       // The member's cases found by name: the search lists them, each a link to the list filtered by them.
       await page.getByLabel('Member name').fill('spam');
       await page.getByRole('button', { name: 'Find the member' }).click();
       await page.waitForURL(/moderation\/members\?member-q=spam/);
-      expect(await fitsTheScreen(page)).toBe(true);
+      await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, `${phone}moderation-find-member`);
       await page.getByRole('link', { name: 'spammer' }).click();
@@ -43,12 +41,12 @@ describe('moderation in a real browser', { timeout: 120_000 }, () => {
       expect(await page.locator('[data-case]').count()).toBe(2);
       await expectAccessible(page);
       await page.getByRole('link', { name: '#1', exact: true }).click();
-      expect(await fitsTheScreen(page)).toBe(true);
+      await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, `${phone}moderation-case`);
       await page.getByRole('link', { name: 'Take an action on this member' }).click();
       expect(await page.getByRole('radio', { name: /spammer/ }).isChecked()).toBe(true);
-      expect(await fitsTheScreen(page)).toBe(true);
+      await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, `${phone}moderation-action`);
     }

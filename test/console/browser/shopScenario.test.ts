@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shopRequests } from '../../api/shop/shopBed.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { shopGuild } from '../shopBed.js';
-import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+import { expectAccessible, expectFitsWidth, screenshot, signInLocally, useBrowser } from './browser.js';
 
 const NOW = new Date('2026-11-30T12:00:00.000Z');
 const { db, app } = useApiTestBed({ now: NOW, temporal: true });
@@ -93,7 +93,7 @@ describe('the shop in a real browser', { timeout: 120_000 }, () => {
     const paths = ['shop', 'shop/stores/new', 'shop/stores/main/items', 'shop/items/new', `shop/items/${vip.id}`, `shop/items/${vip.id}/disable`, 'shop/purchases', `shop/purchases/${purchaseId}`, `shop/purchases/${purchaseId}/refund`];
     for (const path of paths) {
       await page.goto(`${app.baseUrl}/console/servers/${guild.id}/${path}`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, `phone-${path.replaceAll('/', '-').replace(/\d+/g, 'n')}`);
     }

@@ -3,7 +3,7 @@ import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { addTestMember } from '../../harness/fixtures.js';
 import { ticketRequests } from '../../harness/tickets.js';
 import { ticketGuild } from '../ticketBed.js';
-import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+import { expectAccessible, expectFitsWidth, screenshot, signInLocally, useBrowser } from './browser.js';
 
 const NOW = new Date('2026-11-30T12:00:00.000Z');
 const { db, app } = useApiTestBed({ now: NOW, temporal: true });
@@ -77,7 +77,7 @@ describe('tickets in a real browser', { timeout: 120_000 }, () => {
     await signInLocally(page, app.baseUrl, guild.managerId);
     for (const path of ['tickets', 'tickets/1', 'tickets/panels', 'tickets/panels/new']) {
       await page.goto(`${app.baseUrl}/console/servers/${guild.id}/${path}`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, `phone-${path.replaceAll('/', '-')}`);
     }
