@@ -1,4 +1,5 @@
 import type { ScenarioResult } from './scenarioTable.js';
+import type { LoadResult } from './load.js';
 
 /** webhook-throughput's deliveries/s over temporal-ceiling's empty workflows/s, when both ran. */
 export function addCeilingRatio(results: ScenarioResult[]) {
@@ -101,10 +102,14 @@ export function printTable(results: ScenarioResult[]) {
         `max ${f.max} ms; ${r.sent} interactions, ${r.levelRows.toLocaleString('en-US')} level rows; snowflake to first answer (goal p99 <= 500, none past 3 s); ${per}; text p99 ${r.textMs.p99} ms; ${r.unanswered} unanswered, ${r.refusedAnswers} refused`,
       ]);
     } else if (r.scenario === 'purge') {
-      rows.push(['purge reads before', String(r.before.requestsPerSecond), String(r.before.latencyMs.p50), String(r.before.latencyMs.p99), String(r.before.non2xx), `${r.expiredRows.toLocaleString('en-US')} expired rows`]);
       const p = r.purge;
-      rows.push(['purge reads during', String(r.during.requestsPerSecond), String(r.during.latencyMs.p50), String(r.during.latencyMs.p99), String(r.during.non2xx),
-        `p99 ${r.p99ChangePercent >= 0 ? '+' : ''}${r.p99ChangePercent}% (goal < 20 at 10,000,000); purged ${p.rows.toLocaleString('en-US')} rows in ${p.seconds} s, ${p.batches} batches, deleting ${p.dutyPercent} % of the time`]);
+      const sign = (n: number) => `${n >= 0 ? '+' : ''}${n}%`;
+      const line = (name: string, l: LoadResult, note: string) => rows.push([name, String(l.requestsPerSecond), String(l.latencyMs.p50), String(l.latencyMs.p99), String(l.non2xx), note]);
+      line('purge saturated before', r.saturated.before, `${r.expiredRows.toLocaleString('en-US')} expired rows; reads as fast as answered`);
+      line('purge saturated during', r.saturated.during, `p99 ${sign(r.saturated.p99ChangePercent)}`);
+      line('purge paced before', r.paced.before, `paced at ${r.paced.ratePerSecond}/s`);
+      line('purge paced during', r.paced.during,
+        `p99 ${sign(r.p99ChangePercent)} (goal < 20 at 10,000,000); purged ${p.rows.toLocaleString('en-US')} rows in ${p.seconds} s, ${p.batches} batches, deleting ${p.dutyPercent} % of the time`);
     } else if (r.scenario === 'shop-buy') {
       rows.push(['shop-buy', String(r.throughput.requestsPerSecond), String(r.throughput.latencyMs.p50), String(r.throughput.latencyMs.p99), String(r.throughput.non2xx), `${r.throughput.sold} sold; scarce: ${r.scarce.sold}/${r.scarce.stock} sold, ledger mismatches ${r.ledgerMismatches}`]);
     } else {
