@@ -23,7 +23,7 @@ export interface TemporalRecord {
  * The scenarios that run with `--topology prod`: the others read the api thread's event loop, the bare route or the
  * shared pool, which that topology does not have.
  */
-export const PROD_TOPOLOGY_SCENARIOS: ReadonlyArray<keyof typeof SCENARIOS> = ['xp-latency', 'webhook-latency', 'webhook-throughput', 'webhook-slow-receiver'];
+export const PROD_TOPOLOGY_SCENARIOS: ReadonlyArray<keyof typeof SCENARIOS> = ['xp-latency', 'webhook-latency', 'webhook-throughput', 'webhook-slow-receiver', 'purge'];
 
 /** The scenarios that drive the api and worker: PostgreSQL and Temporal started (or reused), the guild seeded. */
 export async function runOnStack(

@@ -1,5 +1,6 @@
 import type { ScenarioResult } from './scenarioTable.js';
 import type { LoadResult } from './load.js';
+import type { CpuUse } from './machineCpu.js';
 
 /** webhook-throughput's deliveries/s over temporal-ceiling's empty workflows/s, when both ran. */
 export function addCeilingRatio(results: ScenarioResult[]) {
@@ -21,7 +22,7 @@ export function printTable(results: ScenarioResult[]) {
     } else if (r.scenario === 'webhook-latency') {
       rows.push(['webhook-latency', String(r.ratePerSecond), String(r.latencyMs.p50), String(r.latencyMs.p99), String(r.transactions - r.delivered), '201 to receiver (goal p50 < 200 ms)']);
       const b = r.burst;
-      rows.push(['webhook-latency burst', String(Math.round(b.transactions / b.seconds)), String(b.latencyMs.p50), String(b.latencyMs.p99), String(b.transactions - b.delivered), `${b.transactions} in ${b.seconds} s (goal p50 <= 500 ms)`]);
+      rows.push(['webhook-latency burst', String(Math.round(b.transactions / b.seconds)), String(b.latencyMs.p50), String(b.latencyMs.p99), String(b.transactions - b.delivered), `${b.transactions} in ${b.seconds} s (goal p50 <= 500 ms); ${cpuText(b.cpu)}`]);
     } else if (r.scenario === 'webhook-slow-receiver') {
       rows.push(['webhook-slow-receiver fast', String(r.ratePerSecond), String(r.fast.latencyMs.p50), String(r.fast.latencyMs.p99), String(r.transactions - r.fast.delivered), 'beside one answering after 9 s']);
       rows.push(['webhook-slow-receiver slow', String(r.ratePerSecond), String(r.slow.latencyMs.p50), String(r.slow.latencyMs.p99), String(r.transactions - r.slow.delivered), '']);
@@ -35,7 +36,7 @@ export function printTable(results: ScenarioResult[]) {
       rows.push(['temporal-ceiling', String(w.empty), '-', '-', '-', `empty workflows/s, one worker (${w.oneActivity}/s with one activity)`]);
     } else if (r.scenario === 'xp-latency') {
       const l = r.postToDoneMs;
-      rows.push(['xp-latency', String(r.achievedRatePerSecond), String(l.p50), String(l.p99), String(r.failed), `p95 ${l.p95} ms; POST to done at ${r.targetRatePerSecond}/s, ${r.completedRatePerSecond} done/s (goal p99 <= 200 ms at 20/s)`]);
+      rows.push(['xp-latency', String(r.achievedRatePerSecond), String(l.p50), String(l.p99), String(r.failed), `p95 ${l.p95} ms; POST to done at ${r.targetRatePerSecond}/s, ${r.completedRatePerSecond} done/s (goal p99 <= 200 ms at 20/s); ${cpuText(r.cpu)}`]);
     } else if (r.scenario === 'flow-run') {
       const l = r.requestTo200Ms;
       rows.push(['flow-run', String(r.achievedRatePerSecond), String(l.p50), String(l.p99), String(r.notSuccess), `p95 ${l.p95} ms; POST wait=true to 200, three-node flow`]);
@@ -118,4 +119,10 @@ export function printTable(results: ScenarioResult[]) {
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+}
+
+/** The machine's busy share and the programs that used it, busiest first. */
+function cpuText(cpu: CpuUse): string {
+  const programs = Object.entries(cpu.byProgram).sort(([, a], [, b]) => b - a).slice(0, 5).map(([name, cores]) => `${name} ${cores}`);
+  return `cores ${cpu.machineBusyPercent}% busy of ${cpu.cores} (${programs.join(', ')})`;
 }

@@ -7,6 +7,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { startFanouts } from '../../src/events/outbox.js';
 import { addEndpoint } from '../../src/webhooks/endpointManagement.js';
 import { latencySummary, type LatencySummary } from '../latency.js';
+import { cpuSnapshot, cpuUse, type CpuUse } from '../machineCpu.js';
 import { BENCH_GUILD_ID, memberId } from '../seed.js';
 import type { ScenarioContext } from './context.js';
 import { webhookStages, type WebhookStages } from './webhookStages.js';
@@ -103,7 +104,7 @@ export interface WebhookLatencyResult {
   /** From the API's 201 to the receiver getting the delivery. */
   latencyMs: LatencySummary;
   stages: WebhookStages;
-  burst: { transactions: number; connections: number; seconds: number; delivered: number; latencyMs: LatencySummary; stages: WebhookStages };
+  burst: { transactions: number; connections: number; seconds: number; delivered: number; latencyMs: LatencySummary; stages: WebhookStages; cpu: CpuUse };
 }
 
 const LATENCY_TRANSACTIONS = 200;
@@ -121,6 +122,7 @@ export async function runWebhookLatency(ctx: ScenarioContext): Promise<WebhookLa
     const steady = await latencies(steadyAnswers, arrivals[0]!, 30_000);
     const answers: Array<{ id: string; at: number }> = [];
     let next = 0;
+    const cpuBefore = await cpuSnapshot();
     const started = performance.now();
     const lane = async () => {
       while (next < BURST_TRANSACTIONS) answers.push(await postTransaction(ctx, LATENCY_TRANSACTIONS + next++));
@@ -128,13 +130,15 @@ export async function runWebhookLatency(ctx: ScenarioContext): Promise<WebhookLa
     await Promise.all(Array.from({ length: BURST_CONNECTIONS }, lane));
     const seconds = Math.round((performance.now() - started) / 100) / 10;
     const burst = await latencies(answers, arrivals[0]!, 120_000);
+    // From the burst's first request to its last delivery: where the machine's cores went meanwhile.
+    const cpu = cpuUse(cpuBefore, await cpuSnapshot(), (performance.now() - started) / 1000);
     return {
       scenario: 'webhook-latency',
       transactions: LATENCY_TRANSACTIONS,
       ratePerSecond: LATENCY_RATE,
       ...steady,
       stages: await stagesOf(ctx, steadyAnswers, arrivals[0]!),
-      burst: { transactions: BURST_TRANSACTIONS, connections: BURST_CONNECTIONS, seconds, ...burst, stages: await stagesOf(ctx, answers, arrivals[0]!) },
+      burst: { transactions: BURST_TRANSACTIONS, connections: BURST_CONNECTIONS, seconds, ...burst, stages: await stagesOf(ctx, answers, arrivals[0]!), cpu },
     };
   });
 }

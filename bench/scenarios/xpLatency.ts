@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { latencySummary, type LatencySummary } from '../latency.js';
+import { cpuSnapshot, cpuUse, type CpuUse } from '../machineCpu.js';
 import { BENCH_GUILD_ID, memberId } from '../seed.js';
 import type { ScenarioContext } from './context.js';
 
@@ -22,6 +23,8 @@ export interface XpLatencyResult {
   polls: number;
   /** `--topology prod`: CPU time (ms) per accepted change of each process (api, worker-N, load) over the run. */
   cpuMsPerChange?: Record<string, number>;
+  /** Where the machine's cores went from the first POST to the last change done. */
+  cpu: CpuUse;
 }
 
 const CHANGES = 1_000;
@@ -49,6 +52,7 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
   const headers = { Authorization: `Bearer ${ctx.apiKey}`, 'Content-Type': 'application/json' };
   const base = `${ctx.fullUrl}/api/v1/guilds/${BENCH_GUILD_ID}/levels`;
   const cpuBefore = await ctx.processCpuMs?.();
+  const machineBefore = await cpuSnapshot();
   const started = performance.now();
   let failed = 0;
   let rejected = 0;
@@ -102,6 +106,7 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
   const sendSeconds = (performance.now() - started) / 1000;
   const latencies = (await Promise.all(runs)).filter((ms) => ms !== undefined);
   const allDoneSeconds = (performance.now() - started) / 1000;
+  const cpu = cpuUse(machineBefore, await cpuSnapshot(), allDoneSeconds);
   const cpuAfter = await ctx.processCpuMs?.();
   const cpuMsPerChange =
     cpuBefore && cpuAfter
@@ -120,5 +125,6 @@ export async function runXpLatency(ctx: ScenarioContext): Promise<XpLatencyResul
     rejected,
     polls,
     cpuMsPerChange,
+    cpu,
   };
 }
