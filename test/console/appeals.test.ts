@@ -113,7 +113,7 @@ describe('ban appeals in the dashboard', () => {
     });
     rows.splice(60, 0, { ...rows[60]!, author: 'staff', author_id: moderatorId, text: 'INTERNAL note' });
     await db().insertInto('appeal_messages').values(rows.map((r, i) => ({ ...r, internal: i === 60 }))).execute();
-    const messagesOn = (html: string) => [...html.matchAll(/(message \d+)<\/li>/g)].map((m) => m[1]);
+    const messagesOn = (html: string) => [...html.matchAll(/(message \d+)<\/li>/g)].map((m) => m[1]!);
     const earlierOf = (html: string) => /href="([^"]+)" rel="next">Earlier messages/.exec(html)?.[1]?.replaceAll('&amp;', '&');
 
     const seen: string[][] = [];

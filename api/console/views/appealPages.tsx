@@ -106,7 +106,7 @@ function Conversation(props: { appeal: AppealFields; page: ConversationPage; nam
       ) : (
         <ol class="conversation">
           {page.messages.map((m) => (
-            <li data-message>
+            <li>
               <strong>{m.author === 'user' ? appellant(a) : m.authorId ? nameOf(names, m.authorId) : 'Staff'}</strong> ({when(m.createdAt)}): {m.text}
             </li>
           ))}
