@@ -178,17 +178,35 @@ export async function listAppeals(
   return rows.map(toAppealRecord);
 }
 
-/** The conversation as the API shows it: internal staff notes are left out here, in the query. */
-export async function listPublicAppealMessages(db: Db, guildId: string, number: number): Promise<AppealMessageRecord[]> {
-  const rows = await db
+/** The conversation's visible messages: internal staff notes are left out here, in the query. */
+const publicMessages = (db: Db, guildId: string, number: number) =>
+  db
     .selectFrom('appeal_messages')
-    .select(['author', 'author_id', 'text', 'created_at'])
+    .select(['id', 'author', 'author_id', 'text', 'created_at'])
     .where('guild_id', '=', guildId)
     .where('appeal_number', '=', number)
-    .where('internal', '=', false)
-    .orderBy('id')
-    .execute();
-  return rows.map((m) => ({ author: m.author, authorId: m.author_id, text: m.text, createdAt: m.created_at }));
+    .where('internal', '=', false);
+
+const toMessageRecord = (m: { author: 'user' | 'staff'; author_id: string | null; text: string; created_at: Date }): AppealMessageRecord => ({
+  author: m.author,
+  authorId: m.author_id,
+  text: m.text,
+  createdAt: m.created_at,
+});
+
+/** The conversation as the API shows it, oldest first. */
+export async function listPublicAppealMessages(db: Db, guildId: string, number: number): Promise<AppealMessageRecord[]> {
+  const rows = await publicMessages(db, guildId, number).orderBy('id').execute();
+  return rows.map(toMessageRecord);
+}
+
+/** One page of the conversation, newest first, before the message `before` (an id) when given; for the console. */
+export async function listPublicAppealMessagePage(db: Db, guildId: string, number: number, page: { before?: number; limit: number }) {
+  let q = publicMessages(db, guildId, number);
+  if (page.before !== undefined) q = q.where('id', '<', page.before);
+  const rows = await q.orderBy('id', 'desc').limit(page.limit).execute();
+  // A bigserial comes back from pg as a string: the cursor is a number (ids stay far below 2^53).
+  return rows.map((m) => ({ id: Number(m.id), ...toMessageRecord(m) }));
 }
 
 function toAppealRecord(row: AppealRow): AppealRecord {

@@ -149,15 +149,24 @@ export async function listCases(db: Db, guildId: string, f: CaseFilters): Promis
   return rows.map(toModCaseRecord);
 }
 
+const caseEvents = (db: Db, guildId: string, caseNumber: number) =>
+  db.selectFrom('moderation_case_events').select(['id', 'type', 'actor_id', 'data', 'created_at']).where('guild_id', '=', guildId).where('case_number', '=', caseNumber);
+
+const toCaseEvent = (e: { type: string; actor_id: string | null; data: unknown; created_at: Date }) => ({ type: e.type, actorId: e.actor_id, data: e.data, createdAt: e.created_at });
+
+/** A case's timeline, oldest first. */
 export async function listCaseEvents(db: Db, guildId: string, caseNumber: number) {
-  const rows = await db
-    .selectFrom('moderation_case_events')
-    .select(['type', 'actor_id', 'data', 'created_at'])
-    .where('guild_id', '=', guildId)
-    .where('case_number', '=', caseNumber)
-    .orderBy('id')
-    .execute();
-  return rows.map((e) => ({ type: e.type, actorId: e.actor_id, data: e.data, createdAt: e.created_at }));
+  const rows = await caseEvents(db, guildId, caseNumber).orderBy('id').execute();
+  return rows.map(toCaseEvent);
+}
+
+/** One page of a case's timeline, newest first, before the event `before` (an id) when given; for the console. */
+export async function listCaseEventPage(db: Db, guildId: string, caseNumber: number, page: { before?: number; limit: number }) {
+  let q = caseEvents(db, guildId, caseNumber);
+  if (page.before !== undefined) q = q.where('id', '<', page.before);
+  const rows = await q.orderBy('id', 'desc').limit(page.limit).execute();
+  // A bigserial comes back from pg as a string: the cursor is a number (ids stay far below 2^53).
+  return rows.map((e) => ({ id: Number(e.id), ...toCaseEvent(e) }));
 }
 
 export async function setCaseDmStatus(db: Db, guildId: string, caseNumber: number, dmStatus: 'sent' | 'failed' | 'off'): Promise<void> {

@@ -102,6 +102,50 @@ describe('ban appeals in the dashboard', () => {
     expect((await client.get(`${path}/${second.number}`)).text).not.toContain('Record the decision');
   });
 
+  it('pages a long conversation 50 messages at a time, the latest first, each page in order, every message once, authors by name', async () => {
+    const { guild, managerId, moderatorId, client, path } = await signedIn();
+    const { userId, number } = await bannedAppellant(guild, moderatorId, 'ada');
+    const at = new Date('2026-11-20T10:00:00.000Z');
+    // 120 visible messages (the appellant, the moderator, the manager only in the earliest ten) and an internal note.
+    const rows = Array.from({ length: 120 }, (_, i) => {
+      const authorId = i % 2 === 0 ? userId : i < 10 ? managerId : moderatorId;
+      return { guild_id: guild.id, appeal_number: number, author: authorId === userId ? ('user' as const) : ('staff' as const), author_id: authorId, text: `message ${i + 1}`, created_at: new Date(at.getTime() + i * 60_000) };
+    });
+    rows.splice(60, 0, { ...rows[60]!, author: 'staff', author_id: moderatorId, text: 'INTERNAL note' });
+    await db().insertInto('appeal_messages').values(rows.map((r, i) => ({ ...r, internal: i === 60 }))).execute();
+    const messagesOn = (html: string) => [...html.matchAll(/(message \d+)<\/li>/g)].map((m) => m[1]!);
+    const earlierOf = (html: string) => /href="([^"]+)" rel="next">Earlier messages/.exec(html)?.[1]?.replaceAll('&amp;', '&');
+
+    const seen: string[][] = [];
+    let next: string | undefined = `${path}/${number}`;
+    const pages: string[] = [];
+    while (next) {
+      const res = await client.get(next);
+      expect(res.status).toBe(200);
+      // The appeal itself and the decision form are on every page of its conversation.
+      expect(res.text).toContain('<dt>Why should we unban you?</dt><dd>I changed.</dd>');
+      expect(res.text).toContain('Record the decision');
+      expect(res.text).not.toContain('INTERNAL note');
+      seen.push(messagesOn(res.text));
+      pages.push(res.text);
+      next = earlierOf(res.text);
+    }
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `message ${from + i}`);
+    expect(seen).toEqual([range(71, 120), range(21, 70), range(1, 20)]);
+    expect(pages[0]).toContain('<strong>ada</strong>');
+    expect(pages[0]).toContain('<strong>mod</strong>');
+    expect(pages[0]).not.toContain('<strong>boss</strong>');
+    expect(pages[2]).toContain('<strong>boss</strong>');
+
+    const before = await state(guild.id);
+    for (const bad of ['x', '-1', '1.5', '1234567890123456']) {
+      const res = await client.get(`${path}/${number}?before=${bad}`);
+      expect([bad, res.status, errorCodeOf(res)]).toEqual([bad, 400, 'INVALID_INPUT']);
+      expect(res.text).toContain('`before` is a message number.');
+    }
+    expect(await state(guild.id)).toEqual(before);
+  });
+
   it("approves through the API's decision use case: the console user decides, the worker unbans with a console case, invites and DMs the appellant", async () => {
     const { guild, managerId, moderatorId, client, path } = await signedIn();
     const { userId, number } = await bannedAppellant(guild, moderatorId);

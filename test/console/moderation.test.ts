@@ -92,6 +92,41 @@ describe('moderation cases in the dashboard', () => {
     expect(await state(g.id, target)).toEqual(before);
   });
 
+  it("pages a case's timeline 50 events at a time, the latest first, every event once, the case on every page; a bad cursor is 400", async () => {
+    const { g, managerId, client, path } = await signedIn();
+    const target = g.addMember();
+    const { number } = await insertCase(db(), newTestCase(g.id, { action: 'timeout', userId: target, durationSeconds: 3_600, active: true }));
+    // The case's `created` event and 104 more, the manager acting in the earliest ten.
+    const steps = Array.from({ length: 104 }, (_, i) => ({ guild_id: g.id, case_number: number, type: `step_${i + 1}`, actor_id: i < 10 ? managerId : null, data: '{}', created_at: new Date('2026-05-01T11:00:00.000Z') }));
+    await db().insertInto('moderation_case_events').values(steps).execute();
+
+    const seen: string[][] = [];
+    const pages: string[] = [];
+    let next: string | undefined = `${path}/cases/${number}`;
+    while (next) {
+      const res = await client.get(next);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(`<title>Case #${number}: timeout · Community Bot console</title>`);
+      expect(res.text).toContain('<dt>Duration</dt><dd>1 hour</dd>');
+      expect(res.text).toContain(`href="${path}/actions/new?mod-member=${target}"`);
+      seen.push([...res.text.matchAll(/<li data-event="([a-z_\d]+)">/g)].map((m) => m[1]!));
+      pages.push(res.text);
+      next = /href="([^"]+)" rel="next">Earlier events/.exec(res.text)?.[1]?.replaceAll('&amp;', '&');
+    }
+    const stepsFrom = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `step_${from + i}`);
+    expect(seen).toEqual([stepsFrom(55, 104), stepsFrom(5, 54), ['created', ...stepsFrom(1, 4)]]);
+    expect(pages[0]).not.toContain('by boss');
+    expect(pages[1]).toContain('by boss');
+
+    const before = await state(g.id, target);
+    for (const bad of ['x', '-1', '1e3', '1234567890123456']) {
+      const res = await client.get(`${path}/cases/${number}?before=${bad}`);
+      expect([bad, res.status, errorCodeOf(res)]).toEqual([bad, 400, 'INVALID_INPUT']);
+      expect(res.text).toContain('`before` is an event number.');
+    }
+    expect(await state(g.id, target)).toEqual(before);
+  });
+
   it('says what to do on a server without cases', async () => {
     const { client, path } = await signedIn();
     expect((await client.get(path)).text).toContain('data-empty="cases"');

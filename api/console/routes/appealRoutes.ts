@@ -1,10 +1,10 @@
 import { appealDecisionOperation } from '../../../src/appeals/appealDecisionOperation.js';
 import { AppealDecisionRequest } from '../../../src/appeals/contract.js';
 import { decideAppeal } from '../../../src/appeals/decideAppeal.js';
-import { readAppealDetail, readAppealPage } from '../../../src/appeals/readAppeals.js';
+import { readAppealConversationPage, readAppealPage } from '../../../src/appeals/readAppeals.js';
 import { memberNames } from '../../../src/console/memberNames.js';
 import { AppError } from '../../../src/core/errors.js';
-import { readCaseDetail } from '../../../src/moderation/readModeration.js';
+import { readCase } from '../../../src/moderation/readModeration.js';
 import type { AppDeps } from '../../context.js';
 import { requireFeature } from '../consoleFeatures.js';
 import { idParam, managedServer } from '../consoleDeps.js';
@@ -15,9 +15,10 @@ import { APPEAL_DECISION_FIELDS, APPEAL_FILTERS, AppealPage, appealPath, Appeals
 import { FeatureOffPage } from '../views/featureOff.js';
 import type { FieldError } from '../views/formParts.js';
 import { postDecision } from './decisionRoute.js';
-import { listQueryOf } from './listQuery.js';
+import { cursorOf, listQueryOf } from './listQuery.js';
 
 const PAGE_SIZE = 25;
+const CONVERSATION_PAGE = 50;
 
 /** The decision form's input, checked by the API's own schema, or a 400 naming each field to fix. */
 function decisionOf(form: URLSearchParams) {
@@ -34,7 +35,7 @@ function decisionOf(form: URLSearchParams) {
 /** The appeal's ban case, or null when it has none or the case was deleted since. */
 async function banCaseOf(deps: AppDeps, guildId: string, caseNumber: number | null) {
   if (caseNumber === null) return null;
-  return readCaseDetail(deps.db, guildId, caseNumber).catch((err: unknown) => {
+  return readCase(deps.db, guildId, caseNumber).catch((err: unknown) => {
     if (err instanceof AppError && err.code === 'CASE_NOT_FOUND') return null;
     throw err;
   });
@@ -47,10 +48,14 @@ export function appealRoutes(router: ConsoleRouter, deps: AppDeps): void {
   async function appealOf(ctx: ConsoleContext) {
     const server = await managedServer(ctx, deps);
     requireFeature(server.guild, 'appeals');
-    const appeal = await readAppealDetail(deps.db, server.guild.id, idParam(ctx, 'number'));
+    const number = idParam(ctx, 'number');
+    const before = cursorOf(ctx, 'a message number', 'before', 15);
+    const { appeal, messages, earlierCursor } = await readAppealConversationPage(deps.db, server.guild.id, number, { before, limit: CONVERSATION_PAGE });
     const banCase = await banCaseOf(deps, server.guild.id, appeal.banCaseNumber);
-    const names = await memberNames(deps.memberCache, server.guild.id, [appeal.decidedBy, banCase?.moderatorId ?? null, ...appeal.messages.map((m) => m.authorId)].filter((id) => id !== null));
-    return { ...server, appeal, banCase, names };
+    // Names for the people on this page only: the decider, the ban's moderator, the authors of the messages shown.
+    const names = await memberNames(deps.memberCache, server.guild.id, [appeal.decidedBy, banCase?.moderatorId ?? null, ...messages.map((m) => m.authorId)].filter((id) => id !== null));
+    const earlierHref = earlierCursor && `${appealPath(server.guild.id, number)}?before=${earlierCursor}`;
+    return { ...server, appeal, conversation: { messages, earlierHref }, banCase, names };
   }
 
   router.get(base, async (ctx) => {
@@ -63,12 +68,12 @@ export function appealRoutes(router: ConsoleRouter, deps: AppDeps): void {
   });
 
   router.get(`${base}/:number`, async (ctx) => {
-    const { guild, viewer, appeal, banCase, names } = await appealOf(ctx);
-    sendPage(ctx, AppealPage({ viewer, guild, appeal, banCase, names }));
+    const { guild, viewer, appeal, conversation, banCase, names } = await appealOf(ctx);
+    sendPage(ctx, AppealPage({ viewer, guild, appeal, conversation, banCase, names }));
   });
 
   router.post(`${base}/:number/decision`, async (ctx) => {
-    const { appeal, banCase, names, ...server } = await appealOf(ctx);
+    const { appeal, conversation, banCase, names, ...server } = await appealOf(ctx);
     const { guild, viewer } = server;
     await postDecision(ctx, deps, {
       server,
@@ -77,7 +82,7 @@ export function appealRoutes(router: ConsoleRouter, deps: AppDeps): void {
       decide: decideAppeal,
       operation: appealDecisionOperation,
       then: appealPath(guild.id, appeal.number),
-      page: (form) => AppealPage({ viewer, guild, appeal, banCase, names, form }),
+      page: (form) => AppealPage({ viewer, guild, appeal, conversation, banCase, names, form }),
     });
   });
 }

@@ -18,6 +18,7 @@ import { ADJUST_FIELDS, BankMemberPage, ConfirmRemovalPage, type BankMember } fr
 import { bankMemberPath } from '../views/bankPages.js';
 import type { FormProblem, FormState } from '../views/formParts.js';
 import type { Viewer } from '../views/layout.js';
+import { cursorOf } from './listQuery.js';
 
 const LEDGER_PAGE = 25;
 const FIELD_OF_INPUT: Record<string, string> = { type: ADJUST_FIELDS.type, amount: ADJUST_FIELDS.amount, reason: ADJUST_FIELDS.reason };
@@ -82,11 +83,10 @@ export function bankMemberRoutes(router: ConsoleRouter, deps: AppDeps): void {
   }
 
   async function sendMemberPage(ctx: ConsoleContext, guild: GuildRecord, viewer: Viewer, member: BankMember, form?: FormState): Promise<void> {
-    const raw = typeof ctx.query.before === 'string' ? ctx.query.before : undefined;
-    if (raw !== undefined && !/^\d{1,15}$/.test(raw)) throw new ConsoleRefusal('INVALID_INPUT', '`before` is a transaction number.');
+    const before = cursorOf(ctx, 'a transaction number', 'before', 15);
     const [{ balance, currency }, ledger] = await Promise.all([
       readBalance(deps.db, guild.id, member.userId),
-      readLedgerPage(deps.db, guild.id, member.userId, { limit: LEDGER_PAGE, before: raw === undefined ? undefined : Number(raw) }),
+      readLedgerPage(deps.db, guild.id, member.userId, { limit: LEDGER_PAGE, before }),
     ]);
     const olderHref = ledger.nextCursor && `${bankMemberPath(guild.id, member.userId)}?before=${ledger.nextCursor}`;
     sendPage(ctx, BankMemberPage({ viewer, guild, member, balance, currency, ledger: ledger.items, olderHref, form }), form?.problem?.status);

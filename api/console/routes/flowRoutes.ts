@@ -1,4 +1,3 @@
-import { ConsoleRefusal } from '../../../src/console/errors.js';
 import { toFlowBody } from '../../../src/flows/flowViews.js';
 import { changeFlowEnabled, removeFlow, requireFlow } from '../../../src/flows/manageFlows.js';
 import { readFlowRunNodes, readFlowRunPage } from '../../../src/flows/readFlowRuns.js';
@@ -12,16 +11,9 @@ import { sendPage } from '../render.js';
 import { FeatureOffPage } from '../views/featureOff.js';
 import { ConfirmFlowPage, flowPath, FlowPage, FlowsPage, flowsPath } from '../views/flowPages.js';
 import { FlowRunPage } from '../views/flowRunPage.js';
+import { cursorOf } from './listQuery.js';
 
 const PAGE_SIZE = 25;
-
-/** A keyset cursor from the query (a record id), or a 400 naming it. */
-function cursorOf(ctx: ConsoleContext, name: 'after' | 'before'): number | undefined {
-  const raw = ctx.query[name];
-  if (raw === undefined || raw === '') return undefined;
-  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) throw new ConsoleRefusal('INVALID_INPUT', `\`${name}\` is a record number.`);
-  return Number(raw);
-}
 
 /**
  * Flows: the list, a flow with its runs, one run node by node, enable / disable / delete (the admin CLI's use cases,
@@ -41,7 +33,7 @@ export function flowRoutes(router: ConsoleRouter, deps: AppDeps): void {
   router.get(base, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);
     if (!guild.features.includes('flows')) return sendPage(ctx, FeatureOffPage({ viewer, guild, feature: 'flows', active: 'flows', title: 'Flows', then: 'flows' }));
-    const page = await readFlowPage(deps.db, guild.id, { after: cursorOf(ctx, 'after'), limit: PAGE_SIZE });
+    const page = await readFlowPage(deps.db, guild.id, { after: cursorOf(ctx, 'a flow id', 'after'), limit: PAGE_SIZE });
     sendPage(ctx, FlowsPage({ viewer, guild, flows: page.items, moreHref: page.nextCursor && `${flowsPath(guild.id)}?after=${page.nextCursor}` }));
   });
 
@@ -55,7 +47,7 @@ export function flowRoutes(router: ConsoleRouter, deps: AppDeps): void {
 
   router.get(`${base}/:flowId`, async (ctx) => {
     const { guild, viewer, flow } = await flowOf(ctx);
-    const page = await readFlowRunPage(deps.db, guild.id, flow.id, { before: cursorOf(ctx, 'before'), limit: PAGE_SIZE });
+    const page = await readFlowRunPage(deps.db, guild.id, flow.id, { before: cursorOf(ctx, 'a run id'), limit: PAGE_SIZE });
     const shown = await takeShownOnce(ctx, deps);
     const webhookPath = typeof shown?.webhookPath === 'string' ? shown.webhookPath : undefined;
     const olderHref = page.nextCursor && `${flowPath(guild.id, flow.id)}?before=${page.nextCursor}`;

@@ -3,12 +3,13 @@ import type { ConsoleContext } from '../consoleState.js';
 
 /**
  * A list's cursor (a record number; `before` for a newest-first list, `after` for one in order), refused 400
- * INVALID_INPUT when it is not one: "`before` is <what>."
+ * INVALID_INPUT when it is not one: "`before` is <what>." At most `digits` digits: 9 for a number kept in an integer
+ * column (a longer one would overflow it in the query), 15 for a bigserial id (still exact as a JS number).
  */
-export function cursorOf(ctx: ConsoleContext, what: string, name: 'before' | 'after' = 'before'): number | undefined {
-  const before = typeof ctx.query[name] === 'string' ? ctx.query[name] : undefined;
-  if (before !== undefined && !/^\d{1,9}$/.test(before)) throw new ConsoleRefusal('INVALID_INPUT', `\`${name}\` is ${what}.`);
-  return before === undefined ? undefined : Number(before);
+export function cursorOf(ctx: ConsoleContext, what: string, name: 'before' | 'after' = 'before', digits: 9 | 15 = 9): number | undefined {
+  const raw = typeof ctx.query[name] === 'string' ? ctx.query[name] : undefined;
+  if (raw !== undefined && !new RegExp(`^\\d{1,${digits}}$`).test(raw)) throw new ConsoleRefusal('INVALID_INPUT', `\`${name}\` is ${what}.`);
+  return raw === undefined ? undefined : Number(raw);
 }
 
 /**

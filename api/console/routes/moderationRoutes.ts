@@ -1,7 +1,7 @@
 import { ConsoleRefusal } from '../../../src/console/errors.js';
 import { memberNames } from '../../../src/console/memberNames.js';
 import { ModCasesQuery } from '../../../src/moderation/contract.js';
-import { readCaseDetail, readCasePage } from '../../../src/moderation/readModeration.js';
+import { readCasePage, readCaseTimelinePage } from '../../../src/moderation/readModeration.js';
 import type { AppDeps } from '../../context.js';
 import { requireFeature } from '../consoleFeatures.js';
 import { idParam, managedServer } from '../consoleDeps.js';
@@ -10,9 +10,11 @@ import { sendPage } from '../render.js';
 import { CasePage } from '../views/casePage.js';
 import { FeatureOffPage } from '../views/featureOff.js';
 import { CaseFinderPage, CasesPage, casesOfPath, moderationPath, type CaseFilters, type CasePerson } from '../views/moderationPages.js';
+import { cursorOf } from './listQuery.js';
 import { findMember } from './memberPick.js';
 
 const PAGE_SIZE = 25;
+const TIMELINE_PAGE = 50;
 const FILTERS = ['action', 'source', 'userId', 'moderatorId', 'active'] as const;
 
 /** The list's filters and cursor, checked by the API's own query schema; a wrong one is 400 INVALID_INPUT naming it. */
@@ -61,8 +63,12 @@ export function moderationRoutes(router: ConsoleRouter, deps: AppDeps): void {
   router.get(`${base}/cases/:number`, async (ctx) => {
     const { guild, viewer } = await managedServer(ctx, deps);
     requireFeature(guild, 'moderation');
-    const found = await readCaseDetail(deps.db, guild.id, idParam(ctx, 'number'));
-    const names = await memberNames(deps.memberCache, guild.id, [found.userId, found.moderatorId, ...found.events.flatMap((e) => (e.actorId ? [e.actorId] : []))]);
-    sendPage(ctx, CasePage({ viewer, guild, found, names }));
+    const number = idParam(ctx, 'number');
+    const before = cursorOf(ctx, 'an event number', 'before', 15);
+    const { found, events, earlierCursor } = await readCaseTimelinePage(deps.db, guild.id, number, { before, limit: TIMELINE_PAGE });
+    // Names for this page only: the member, the moderator and the actors of the events shown.
+    const names = await memberNames(deps.memberCache, guild.id, [found.userId, found.moderatorId, ...events.flatMap((e) => (e.actorId ? [e.actorId] : []))]);
+    const earlierHref = earlierCursor && `${moderationPath(guild.id)}/cases/${number}?before=${earlierCursor}`;
+    sendPage(ctx, CasePage({ viewer, guild, found, timeline: { events, earlierHref }, names }));
   });
 }

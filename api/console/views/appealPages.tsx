@@ -1,4 +1,5 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
+import type { AppealFields } from '../../../src/appeals/appealViews.js';
 import type { AppealBody, AppealDetailBody } from '../../../src/appeals/contract.js';
 import type { ModCaseBody } from '../../../src/moderation/contract.js';
 import { DecisionForm, type DecisionLabels } from './decisionForm.js';
@@ -7,6 +8,7 @@ import { ApplyingNotice, DecidedEntry } from './decisionRecord.js';
 import { ErrorSummary, type FormState } from './formParts.js';
 import { isoTimeOrDash as when, Layout, type Viewer } from './layout.js';
 import { ListView, optionsOf } from './listView.js';
+import { OlderLink } from './olderLink.js';
 import { nameOf, type Names } from './ticketPages.js';
 
 /** The queue's filters: `open` (the default) is every appeal waiting for a decision, as in the API. */
@@ -87,7 +89,34 @@ function BanCase(props: { banCase: ModCaseBody | null; names: Names; number: num
   );
 }
 
-export function AppealPage(props: { viewer: Viewer; guild: GuildRecord; appeal: AppealDetailBody; banCase: ModCaseBody | null; names: Names; form?: FormState }) {
+/** One page of the conversation: the latest messages first, each page in reading order, the earlier ones linked above it. */
+export interface ConversationPage {
+  messages: AppealDetailBody['messages'];
+  earlierHref: string | null;
+}
+
+function Conversation(props: { appeal: AppealFields; page: ConversationPage; names: Names }) {
+  const { appeal: a, page, names } = props;
+  return (
+    <>
+      <h2>Conversation</h2>
+      <OlderLink href={page.earlierHref} label="Earlier messages" />
+      {page.messages.length === 0 ? (
+        <p class="muted">No message yet.</p>
+      ) : (
+        <ol class="conversation">
+          {page.messages.map((m) => (
+            <li>
+              <strong>{m.author === 'user' ? appellant(a) : m.authorId ? nameOf(names, m.authorId) : 'Staff'}</strong> ({when(m.createdAt)}): {m.text}
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}
+
+export function AppealPage(props: { viewer: Viewer; guild: GuildRecord; appeal: AppealFields; conversation: ConversationPage; banCase: ModCaseBody | null; names: Names; form?: FormState }) {
   const { guild, appeal: a, names } = props;
   return (
     <Layout title={`Appeal #${a.number}`} viewer={props.viewer} server={nav(guild)} hasErrors={!!props.form?.problem}>
@@ -110,18 +139,7 @@ export function AppealPage(props: { viewer: Viewer; guild: GuildRecord; appeal: 
       <h2>The ban</h2>
       <BanCase banCase={props.banCase} names={names} number={a.banCaseNumber} banReason={a.banReason} />
       <AnswerList answers={a.answers.map((q) => ({ label: q.label, text: answerText(q.value) }))} />
-      <h2>Conversation</h2>
-      {a.messages.length === 0 ? (
-        <p class="muted">No message yet.</p>
-      ) : (
-        <ol class="conversation">
-          {a.messages.map((m) => (
-            <li>
-              <strong>{m.author === 'user' ? appellant(a) : m.authorId ? nameOf(names, m.authorId) : 'Staff'}</strong> ({when(m.createdAt)}): {m.text}
-            </li>
-          ))}
-        </ol>
-      )}
+      <Conversation appeal={a} page={props.conversation} names={names} />
       {DECIDABLE.has(a.status) && <DecisionForm viewer={props.viewer} action={`${appealPath(guild.id, a.number)}/decision`} labels={APPEAL_DECISION} form={props.form} />}
       <p>
         <a href={appealsPath(guild.id)}>Back to the appeals</a>

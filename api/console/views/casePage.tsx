@@ -1,14 +1,20 @@
 import type { ComponentChildren } from 'preact';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { z } from '../../../src/core/zod.js';
-import type { ModCaseDetail } from '../../../src/moderation/contract.js';
+import type { ModCaseBody, ModCaseDetail } from '../../../src/moderation/contract.js';
 import { durationText } from './durationText.js';
 import { isoTime, Layout, type Viewer } from './layout.js';
+import { OlderLink } from './olderLink.js';
 import { memberOf, moderationPath, moderatorOf, nav, newActionPath, stateOf } from './moderationPages.js';
 import { nameOf, type Names } from './ticketPages.js';
 
-type CaseDetail = z.infer<typeof ModCaseDetail>;
-type CaseEvent = CaseDetail['events'][number];
+type CaseEvent = z.infer<typeof ModCaseDetail>['events'][number];
+
+/** One page of the timeline: the latest events first, each page in reading order, the earlier ones linked above it. */
+export interface TimelinePage {
+  events: CaseEvent[];
+  earlierHref: string | null;
+}
 
 const field = (data: unknown, key: string) => (data && typeof data === 'object' ? (data as Record<string, unknown>)[key] : undefined);
 const DM_STATUS = { sent: 'sent', failed: 'could not be delivered (the member does not accept direct messages)', off: 'not sent (off in the settings)' } as const;
@@ -32,7 +38,7 @@ function describeEvent(e: CaseEvent, guildId: string): ComponentChildren {
   }
 }
 
-export function CasePage(props: { viewer: Viewer; guild: GuildRecord; found: CaseDetail; names: Names }) {
+export function CasePage(props: { viewer: Viewer; guild: GuildRecord; found: ModCaseBody; timeline: TimelinePage; names: Names }) {
   const { guild, found: c, names } = props;
   return (
     <Layout title={`Case #${c.number}: ${c.action}`} viewer={props.viewer} server={nav(guild)}>
@@ -75,8 +81,9 @@ export function CasePage(props: { viewer: Viewer; guild: GuildRecord; found: Cas
         </dd>
       </dl>
       <h2>Timeline</h2>
+      <OlderLink href={props.timeline.earlierHref} label="Earlier events" />
       <ol class="timeline" data-timeline>
-        {c.events.map((e) => (
+        {props.timeline.events.map((e) => (
           <li data-event={e.type}>
             {e.createdAt ? isoTime(new Date(e.createdAt)) : '—'}: {describeEvent(e, guild.id)}
             {e.actorId && <> by {nameOf(names, e.actorId)}</>}

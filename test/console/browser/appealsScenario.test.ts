@@ -21,6 +21,10 @@ describe('ban appeals in a real browser', { timeout: 120_000 }, () => {
     await banPlatformUser(db(), { guildId: guild.id, userId, reason: 'spam' });
     const answers = [{ id: 'why', type: 'paragraph', label: 'Why should we unban you?', value: 'I changed.' }];
     const { number } = await fileTestAppeal(db(), guild.id, { userId, userTag: 'ada', banReason: 'spam', answers, at: new Date() });
+    // More than a page of conversation (50 messages), so the appeal links its earlier messages.
+    const at = new Date('2026-11-20T10:00:00.000Z');
+    const said = Array.from({ length: 52 }, (_, i) => ({ guild_id: guild.id, appeal_number: number, author: 'user' as const, author_id: userId, text: `Message ${i + 1}: please reconsider.`, created_at: new Date(at.getTime() + i * 60_000) }));
+    await db().insertInto('appeal_messages').values(said).execute();
 
     for (const width of [1100, 390]) {
       const { page } = await browser.open();
@@ -34,6 +38,15 @@ describe('ban appeals in a real browser', { timeout: 120_000 }, () => {
       await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, width === 390 ? 'phone-appeal' : 'appeal');
+      if (width === 390) {
+        await page.getByRole('link', { name: 'Earlier messages' }).click();
+        await page.waitForURL(/before=/);
+        expect(await page.getByText('Message 2: please reconsider.').count()).toBe(1);
+        expect(await page.getByRole('link', { name: 'Earlier messages' }).count()).toBe(0);
+        await expectFitsWidth(page);
+        await expectAccessible(page);
+        await screenshot(page, 'phone-appeal-earlier');
+      }
     }
 
     const { page } = await browser.open();

@@ -17,6 +17,9 @@ describe('moderation in a real browser', { timeout: 120_000 }, () => {
     const target = await addTestMember(db(), guild, { username: 'spammer', roleIds: [guild.roles.member] });
     await insertCase(db(), newTestCase(guild.id, { userId: target, moderatorId: guild.moderatorId, reason: 'spam in #general' }));
     await insertCase(db(), newTestCase(guild.id, { action: 'timeout', userId: target, moderatorId: guild.moderatorId, reason: 'more spam', source: 'api', durationSeconds: 3_600 }));
+    // More than a page of timeline (50 events) on case #1, so the case links its earlier events.
+    const dms = Array.from({ length: 51 }, () => ({ guild_id: guild.id, case_number: 1, type: 'dm', actor_id: null, data: JSON.stringify({ status: 'failed' }), created_at: new Date('2026-05-01T10:00:01.000Z') }));
+    await db().insertInto('moderation_case_events').values(dms).execute();
     const base = `${app.baseUrl}/console/servers/${guild.id}/moderation`;
 
     for (const width of [1100, 390]) {
@@ -44,6 +47,16 @@ describe('moderation in a real browser', { timeout: 120_000 }, () => {
       await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, `${phone}moderation-case`);
+      if (phone) {
+        await page.getByRole('link', { name: 'Earlier events' }).click();
+        await page.waitForURL(/before=/);
+        expect(await page.locator('li[data-event="created"]').count()).toBe(1);
+        expect(await page.getByRole('link', { name: 'Earlier events' }).count()).toBe(0);
+        await expectFitsWidth(page);
+        await expectAccessible(page);
+        await screenshot(page, 'phone-moderation-case-earlier');
+        await page.goBack();
+      }
       await page.getByRole('link', { name: 'Take an action on this member' }).click();
       expect(await page.getByRole('radio', { name: /spammer/ }).isChecked()).toBe(true);
       await expectFitsWidth(page);
