@@ -22,7 +22,7 @@ const deployFlow: FlowDefinitionInput = {
 };
 
 describe('flows in a real browser', { timeout: 120_000 }, () => {
-  it('walks the list, a flow with its runs, a run node by node, the editor with a refused definition, and the disable confirmation', async () => {
+  it('walks the list, the new flow page, a flow with its runs, a run node by node, the editor with a refused definition, a new webhook flow, and the disable confirmation', async () => {
     const guild = await managedGuild(db(), 'Flows Guild');
     const { flow, webhookToken } = await db()
       .transaction()
