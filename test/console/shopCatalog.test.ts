@@ -5,13 +5,13 @@ import { ITEM_DEFAULTS, shopRequests } from '../api/shop/shopBed.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { snowflake } from '../harness/fixtures.js';
 import { errorCodeOf, fieldErrorOf } from './consoleClient.js';
-import { idsOn, olderOf, shopConsole, shopGuild } from './shopBed.js';
+import { channelsShown, idsOn, olderOf, shopConsole, shopGuild } from './shopBed.js';
 import { featureOff } from './ticketBed.js';
 
 // The catalog's pages and actions start no workflow: no worker here (purchases and refunds: shopPurchases.test.ts).
 const { db, app } = useApiTestBed({ env: { CONSOLE_SIGN_IN_LIMIT: '1000' } });
 const { item, store } = shopRequests(db, app);
-const { signedIn, state, shopAudit } = shopConsole(db, app);
+const { signedIn, withChannels, state, shopAudit } = shopConsole(db, app);
 
 describe('stores', () => {
   it('lists Main first, then the stores in order with their items on sale, paged by an older link', async () => {
@@ -68,19 +68,6 @@ describe('stores', () => {
     expect(fieldErrorOf(res.text, field)).toBe(message);
     expect(await state(guild.id)).toEqual(before);
   });
-
-  /** A shop server with text channels (#general, #news) and a voice channel a store cannot be shown in. */
-  async function withChannels() {
-    const signed = await signedIn();
-    const ids = { general: snowflake(), news: snowflake(), voice: snowflake() };
-    await upsertPlatformChannels(db(), signed.guild.id, [
-      { channelId: ids.general, name: 'general', type: 'text', position: 1 },
-      { channelId: ids.news, name: 'news', type: 'announcement', position: 2 },
-      { channelId: ids.voice, name: 'Lounge', type: 'voice', position: 3 },
-    ]);
-    return { ...signed, ids };
-  }
-  const channelsShown = (html: string) => /<p data-store-channels="true">Channels: ([^<]*)<\/p>/.exec(html)?.[1];
 
   it("saves a store's channels picked by name through the catalog use case and shows them by name on the store's page", async () => {
     const { guild, client, path, ids } = await withChannels();
