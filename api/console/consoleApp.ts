@@ -18,6 +18,7 @@ import { deliverySearchRoutes } from './routes/deliverySearchRoutes.js';
 import { endpointToolRoutes } from './routes/endpointToolRoutes.js';
 import { giveawayDrawRoutes } from './routes/giveawayDrawRoutes.js';
 import { giveawayRoutes } from './routes/giveawayRoutes.js';
+import { flowCreateRoutes } from './routes/flowCreateRoutes.js';
 import { flowDefinitionRoutes } from './routes/flowDefinitionRoutes.js';
 import { flowRoutes } from './routes/flowRoutes.js';
 import { discordSignInRoutes } from './routes/discordSignInRoutes.js';
@@ -69,6 +70,7 @@ export function consoleApp(deps: AppDeps): Koa.Middleware<RequestState> {
   giveawayRoutes(router, deps);
   giveawayDrawRoutes(router, deps);
   shopRoutes(router, deps);
+  flowCreateRoutes(router, deps);
   flowRoutes(router, deps);
   flowDefinitionRoutes(router, deps);
   inviteRoutes(router, deps);

@@ -3,9 +3,9 @@ import { finishFlowRun, insertFlowRun } from '../../db/flows/runs.js';
 import type { FlowDefinitionInput } from '../../src/flows/definition.js';
 import { createFlow } from '../../src/flows/manageFlows.js';
 import { eventually } from '../harness/eventually.js';
-import { createHttpClient } from '../harness/httpClient.js';
+import { createHttpClient, type TestResponse } from '../harness/httpClient.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
-import { consoleClient, errorCodeOf, managedGuild } from './consoleClient.js';
+import { consoleClient, consoleUserAudit, errorCodeOf, managedGuild } from './consoleClient.js';
 import { featureOff } from './ticketBed.js';
 
 // Runs go through the real flow workflow on a real worker, started by the flow's webhook URL.
@@ -58,6 +58,10 @@ const consoleAudit = (guildId: string) =>
     .where('actor_type', '=', 'console_user')
     .orderBy('id')
     .execute();
+const flowCount = async (guildId: string) => (await db().selectFrom('flows').select('id').where('guild_id', '=', guildId).execute()).length;
+/** The text of a page's definition textarea, unescaped. */
+const textareaOf = (html: string) =>
+  /<textarea id="flow-definition"[^>]*>([^<]*)<\/textarea>/.exec(html)![1]!.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
 const ids = (html: string, attr: string) => [...html.matchAll(new RegExp(`data-${attr}="([^"]+)"`, 'g'))].map((m) => m[1]);
 
 describe('the flows pages', () => {
@@ -86,7 +90,12 @@ describe('the flows pages', () => {
     expect([page.status, page.text.includes('data-feature-off="flows"')]).toEqual([200, true]);
     const res = await client.post(`${s}/${flow.id}/disable`, {}, { form: 'x' });
     expect([res.status, errorCodeOf(res)]).toEqual([409, 'FEATURE_DISABLED']);
+    const page2 = await client.get(`${s}/new`);
+    expect([page2.status, errorCodeOf(page2)]).toEqual([409, 'FEATURE_DISABLED']);
+    const create = await client.post(`${s}/new`, { definition: JSON.stringify(deployFlow()) }, { form: 'x' });
+    expect([create.status, errorCodeOf(create)]).toEqual([409, 'FEATURE_DISABLED']);
     expect(await flowRow(flow.id)).toMatchObject({ enabled: true, version: 1 });
+    expect(await flowCount(guild.id)).toBe(1);
   });
 
   it("show a flow's runs with their status, and a run node by node, from the real workflow", async () => {
@@ -193,6 +202,44 @@ describe('the flows pages', () => {
     expect((await createHttpClient(app.baseUrl)('POST', path!, { body: { status: 'ok' } })).status).toBe(202);
   });
 
+  it("create a flow from the prefilled definition through the CLI's use case, disabled, audited with the console user; the same form sent again creates nothing more", async () => {
+    const { guild, client, s } = await signedIn();
+    const list = await client.get(s);
+    expect(list.text).toContain(`<a href="${s}/new">New flow</a>`);
+    const page = await client.get(`${s}/new`);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<input type="checkbox" id="flow-enabled" name="flow-enabled" value="on"\s*\/?>/);
+    expect(page.text).toMatch(/data-node="start" data-node-errors="0"/);
+    const prefilled = textareaOf(page.text);
+    const res = await client.post(`${s}/new`, { definition: prefilled });
+    const [made] = await db().selectFrom('flows').select(['id', 'name', 'enabled', 'version', 'trigger_type']).where('guild_id', '=', guild.id).execute();
+    expect(made).toMatchObject({ name: 'New flow', enabled: false, version: 1, trigger_type: 'manual' });
+    expect([res.status, res.headers.location]).toEqual([303, `${s}/${made!.id}`]);
+    expect((await client.get(res.headers.location!)).text).not.toContain('data-webhook-path');
+    const again = await client.post(`${s}/new`, { definition: prefilled });
+    expect([again.status, again.headers.location]).toEqual([303, `${s}/${made!.id}`]);
+    expect(await flowCount(guild.id)).toBe(1);
+    expect(await consoleUserAudit(db(), guild.id)).toEqual([
+      { actor_type: 'console_user', actor_id: guild.managerId, action: 'flows.create', target_id: String(made!.id), data: { name: 'New flow', triggerType: 'manual', enabled: false } },
+    ]);
+  });
+
+  it('create an enabled webhook flow: its URL shown once on its page, and calling it runs the flow', async () => {
+    const { guild, client, s } = await signedIn();
+    await client.get(`${s}/new`);
+    const res = await client.post(`${s}/new`, { definition: JSON.stringify(deployFlow()), 'flow-enabled': 'on' });
+    expect(res.status).toBe(303);
+    const id = Number(res.headers.location!.split('/').pop());
+    expect(await flowRow(id)).toMatchObject({ name: 'Deploy notice', enabled: true, version: 1 });
+    const shown = await client.get(res.headers.location!);
+    const path = /data-webhook-path="true">[^<]*<code>&lt;api base>(\/hooks\/flows\/fwh_[A-Za-z0-9_-]+)<\/code>/.exec(shown.text)?.[1];
+    expect(path).toBeDefined();
+    expect((await client.get(res.headers.location!)).text).not.toContain('data-webhook-path');
+    const run = await runByWebhook(path!.slice('/hooks/flows/'.length), { status: 'ok' });
+    expect(await db().selectFrom('flow_runs').select(['flow_id', 'output']).where('execution_id', '=', run).executeTakeFirst()).toEqual({ flow_id: id, output: { said: 'shipped' } });
+    expect(await consoleAudit(guild.id)).toEqual([{ actor_type: 'console_user', actor_id: guild.managerId, action: 'flows.create', target_id: String(id) }]);
+  });
+
   const badNode = deployFlow();
   const cases: Array<[string, string, Record<string, string[]>, string[]]> = [
     ['text that is not JSON', '{"name": "x",', {}, ['The definition is not JSON']],
@@ -211,12 +258,8 @@ describe('the flows pages', () => {
     ['two triggers', JSON.stringify({ ...badNode, nodes: [...badNode.nodes, { id: 'again', type: 'trigger', trigger: { kind: 'manual' }, next: 'done' }] }), {}, ['a flow has exactly one trigger node (found 2)']],
   ];
 
-  it.each(cases)('refuse %s 422 INVALID_DEFINITION, each issue beside its node, the text kept, changing nothing', async (_name, text, byNode, onFlow) => {
-    const { guild, client, s } = await signedIn();
-    const { flow } = await saveFlow(guild.id, deployFlow());
-    const before = await flowRow(flow.id);
-    await client.get(`${s}/${flow.id}/definition`);
-    const res = await client.post(`${s}/${flow.id}/definition`, { definition: text });
+  /** A refused definition's page: 422 INVALID_DEFINITION, the text kept as sent, each issue beside its node or on the textarea. */
+  function expectRefused(res: TestResponse, text: string, byNode: Record<string, string[]>, onFlow: string[]) {
     expect([res.status, errorCodeOf(res)]).toEqual([422, 'INVALID_DEFINITION']);
     // The text as sent, escaped, in the textarea.
     const kept = text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -231,7 +274,26 @@ describe('the flows pages', () => {
       expect(res.text).toContain('href="#flow-definition"');
       expect(res.text).toMatch(new RegExp(`id="flow-definition-error"[^>]*>.*?${message.replace(/[()]/g, '\\$&')}`, 's'));
     }
+  }
+
+  it.each(cases)('refuse %s 422 INVALID_DEFINITION, each issue beside its node, the text kept, changing nothing', async (_name, text, byNode, onFlow) => {
+    const { guild, client, s } = await signedIn();
+    const { flow } = await saveFlow(guild.id, deployFlow());
+    const before = await flowRow(flow.id);
+    await client.get(`${s}/${flow.id}/definition`);
+    const res = await client.post(`${s}/${flow.id}/definition`, { definition: text });
+    expectRefused(res, text, byNode, onFlow);
     expect(await flowRow(flow.id)).toEqual(before);
+    expect(await consoleAudit(guild.id)).toEqual([]);
+  });
+
+  it.each(cases)('refuse a new flow with %s 422 INVALID_DEFINITION on the form, enabled kept, creating nothing', async (_name, text, byNode, onFlow) => {
+    const { guild, client, s } = await signedIn();
+    await client.get(`${s}/new`);
+    const res = await client.post(`${s}/new`, { definition: text, 'flow-enabled': 'on' });
+    expectRefused(res, text, byNode, onFlow);
+    expect(res.text).toMatch(/id="flow-enabled" name="flow-enabled" value="on" checked/);
+    expect(await flowCount(guild.id)).toBe(0);
     expect(await consoleAudit(guild.id)).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { DEFAULT_BANK_SETTINGS, saveBankSettings } from '../../db/bank/accounts.js';
-import { upsertPlatformRoles } from '../../db/platform/local.js';
+import { upsertPlatformChannels, upsertPlatformRoles } from '../../db/platform/local.js';
 import type { Database } from '../../db/schema.js';
 import { createTestKey, snowflake } from '../harness/fixtures.js';
 import type { TestApp } from '../harness/testApp.js';
@@ -33,6 +33,9 @@ export async function shopState(db: Kysely<Database>, guildId: string) {
   };
 }
 
+/** The channels a store's items page names, as shown. */
+export const channelsShown = (html: string) => /<p data-store-channels="true">Channels: ([^<]*)<\/p>/.exec(html)?.[1];
+
 /** The data-<attr> ids of a shop list's rows, in page order. */
 export const idsOn = (html: string, attr: string) => [...html.matchAll(new RegExp(`data-${attr}="(\\w+)"`, 'g'))].map((m) => m[1]);
 /** A list page's older link, unescaped, or undefined on its last page. */
@@ -46,8 +49,19 @@ export function shopConsole(db: () => Kysely<Database>, app: TestApp) {
     await client.signIn(guild.managerId);
     return { guild, client, path: `/console/servers/${guild.id}/shop` };
   }
+  /** signedIn, the server with text channels (#general, #news) and a voice channel a store cannot be shown in. */
+  async function withChannels() {
+    const signed = await signedIn();
+    const ids = { general: snowflake(), news: snowflake(), voice: snowflake() };
+    await upsertPlatformChannels(db(), signed.guild.id, [
+      { channelId: ids.general, name: 'general', type: 'text', position: 1 },
+      { channelId: ids.news, name: 'news', type: 'announcement', position: 2 },
+      { channelId: ids.voice, name: 'Lounge', type: 'voice', position: 3 },
+    ]);
+    return { ...signed, ids };
+  }
   const state = (guildId: string) => shopState(db(), guildId);
   const shopAudit = (guildId: string) =>
     db().selectFrom('audit_log').select(['actor_type', 'actor_id', 'action', 'target_id', 'data']).where('guild_id', '=', guildId).where('action', 'like', 'shop.%').orderBy('id').execute();
-  return { signedIn, state, shopAudit };
+  return { signedIn, withChannels, state, shopAudit };
 }

@@ -8,7 +8,7 @@ import { FormRejection } from '../formFlow.js';
 import type { FieldError } from '../views/formParts.js';
 import { ITEM_FIELDS } from '../views/shopItemForm.js';
 import { REFUND_FIELDS } from '../views/shopPurchasePages.js';
-import { STORE_FIELDS } from '../views/shopStorePages.js';
+import { STORE_CHANNEL_TYPES, STORE_FIELDS } from '../views/shopStorePages.js';
 
 // The shop's forms read into the catalog's fields, checked by the same schemas as the admin CLI's and the API's;
 // what is wrong comes back on the field, in words.
@@ -34,6 +34,7 @@ const STORE_MESSAGES: Record<string, [string, string]> = {
   description: [STORE_FIELDS.description, 'Give a description of at most 500 characters, or none.'],
   color: [STORE_FIELDS.color, 'Give a colour like #5865F2, or none.'],
   sortOrder: [STORE_FIELDS.sort, 'Give a position from 0 to 10,000.'],
+  channelIds: [STORE_FIELDS.channels, 'Pick at most 25 channels.'],
 };
 
 /** A number field as the schema takes it: empty is `empty`, a whole number is a number, anything else NaN (refused). */
@@ -59,17 +60,29 @@ function checked<S extends z.ZodType>(schema: S, value: unknown, messages: Recor
   throw new FormRejection(400, 'INVALID_INPUT', [...errors.values()]);
 }
 
-/** The store form's fields; the stores' channels are not on it (no channel-list picker): kept as they are. */
-export function storeFieldsOf(form: URLSearchParams): Omit<StoreFieldsInput, 'channelIds'> {
+/**
+ * The store form's fields. Its channels are the picker's ticks: each one of the server's text channels, or one the
+ * store already names (kept in sight by the picker even once the server no longer lists it).
+ */
+export function storeFieldsOf(form: URLSearchParams, directory: ServerDirectory, current?: StoreRecord): StoreFieldsInput {
+  const ticked = form.getAll(STORE_FIELDS.channels);
+  // The same channels in the picker's order are no change (the admin CLI may have saved them in another).
+  const same = current && ticked.length === current.channelIds.length && ticked.every((id) => current.channelIds.includes(id));
+  const channelIds = same ? current.channelIds : ticked;
+  const known = (id: string) => current?.channelIds.includes(id) || directory.channels.some((c) => c.id === id && STORE_CHANNEL_TYPES.includes(c.type));
+  if (!channelIds.every(known)) {
+    throw new FormRejection(400, 'INVALID_INPUT', [{ field: STORE_FIELDS.channels, message: 'Pick text channels of this server.' }]);
+  }
   const fields = {
     name: (form.get(STORE_FIELDS.name) ?? '').trim(),
     emoji: textOf(form.get(STORE_FIELDS.emoji)),
     description: textOf(form.get(STORE_FIELDS.description)),
     color: textOf(form.get(STORE_FIELDS.color)),
     enabled: form.get(STORE_FIELDS.enabled) === 'on',
+    channelIds,
     sortOrder: numberOf(form.get(STORE_FIELDS.sort), 0),
   };
-  return checked(StoreFields.omit({ channelIds: true }), fields, STORE_MESSAGES);
+  return checked(StoreFields, fields, STORE_MESSAGES);
 }
 
 /** A store id past the column's range is no store of this server (refused as such, not left to the database). */
@@ -103,18 +116,17 @@ export function itemFieldsOf(form: URLSearchParams, directory: ServerDirectory, 
   return checked(ItemFields, { ...held, ...sent }, ITEM_MESSAGES);
 }
 
-/** What an edit changes: the checked fields that differ from the item's (saving the form unchanged changes nothing). */
-export function itemChangesOf(form: URLSearchParams, directory: ServerDirectory, current: ShopItemRecord): Partial<ItemFieldsInput> {
-  const whole = itemFieldsOf(form, directory, current);
-  const changed = Object.entries(whole).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(current[key as keyof ShopItemRecord]));
-  return Object.fromEntries(changed) as Partial<ItemFieldsInput>;
+/** What an edit changes: the checked fields that differ from the record's (saving the form unchanged changes nothing). */
+function changesOf<T extends object>(whole: T, current: object): Partial<T> {
+  const changed = Object.entries(whole).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify((current as Record<string, unknown>)[key]));
+  return Object.fromEntries(changed) as Partial<T>;
 }
 
-/** What a store edit changes, as for an item. */
-export function storeChangesOf(form: URLSearchParams, current: StoreRecord): Partial<StoreFieldsInput> {
-  const whole = storeFieldsOf(form);
-  return Object.fromEntries(Object.entries(whole).filter(([key, value]) => value !== current[key as keyof StoreRecord])) as Partial<StoreFieldsInput>;
-}
+export const itemChangesOf = (form: URLSearchParams, directory: ServerDirectory, current: ShopItemRecord): Partial<ItemFieldsInput> =>
+  changesOf(itemFieldsOf(form, directory, current), current);
+
+export const storeChangesOf = (form: URLSearchParams, directory: ServerDirectory, current: StoreRecord): Partial<StoreFieldsInput> =>
+  changesOf(storeFieldsOf(form, directory, current), current);
 
 /** The stock form, checked by the API's PATCH body schema (0 to 1,000,000, empty is unlimited). */
 export function stockOf(form: URLSearchParams): number | null {

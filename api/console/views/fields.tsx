@@ -38,3 +38,12 @@ export function TextField(props: {
     </p>
   );
 }
+
+/** A checkbox with its label (sent as `on` when ticked). */
+export const CheckField = (props: { name: string; label: string; checked: boolean }) => (
+  <p>
+    <label class="check">
+      <input type="checkbox" id={props.name} name={props.name} value="on" checked={props.checked} /> {props.label}
+    </label>
+  </p>
+);

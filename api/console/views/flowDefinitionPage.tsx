@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { FlowBody } from '../../../src/flows/contract.js';
 import type { IssuesByNode } from '../../../src/flows/definitionIssues.js';
@@ -39,16 +40,14 @@ function NodeList({ laid }: { laid: IssuesByNode }) {
   );
 }
 
-export function FlowDefinitionPage(props: { viewer: Viewer; guild: GuildRecord; flow: FlowBody; form: DefinitionForm }) {
-  const { guild, flow, form } = props;
-  const action = `${flowPath(guild.id, flow.id)}/definition`;
+/**
+ * The definition's editor, for a new flow and for a flow's next version: the JSON in a textarea (no script needed),
+ * `children` (more fields) below it, and the node list where each refused node shows its issues.
+ */
+export function DefinitionEditor(props: { viewer: Viewer; action: string; form: DefinitionForm; submit: string; cancel: string; children?: ComponentChildren }) {
+  const { form, action } = props;
   return (
-    <Layout title={`Edit "${flow.name}"`} viewer={props.viewer} server={flowNav(guild)} hasErrors={!!form.problem}>
-      <ErrorSummary problem={form.problem} />
-      <p>
-        The flow's definition as JSON (docs/flows.md lists the nodes and their parameters). Saving makes version {flow.version + 1}: runs from then on use it,
-        runs in progress keep theirs.
-      </p>
+    <>
       <form method="post" action={action}>
         <FormFields viewer={props.viewer} action={action} />
         <p>
@@ -59,12 +58,27 @@ export function FlowDefinitionPage(props: { viewer: Viewer; guild: GuildRecord; 
             {form.text}
           </textarea>
         </p>
+        {props.children}
         <p>
-          <button type="submit">Save a new version</button> <a href={flowPath(guild.id, flow.id)}>Cancel</a>
+          <button type="submit">{props.submit}</button> <a href={props.cancel}>Cancel</a>
         </p>
       </form>
       <h2>Nodes</h2>
       <NodeList laid={form.laid} />
+    </>
+  );
+}
+
+export function FlowDefinitionPage(props: { viewer: Viewer; guild: GuildRecord; flow: FlowBody; form: DefinitionForm }) {
+  const { guild, flow, form } = props;
+  return (
+    <Layout title={`Edit "${flow.name}"`} viewer={props.viewer} server={flowNav(guild)} hasErrors={!!form.problem}>
+      <ErrorSummary problem={form.problem} />
+      <p>
+        The flow's definition as JSON (docs/flows.md lists the nodes and their parameters). Saving makes version {flow.version + 1}: runs from then on use it,
+        runs in progress keep theirs.
+      </p>
+      <DefinitionEditor viewer={props.viewer} action={`${flowPath(guild.id, flow.id)}/definition`} form={form} submit="Save a new version" cancel={flowPath(guild.id, flow.id)} />
     </Layout>
   );
 }

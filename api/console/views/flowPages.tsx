@@ -5,6 +5,7 @@ import { isoTimeOrDash as when, Layout, type Viewer } from './layout.js';
 import { ListView } from './listView.js';
 
 export const flowsPath = (guildId: string) => `/console/servers/${guildId}/flows`;
+export const newFlowPath = (guildId: string) => `${flowsPath(guildId)}/new`;
 export const flowPath = (guildId: string, id: number) => `${flowsPath(guildId)}/${id}`;
 export const runPath = (guildId: string, executionId: number) => `${flowsPath(guildId)}/runs/${executionId}`;
 export const flowNav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'flows' as const });
@@ -15,11 +16,15 @@ export function FlowsPage(props: { viewer: Viewer; guild: GuildRecord; flows: Fl
   const { guild } = props;
   return (
     <Layout title="Flows" viewer={props.viewer} server={flowNav(guild)}>
+      <p>
+        A flow runs its nodes when its trigger fires: called by hand or through the API, at its webhook URL, or on a member joining or leaving.{' '}
+        <a href={newFlowPath(guild.id)}>New flow</a>
+      </p>
       <ListView
         caption="Flows, in the order they were created"
         columns={['Flow', 'Trigger', 'State', 'Version', 'Changed']}
         rows={props.flows}
-        empty={{ name: 'flows', text: 'This server has no flow yet. An operator creates one from a definition file with `npm run admin -- flow create` (docs/flows.md); you can then edit, enable and watch it here.' }}
+        empty={{ name: 'flows', text: 'This server has no flow yet. Create one with "New flow": write its definition (docs/flows.md), enable it, then watch its runs here.' }}
         row={(f) => (
           <tr data-flow={String(f.id)}>
             <td>
@@ -57,7 +62,7 @@ export function FlowPage(props: { viewer: Viewer; guild: GuildRecord; flow: Flow
     <Layout title={`Flow "${flow.name}"`} viewer={props.viewer} server={flowNav(guild)}>
       {props.webhookPath && (
         <p class="notice" data-webhook-path>
-          This flow now has a webhook trigger. Its URL, shown only now: <code>{`<api base>${props.webhookPath}`}</code>
+          This flow has a new webhook URL, shown only now: <code>{`<api base>${props.webhookPath}`}</code>
         </p>
       )}
       <dl>

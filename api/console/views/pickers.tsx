@@ -20,7 +20,7 @@ const ChannelTypeLabel: Record<DirectoryChannel['type'], string> = {
   other: '',
 };
 
-const channelLabel = (c: DirectoryChannel) => (ChannelTypeLabel[c.type] === '#' ? `#${c.name}` : `${c.name} (${ChannelTypeLabel[c.type] || c.type})`);
+export const channelLabel = (c: DirectoryChannel) => (ChannelTypeLabel[c.type] === '#' ? `#${c.name}` : `${c.name} (${ChannelTypeLabel[c.type] || c.type})`);
 
 /**
  * One channel of the server by its name, limited to the types the setting accepts (text channels for a message,
@@ -93,6 +93,34 @@ export function RolesPicker(props: PickerProps & { directory: ServerDirectory; s
           </label>
         ))
       )}
+    </fieldset>
+  );
+}
+
+/**
+ * Any number of channels of the types the setting accepts, as checkboxes like RolesPicker. A channel the setting
+ * names that the server no longer lists (deleted, or of another type) is shown ticked by its id, so saving keeps it
+ * in sight; untick it to drop it.
+ */
+export function ChannelsPicker(props: PickerProps & { directory: ServerDirectory; types: ReadonlyArray<DirectoryChannel['type']>; selected: readonly string[] }) {
+  const offered = props.directory.channels.filter((c) => props.types.includes(c.type));
+  const unknown = props.selected.filter((id) => !offered.some((c) => c.id === id));
+  return (
+    <fieldset id={props.name} {...invalidAttrs(props.problem, props.name, true)}>
+      <legend>{props.label}</legend>
+      {props.hint && <span class="muted hint">{props.hint}</span>}
+      <FieldMessage problem={props.problem} field={props.name} />
+      {offered.length === 0 && unknown.length === 0 && <p data-empty="channels">This server has no channel of that kind. Create one in Discord first.</p>}
+      {unknown.map((id) => (
+        <label class="check">
+          <input type="checkbox" name={props.name} value={id} checked /> Unknown channel {id}
+        </label>
+      ))}
+      {offered.map((c) => (
+        <label class="check">
+          <input type="checkbox" name={props.name} value={c.id} checked={props.selected.includes(c.id)} /> {channelLabel(c)}
+        </label>
+      ))}
     </fieldset>
   );
 }

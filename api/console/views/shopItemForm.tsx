@@ -1,11 +1,11 @@
 import type { ShopItemRecord } from '../../../db/shop/items.js';
 import type { StoreRecord } from '../../../db/shop/stores.js';
 import type { ServerDirectory } from '../../../src/console/serverDirectory.js';
-import { TextField } from './fields.js';
+import { CheckField, TextField } from './fields.js';
 import { FieldMessage, FormFields, invalidAttrs, type FormState } from './formParts.js';
 import type { Viewer } from './layout.js';
 import { RolePicker } from './pickers.js';
-import { CheckField, itemPath } from './shopParts.js';
+import { itemPath } from './shopParts.js';
 
 /** The ids (and names) of the item form's fields; the error summary links to them. */
 export const ITEM_FIELDS = {

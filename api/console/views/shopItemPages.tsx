@@ -6,10 +6,15 @@ import { DataTable } from './dataTable.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
 import { Layout, type Viewer } from './layout.js';
 import { OlderLink } from './olderLink.js';
+import { channelLabel } from './pickers.js';
 import { ItemFields, ITEM_FIELDS, StockForm } from './shopItemForm.js';
 import { itemPath, priceText, shopNav, shopPath, storeItemsPath, storeKey, type CurrencyName } from './shopParts.js';
 
 const TYPE_TEXT = { role: 'role', color: 'colour role', item: 'item' } as const;
+const channelName = (directory: ServerDirectory, id: string) => {
+  const channel = directory.channels.find((c) => c.id === id);
+  return channel ? channelLabel(channel) : `unknown channel ${id}`;
+};
 const roleName = (directory: ServerDirectory | undefined, id: string | null) => (id ? `@${directory?.roles.find((r) => r.id === id)?.name ?? id}` : '');
 
 export function StoreItemsPage(props: {
@@ -30,6 +35,7 @@ export function StoreItemsPage(props: {
         {' · '}
         <a href={shopPath(guild.id)}>All stores</a>
       </p>
+      {store && <p data-store-channels>Channels: {store.channelIds.length === 0 ? 'none' : store.channelIds.map((id) => channelName(props.directory, id)).join(', ')}</p>}
       <DataTable
         caption={`Items of ${name}, in store order`}
         columns={['Item', 'Kind', 'Price', 'Stock', 'State', <span class="visually-hidden">Actions</span>]}

@@ -1,6 +1,6 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 
-// What the shop's pages share: their paths, the nav entry, prices in the server's currency, a checkbox.
+// What the shop's pages share: their paths, the nav entry, prices in the server's currency.
 
 export const shopPath = (guildId: string) => `/console/servers/${guildId}/shop`;
 export const storeKey = (storeId: number | null) => (storeId === null ? 'main' : String(storeId));
@@ -16,12 +16,3 @@ export interface CurrencyName {
 }
 
 export const priceText = (amount: number, currency: CurrencyName) => `${amount.toLocaleString('en-US')} ${amount === 1 ? currency.name : currency.plural}`;
-
-/** A checkbox with its label (sent as `on` when ticked). */
-export const CheckField = (props: { name: string; label: string; checked: boolean }) => (
-  <p>
-    <label class="check">
-      <input type="checkbox" id={props.name} name={props.name} value="on" checked={props.checked} /> {props.label}
-    </label>
-  </p>
-);

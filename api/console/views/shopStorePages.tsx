@@ -1,11 +1,13 @@
 import type { GuildRecord } from '../../../db/guild/guilds.js';
 import type { StoreRecord } from '../../../db/shop/stores.js';
+import type { DirectoryChannel, ServerDirectory } from '../../../src/console/serverDirectory.js';
 import { DataTable } from './dataTable.js';
-import { TextField } from './fields.js';
+import { CheckField, TextField } from './fields.js';
 import { ErrorSummary, FormFields, type FormState } from './formParts.js';
 import { Layout, type Viewer } from './layout.js';
 import { OlderLink } from './olderLink.js';
-import { CheckField, shopNav, shopPath, storeItemsPath } from './shopParts.js';
+import { ChannelsPicker } from './pickers.js';
+import { shopNav, shopPath, storeItemsPath } from './shopParts.js';
 
 /** The ids (and names) of the store form's fields; the error summary links to them. */
 export const STORE_FIELDS = {
@@ -15,7 +17,11 @@ export const STORE_FIELDS = {
   color: 'store-color',
   enabled: 'store-enabled',
   sort: 'store-sort',
+  channels: 'store-channels',
 } as const;
+
+/** The channels a store may be shown in: text channels, where members use the shop. */
+export const STORE_CHANNEL_TYPES: ReadonlyArray<DirectoryChannel['type']> = ['text', 'announcement'];
 
 type StoreRow = { id: number | null; name: string; enabled: boolean; itemCount: number };
 
@@ -66,7 +72,7 @@ export function StoresPage(props: { viewer: Viewer; guild: GuildRecord; stores: 
 }
 
 /** A new store (`store` undefined) or an existing one; a form that came back shows what was sent. */
-export function StoreFormPage(props: { viewer: Viewer; guild: GuildRecord; store?: StoreRecord; form?: FormState }) {
+export function StoreFormPage(props: { viewer: Viewer; guild: GuildRecord; directory: ServerDirectory; store?: StoreRecord; form?: FormState }) {
   const { guild, store } = props;
   const action = store ? `${shopPath(guild.id)}/stores/${store.id}` : `${shopPath(guild.id)}/stores`;
   const problem = props.form?.problem;
@@ -82,6 +88,15 @@ export function StoreFormPage(props: { viewer: Viewer; guild: GuildRecord; store
         <TextField name={STORE_FIELDS.description} label="Description (optional)" hint="Up to 500 characters." value={text(STORE_FIELDS.description, store?.description)} maxLength={500} problem={problem} />
         <TextField name={STORE_FIELDS.color} label="Colour (optional)" hint="Like #5865F2." value={text(STORE_FIELDS.color, store?.color)} maxLength={7} problem={problem} />
         <TextField numeric name={STORE_FIELDS.sort} label="Position" hint="0 comes first, up to 10,000." value={text(STORE_FIELDS.sort, String(store?.sortOrder ?? 0))} problem={problem} />
+        <ChannelsPicker
+          name={STORE_FIELDS.channels}
+          label="Channels (optional)"
+          hint="Where the store is shown; at most 25."
+          directory={props.directory}
+          types={STORE_CHANNEL_TYPES}
+          selected={sent ? sent.getAll(STORE_FIELDS.channels) : (store?.channelIds ?? [])}
+          problem={problem}
+        />
         <CheckField name={STORE_FIELDS.enabled} label="Open: members can buy here" checked={sent ? sent.get(STORE_FIELDS.enabled) === 'on' : (store?.enabled ?? true)} />
         <button type="submit">{store ? 'Save the store' : 'Create the store'}</button> <a href={shopPath(guild.id)}>Cancel</a>
       </form>

@@ -22,7 +22,7 @@ const deployFlow: FlowDefinitionInput = {
 };
 
 describe('flows in a real browser', { timeout: 120_000 }, () => {
-  it('walks the list, a flow with its runs, a run node by node, the editor with a refused definition, and the disable confirmation', async () => {
+  it('walks the list, the new flow page, a flow with its runs, a run node by node, the editor with a refused definition, a new webhook flow, and the disable confirmation', async () => {
     const guild = await managedGuild(db(), 'Flows Guild');
     const { flow, webhookToken } = await db()
       .transaction()
@@ -42,7 +42,8 @@ describe('flows in a real browser', { timeout: 120_000 }, () => {
       await signInLocally(page, app.baseUrl, guild.managerId);
       await page.goto(s);
       for (const [name, next] of [
-        ['flows', () => page.getByRole('link', { name: 'Deploy notice' }).click()],
+        ['flows', () => page.getByRole('link', { name: 'New flow' }).click()],
+        ['flow-new', () => page.goto(s).then(() => page.getByRole('link', { name: 'Deploy notice' }).click())],
         ['flow', () => page.getByRole('link', { name: `#${executionId}` }).click()],
         ['flow-run', () => page.goto(`${s}/${flow.id}/definition`)],
         ['flow-definition', () => page.goto(`${s}/${flow.id}/disable`)],
@@ -66,6 +67,17 @@ describe('flows in a real browser', { timeout: 120_000 }, () => {
     expect(await page.locator('li[data-node="check"] .field-error').innerText()).toContain('names unknown node "nowhere"');
     await expectAccessible(page);
     await screenshot(page, 'flow-definition-error');
+
+    // A new webhook flow, enabled at once: its page shows the URL once.
+    await page.goto(s);
+    await page.getByRole('link', { name: 'New flow' }).click();
+    await page.getByLabel('Definition (JSON)').fill(JSON.stringify({ ...deployFlow, name: 'Release notice' }, null, 2));
+    await page.getByLabel(/Enable it at once/).check();
+    await page.getByRole('button', { name: 'Create the flow' }).click();
+    await expect.poll(() => page.locator('[data-webhook-path]').count()).toBe(1);
+    expect(await db().selectFrom('flows').select(['enabled']).where('guild_id', '=', guild.id).where('name', '=', 'Release notice').executeTakeFirst()).toEqual({ enabled: true });
+    await expectAccessible(page);
+    await screenshot(page, 'flow-created');
 
     await page.goto(`${s}/${flow.id}/disable`);
     await page.getByRole('button', { name: 'Disable the flow' }).click();

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { shopRequests } from '../../api/shop/shopBed.js';
+import { upsertPlatformChannels } from '../../../db/platform/local.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
+import { snowflake } from '../../harness/fixtures.js';
 import { shopGuild } from '../shopBed.js';
 import { expectAccessible, expectFitsWidth, screenshot, signInLocally, useBrowser } from './browser.js';
 
@@ -13,6 +15,10 @@ const browser = useBrowser();
 async function shopWithPurchase() {
   const guild = await shopGuild(db());
   const vip = await item(guild, { name: 'VIP pass', type: 'role', roleId: guild.roles.vip, price: 300, stock: 3 });
+  await upsertPlatformChannels(db(), guild.id, [
+    { channelId: snowflake(), name: 'general', type: 'text', position: 1 },
+    { channelId: snowflake(), name: 'shop-news', type: 'announcement', position: 2 },
+  ]);
   const buyer = await member(guild, { balance: 500 });
   const bought = await buy(guild, guild.key, buyer, { itemId: vip.id });
   return { guild, vip, purchaseId: bought.body.purchase.id as number };
@@ -37,10 +43,14 @@ describe('the shop in a real browser', { timeout: 120_000 }, () => {
     await expectAccessible(page);
     await screenshot(page, 'shop-store-error');
     await page.getByLabel('Colour (optional)').fill('#FF0000');
+    await page.getByLabel('#general').check();
+    await expectAccessible(page);
+    await screenshot(page, 'shop-store-channels');
     await page.getByRole('button', { name: 'Create the store' }).click();
     await page.waitForURL(base);
     await page.getByRole('link', { name: 'Items of Colours' }).click();
     await expect.poll(() => page.locator('[data-empty="items"]').count()).toBe(1);
+    expect(await page.locator('[data-store-channels]').innerText()).toBe('Channels: #general');
     await expectAccessible(page);
     await screenshot(page, 'shop-items-empty');
 
