@@ -1,23 +1,12 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { upsertPlatformRoles } from '../../../db/platform/local.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { addTestMember, snowflake } from '../../harness/fixtures.js';
 import { managedGuild } from '../consoleClient.js';
-import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+import { checkBothWidths, signInLocally, useBrowser } from './browser.js';
 
 const { database, app } = useApiTestBed();
 const browser = useBrowser();
-
-/** axe and a screenshot at desktop width, then at a phone's (390 px), back at desktop width. */
-async function checkBothWidths(page: Page, name: string) {
-  await expectAccessible(page);
-  await screenshot(page, name);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectAccessible(page);
-  await screenshot(page, `${name}-phone`);
-  await page.setViewportSize({ width: 1100, height: 800 });
-}
 
 describe('the invites pages in a real browser', { timeout: 180_000 }, () => {
   it('walks the leaderboard, a member with a bonus, seasons and milestone rewards, forms without JavaScript tricks', async () => {
@@ -48,6 +37,10 @@ describe('the invites pages in a real browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Give the bonus' }).click();
     await page.waitForURL(`${base}/members/${ada}`);
     expect(await page.locator('dd[data-invites]').textContent()).toBe('7');
+    // Any member by name through the finder (the member search), not only from the leaderboard.
+    await page.goto(`${base}/members?member-q=ad`);
+    expect(await page.locator(`main a[href$="/invites/members/${ada}"]`).count()).toBeGreaterThan(0);
+    await checkBothWidths(page, 'invites-find');
 
     // Seasons: start one, then end it behind its confirmation.
     await page.goto(`${base}/seasons`);
