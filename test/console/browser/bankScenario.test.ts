@@ -8,6 +8,7 @@ import { checkBothWidths, signInLocally, useBrowser } from './browser.js';
 const { database, app } = useApiTestBed();
 const browser = useBrowser();
 
+const LONG_REASON = `https://example.com/bank/${'x'.repeat(150)}`;
 const balanceOf = async (guildId: string, userId: string) =>
   (await database.db.selectFrom('bank_accounts').select('balance').where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst())?.balance;
 
@@ -63,6 +64,8 @@ describe('the bank pages in a real browser', { timeout: 180_000 }, () => {
     await checkBothWidths(page, 'bank-member-error');
 
     await page.getByLabel('Amount').fill('30');
+    // A reason without a space (a link) must wrap on a phone, not widen the page.
+    await page.getByLabel('Reason').fill(LONG_REASON);
     await page.getByRole('button', { name: 'Apply the change' }).click();
     await page.locator('[data-confirm-removal]').waitFor();
     expect(await page.locator('[data-confirm-removal]').textContent()).toContain('⭐ 45 stars');
@@ -71,6 +74,7 @@ describe('the bank pages in a real browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Remove ⭐ 30 stars' }).click();
     await page.waitForURL(`${base}/members/${ada}`);
     expect(await balanceOf(guild.id, ada)).toBe(45);
+    await checkBothWidths(page, 'bank-member-history');
   });
 
   it('says the bank is off and offers to turn it on', async () => {

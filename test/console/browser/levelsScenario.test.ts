@@ -6,6 +6,8 @@ import { addTestMember, snowflake } from '../../harness/fixtures.js';
 import { managedGuild } from '../consoleClient.js';
 import { checkBothWidths, signInLocally, useBrowser } from './browser.js';
 
+const LONG_REASON = `https://example.com/levels/${'x'.repeat(150)}`;
+
 // A worker applies the XP change asked in the page, so its page shows it done.
 const { database, app } = useWorkflowTestBed();
 const browser = useBrowser();
@@ -99,6 +101,8 @@ describe('the levels page in a real browser', { timeout: 120_000 }, () => {
     await page.goto(`${levels}/members/${ada}`);
     await page.getByLabel('Remove (you confirm next)').check();
     await page.getByLabel('Amount', { exact: true }).fill('30');
+    // A reason without a space (a link) must wrap on a phone, on the confirmation and the change's page.
+    await page.getByLabel('Reason (optional)').fill(LONG_REASON);
     await page.getByRole('button', { name: 'Change the XP' }).click();
     await page.waitForURL(/\/xp-changes\/confirm\?/);
     expect(await page.locator('[data-confirm-xp-change]').textContent()).toContain('ada goes from 110 XP (level 1) to 80 XP (level 0)');
@@ -112,5 +116,7 @@ describe('the levels page in a real browser', { timeout: 120_000 }, () => {
     await page.waitForURL(/\/levels\/xp-changes\/xpc_/);
     await expect.poll(async () => (await page.reload(), await page.locator('[data-xp-status]').getAttribute('data-xp-status')), { timeout: 60_000 }).toBe('done');
     expect(await page.locator('[data-xp-result]').textContent()).toContain('Level 1 → 0, 80 XP.');
+    expect(await page.locator('[data-xp-reason]').textContent()).toBe(LONG_REASON);
+    await checkBothWidths(page, 'levels-xp-change-long-reason');
   });
 });
