@@ -15,6 +15,8 @@ describe('the invites pages in a real browser', { timeout: 180_000 }, () => {
     const reward = snowflake();
     await upsertPlatformRoles(database.db, guild.id, [{ roleId: reward, name: 'Recruiter', position: 1 }]);
     const ada = await addTestMember(database.db, guild, { username: 'ada' });
+    // A name of 32 characters without a space (the longest Discord allows) must wrap on a phone.
+    const adelaide = await addTestMember(database.db, guild, { username: 'adelaide_the_longest_named_membr' });
     await database.db.insertInto('invite_members').values({ guild_id: guild.id, user_id: ada, verified: 4, total: 5, pending: 1, updated_at: new Date() }).execute();
     const base = `${app.baseUrl}/console/servers/${guild.id}/invites`;
 
@@ -41,6 +43,9 @@ describe('the invites pages in a real browser', { timeout: 180_000 }, () => {
     await page.goto(`${base}/members?member-q=ad`);
     expect(await page.locator(`main a[href$="/invites/members/${ada}"]`).count()).toBeGreaterThan(0);
     await checkBothWidths(page, 'invites-find');
+    await page.locator(`main a[href$="/invites/members/${adelaide}"]`).click();
+    await page.waitForURL(`${base}/members/${adelaide}`);
+    await checkBothWidths(page, 'invites-member-long-name');
 
     // Seasons: start one, then end it behind its confirmation.
     await page.goto(`${base}/seasons`);
