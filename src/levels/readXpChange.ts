@@ -38,19 +38,31 @@ export type XpChangeReader = { guildId: string } & ({ apiKeyId: number } | { con
 const mayRead = (reader: XpChangeReader, record: XpChangeRecord): boolean =>
   record.guildId === reader.guildId && ('apiKeyId' in reader ? 'apiKeyId' in record.asker && record.asker.apiKeyId === reader.apiKeyId : 'consoleUserId' in record.asker);
 
+type Deps = { db: Kysely<Database>; temporal: TemporalGateway; clock: Clock };
+
+/** The record a reader may see, and the body its status gives (see readXpChange). */
+async function readChange(deps: Deps, reader: XpChangeReader, changeId: string): Promise<{ record: XpChangeRecord; body: XpChangeBody }> {
+  const record = await findXpChange(deps.db, changeId);
+  if (!record || !mayRead(reader, record)) throw xpChangeNotFound();
+  const fresh = deps.clock.now().getTime() - record.createdAt.getTime() < RECORD_ANSWERS_FOR_MS;
+  return { record, body: toXpChangeBody(record, fresh ? recordStatus(record) : await readPolledStatus(deps.temporal, xpChangeStatus, record)) };
+}
+
 /**
  * An XP change and its status: the durable record once it ended or while it is fresh, the workflow after that. Only
  * the API key that asked sees it (the console only changes asked in the console); any other gets XP_CHANGE_NOT_FOUND.
  */
-export async function readXpChange(
-  deps: { db: Kysely<Database>; temporal: TemporalGateway; clock: Clock },
-  reader: XpChangeReader,
-  changeId: string,
-): Promise<XpChangeBody> {
-  const record = await findXpChange(deps.db, changeId);
-  if (!record || !mayRead(reader, record)) throw xpChangeNotFound();
-  const fresh = deps.clock.now().getTime() - record.createdAt.getTime() < RECORD_ANSWERS_FOR_MS;
-  return toXpChangeBody(record, fresh ? recordStatus(record) : await readPolledStatus(deps.temporal, xpChangeStatus, record));
+export async function readXpChange(deps: Deps, reader: XpChangeReader, changeId: string): Promise<XpChangeBody> {
+  return (await readChange(deps, reader, changeId)).body;
+}
+
+/**
+ * A change asked in the console, as the console's page shows it: the API's body, and what the API's body leaves out
+ * but the manager reading it wants to know (its reason, and which manager asked).
+ */
+export async function readConsoleXpChange(deps: Deps, guildId: string, changeId: string): Promise<{ change: XpChangeBody; reason: string | null; askedBy: string | null }> {
+  const { record, body } = await readChange(deps, { guildId, console: true }, changeId);
+  return { change: body, reason: record.reason, askedBy: 'consoleUserId' in record.asker ? record.asker.consoleUserId : null };
 }
 
 /** The status the record gives; the result is shown once done, as a run's status shows it. */

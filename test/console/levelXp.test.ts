@@ -35,6 +35,8 @@ describe("a member's XP change from the console", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('data-xp-status="done"');
     expect(page.text).toContain('Level 0 → 1, 150 XP.');
+    // What the API's body leaves out: the reason, and the manager who asked, by name.
+    expect(page.text).toContain('<dt>Reason</dt><dd data-xp-reason="true">Event winner</dd><dt>Asked by</dt><dd data-xp-asked-by="true">manager</dd>');
     // An API key never sees a change asked in the console (its polling is limited to the key's own changes).
     const { key } = await createTestKey(db(), guild, { scopes: ['levels:write'] });
     const api = await app.http('GET', `/guilds/${guild.id}/levels/xp-changes/${changeId}`, { headers: bearer(key) });
@@ -51,6 +53,17 @@ describe("a member's XP change from the console", () => {
     expect([theirs.status, errorCodeOf(theirs)]).toEqual([404, 'XP_CHANGE_NOT_FOUND']);
     const bad = await client.get(`${path}/xp-changes/nope`);
     expect([bad.status, errorCodeOf(bad)]).toEqual([404, 'PAGE_NOT_FOUND']);
+  });
+
+  it('shows a change asked without a reason as such, and its asker by name (another manager), escaped', async () => {
+    const { guild, client, path } = await signedIn();
+    const other = await addTestMember(db(), guild, { username: '<b>Bo</b>', roleIds: [guild.managerRoleId] });
+    const record = await db().transaction().execute((trx) =>
+      requestXpChange(trx, { guildId: guild.id, userId: guild.memberId, asker: { consoleUserId: other }, type: 'add', unit: 'xp', amount: 1, reason: null, createdAt: new Date() }),
+    );
+    const page = await client.get(`${path}/xp-changes/${record.changeId}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<dt>Reason</dt><dd data-xp-reason="true">none given</dd><dt>Asked by</dt><dd data-xp-asked-by="true">&lt;b>Bo&lt;/b></dd>');
   });
 
   it.each([

@@ -2,7 +2,7 @@ import { ConsoleRefusal } from '../../../src/console/errors.js';
 import { memberNames } from '../../../src/console/memberNames.js';
 import { XpChangeIdParams } from '../../../src/levels/contract.js';
 import { readLevelMember } from '../../../src/levels/readLevels.js';
-import { readXpChange } from '../../../src/levels/readXpChange.js';
+import { readConsoleXpChange } from '../../../src/levels/readXpChange.js';
 import { requestXpChange } from '../../../src/levels/requestXpChange.js';
 import { xpChangeOperation } from '../../../src/levels/xpChangeOperation.js';
 import type { AppDeps } from '../../context.js';
@@ -120,8 +120,9 @@ export function levelXpRoutes(router: ConsoleRouter, deps: AppDeps, base: string
     const { guild, viewer } = await managedServer(ctx, deps);
     const params = XpChangeIdParams.safeParse({ guildId: guild.id, changeId: ctx.params.changeId });
     if (!params.success) throw new ConsoleRefusal('PAGE_NOT_FOUND', 'There is no such XP change.');
-    const change = await readXpChange(deps, { guildId: guild.id, console: true }, params.data.changeId);
-    const names = await memberNames(deps.memberCache, guild.id, [change.userId]);
-    sendPage(ctx, XpChangePage({ viewer, guild, change, name: names.get(change.userId) ?? change.userId }));
+    const { change, reason, askedBy } = await readConsoleXpChange(deps, guild.id, params.data.changeId);
+    const names = await memberNames(deps.memberCache, guild.id, askedBy ? [change.userId, askedBy] : [change.userId]);
+    const nameOf = (userId: string) => names.get(userId) ?? userId;
+    sendPage(ctx, XpChangePage({ viewer, guild, change, name: nameOf(change.userId), reason, askedBy: askedBy && nameOf(askedBy) }));
   });
 }

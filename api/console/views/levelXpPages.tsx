@@ -89,7 +89,7 @@ const STATUS_TEXT: Record<XpChangeBody['status'], string> = {
 };
 
 /** One XP change asked in the console, with its status as GET /levels/xp-changes/{changeId} gives it. */
-export function XpChangePage(props: { viewer: Viewer; guild: GuildRecord; change: XpChangeBody; name: string }) {
+export function XpChangePage(props: { viewer: Viewer; guild: GuildRecord; change: XpChangeBody; name: string; reason: string | null; askedBy: string | null }) {
   const { guild, change } = props;
   return (
     <Layout title="XP change" viewer={props.viewer} server={{ id: guild.id, name: guild.name, active: 'levels' }}>
@@ -99,6 +99,16 @@ export function XpChangePage(props: { viewer: Viewer; guild: GuildRecord; change
       <h2>
         {change.type === 'set' ? 'Set to' : change.type === 'add' ? 'Add' : 'Remove'} {change.amount} {change.unit === 'xp' ? 'XP' : 'levels'} for {props.name}
       </h2>
+      <dl data-xp-change>
+        <dt>Reason</dt>
+        <dd data-xp-reason>{props.reason ?? 'none given'}</dd>
+        {props.askedBy && (
+          <>
+            <dt>Asked by</dt>
+            <dd data-xp-asked-by>{props.askedBy}</dd>
+          </>
+        )}
+      </dl>
       <p data-xp-status={change.status} role="status">
         {STATUS_TEXT[change.status]}
       </p>

@@ -13,6 +13,10 @@ const pageProblems = new WeakMap<Page, string[]>();
 /** Screenshots of every page a scenario visits: test artifacts, gitignored. */
 export const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/console/', import.meta.url));
 
+/** The desktop viewport `open()` starts with, and a phone's (the width every scenario's phone pass uses). */
+const DESKTOP = { width: 1100, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
 export interface BrowserBed {
   browser: Browser;
   /** A fresh browser profile (cookies of its own) with one page. */
@@ -28,7 +32,7 @@ export function useBrowser(): BrowserBed {
     // The sandbox needs user namespaces that containers (and root) do not have.
     bed.browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     bed.open = async () => {
-      const context = await bed.browser.newContext({ viewport: { width: 1100, height: 800 } });
+      const context = await bed.browser.newContext({ viewport: DESKTOP });
       contexts.push(context);
       const page = await context.newPage();
       const problems: string[] = [];
@@ -66,6 +70,20 @@ export async function expectAccessible(page: Page): Promise<void> {
 export async function expectFitsWidth(page: Page, name = page.url()): Promise<void> {
   const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   expect([name, fits]).toEqual([name, true]);
+}
+
+/**
+ * The page as it is, at desktop width then at a phone's: axe at both, no sideways scroll on the phone, screenshots
+ * `<name>` and `<name>-phone`; back at desktop width after.
+ */
+export async function checkBothWidths(page: Page, name: string): Promise<void> {
+  await expectAccessible(page);
+  await screenshot(page, name);
+  await page.setViewportSize(PHONE);
+  await expectFitsWidth(page, name);
+  await expectAccessible(page);
+  await screenshot(page, `${name}-phone`);
+  await page.setViewportSize(DESKTOP);
 }
 
 /** Signs in through the development sign-in page as the given local member. */

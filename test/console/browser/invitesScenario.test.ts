@@ -1,23 +1,12 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { upsertPlatformRoles } from '../../../db/platform/local.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { addTestMember, snowflake } from '../../harness/fixtures.js';
 import { managedGuild } from '../consoleClient.js';
-import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+import { checkBothWidths, signInLocally, useBrowser } from './browser.js';
 
 const { database, app } = useApiTestBed();
 const browser = useBrowser();
-
-/** axe and a screenshot at desktop width, then at a phone's (390 px), back at desktop width. */
-async function checkBothWidths(page: Page, name: string) {
-  await expectAccessible(page);
-  await screenshot(page, name);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectAccessible(page);
-  await screenshot(page, `${name}-phone`);
-  await page.setViewportSize({ width: 1100, height: 800 });
-}
 
 describe('the invites pages in a real browser', { timeout: 180_000 }, () => {
   it('walks the leaderboard, a member with a bonus, seasons and milestone rewards, forms without JavaScript tricks', async () => {
@@ -26,6 +15,8 @@ describe('the invites pages in a real browser', { timeout: 180_000 }, () => {
     const reward = snowflake();
     await upsertPlatformRoles(database.db, guild.id, [{ roleId: reward, name: 'Recruiter', position: 1 }]);
     const ada = await addTestMember(database.db, guild, { username: 'ada' });
+    // A name of 32 characters without a space (the longest Discord allows) must wrap on a phone.
+    const adelaide = await addTestMember(database.db, guild, { username: 'adelaide_the_longest_named_membr' });
     await database.db.insertInto('invite_members').values({ guild_id: guild.id, user_id: ada, verified: 4, total: 5, pending: 1, updated_at: new Date() }).execute();
     const base = `${app.baseUrl}/console/servers/${guild.id}/invites`;
 
@@ -48,6 +39,13 @@ describe('the invites pages in a real browser', { timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Give the bonus' }).click();
     await page.waitForURL(`${base}/members/${ada}`);
     expect(await page.locator('dd[data-invites]').textContent()).toBe('7');
+    // Any member by name through the finder (the member search), not only from the leaderboard.
+    await page.goto(`${base}/members?member-q=ad`);
+    expect(await page.locator(`main a[href$="/invites/members/${ada}"]`).count()).toBeGreaterThan(0);
+    await checkBothWidths(page, 'invites-find');
+    await page.locator(`main a[href$="/invites/members/${adelaide}"]`).click();
+    await page.waitForURL(`${base}/members/${adelaide}`);
+    await checkBothWidths(page, 'invites-member-long-name');
 
     // Seasons: start one, then end it behind its confirmation.
     await page.goto(`${base}/seasons`);
