@@ -114,10 +114,11 @@ describe('application submissions in the dashboard', () => {
     expect((await client.get(`${path}/${number}`)).text).toContain('by boss: Welcome aboard.');
 
     // The confirmation sent again (Back, resubmit) goes to the submission and decides nothing more.
+    const settled = await state(guild.id);
     const again = await client.post(confirm, { decision: 'denied' });
     expect([again.status, again.headers.location]).toEqual([303, `${path}/${number}`]);
-    expect(await state(guild.id)).toMatchObject({ submissions: [{ number, status: 'accepted', reason: 'Welcome aboard.' }] });
-    expect((await state(guild.id)).audit).toHaveLength(audit.length);
+    expect(await state(guild.id)).toEqual(settled);
+    expect(settled.submissions).toMatchObject([{ number, status: 'accepted', reason: 'Welcome aboard.' }]);
   });
 
   it('denies, once confirmed, with the DM and no role change; the confirmation says so and Cancel keeps the values', async () => {

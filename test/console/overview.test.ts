@@ -141,7 +141,7 @@ describe('the overview page', () => {
 
 describe('the feature switch', () => {
   it("turns a feature off only once confirmed, and on at once, through the admin CLI's use case, audited with the console user, and the API follows", async () => {
-    const { guild, client } = await signedIn(['levels', 'bank']);
+    const { guild, client } = await signedIn(['bank', 'levels']);
     const key = await createTestKey(database.db, guild, { scopes: ['levels:read'] });
     const overview = `/console/servers/${guild.id}/overview`;
     const path = `${overview}/features/levels`;
