@@ -11,7 +11,8 @@ import { runHistory } from '../harness/runHistory.js';
 import { addTestMember, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { createModerationGuild } from '../harness/moderationGuild.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
-import { confirmLinesOf, consoleClient, errorCodeOf, fieldErrorOf } from './consoleClient.js';
+import { confirmLinesOf, consoleClient, errorCodeOf } from './consoleClient.js';
+import { askDecision, cancelOf, expectRefusedAtEachStep } from './decisionSteps.js';
 import { featureOff } from './ticketBed.js';
 
 // The decision runs its workflow on a real worker over the local platform: the dashboard's decision must unban,
@@ -110,11 +111,7 @@ describe('ban appeals in the dashboard', () => {
     const { userId, number } = await bannedAppellant(guild, moderatorId);
     await client.get(`${path}/${number}`);
     const before = await state(guild.id);
-    const asked = await client.post(`${path}/${number}/decision`, { 'appeal-verb': 'approve', 'appeal-reason': 'Second chance.' });
-    const confirm = `${path}/${number}/decision/confirm`;
-    expect([asked.status, asked.headers.location]).toEqual([303, `${confirm}?appeal-verb=approve&appeal-reason=Second+chance.`]);
-    const page = await client.get(asked.headers.location!);
-    expect(page.status).toBe(200);
+    const { confirm, page } = await askDecision(client, `${path}/${number}`, { 'appeal-verb': 'approve', 'appeal-reason': 'Second chance.' }, 'appeal-verb=approve&appeal-reason=Second+chance.');
     expect(page.text).toContain(`<title>Approve appeal #${number} by appellant?`);
     expect(page.text).toContain('data-confirm-decision="approve">With the reason &quot;Second chance.&quot;.');
     expect(confirmLinesOf(page.text)).toEqual([
@@ -157,8 +154,7 @@ describe('ban appeals in the dashboard', () => {
     const { userId, number } = await bannedAppellant(guild, moderatorId);
     await client.get(`${path}/${number}`);
     const before = await state(guild.id);
-    const asked = await client.post(`${path}/${number}/decision`, { 'appeal-verb': 'reject', 'appeal-reason': 'Not yet.' });
-    const page = await client.get(asked.headers.location!);
+    const { confirm, page } = await askDecision(client, `${path}/${number}`, { 'appeal-verb': 'reject', 'appeal-reason': 'Not yet.' }, 'appeal-verb=reject&appeal-reason=Not+yet.');
     expect(page.text).toContain(`<title>Reject appeal #${number} by appellant?`);
     expect(confirmLinesOf(page.text)).toEqual([
       'appellant stays banned.',
@@ -167,20 +163,19 @@ describe('ban appeals in the dashboard', () => {
       "Your reason is added to the appeal's conversation.",
     ]);
     await saveAppealSettings(db(), guild.id, { rejectionDm: false, reappealCooldownSeconds: 0, inviteChannelId: null });
-    expect(confirmLinesOf((await client.get(asked.headers.location!)).text).slice(1, 3)).toEqual([
+    expect(confirmLinesOf((await client.get(`${confirm}?appeal-verb=reject&appeal-reason=Not+yet.`)).text).slice(1, 3)).toEqual([
       'No direct message is sent: the appeal settings turn rejection messages off.',
       'appellant may appeal again at once.',
     ]);
     await saveAppealSettings(db(), guild.id, { rejectionDm: true, reappealCooldownSeconds: 30 * 86_400, inviteChannelId: null });
-    const cancel = /href="([^"]+)">Cancel<\/a>/.exec(page.text)![1]!.replaceAll('&amp;', '&');
-    const back = await client.get(cancel);
+    const back = await client.get(cancelOf(page.text));
     expect(back.status).toBe(200);
     expect(back.text).toMatch(/name="appeal-verb" value="reject" checked/);
     expect(back.text).toMatch(/id="appeal-reason"[^>]*>Not yet\.</);
     expect(back.text).not.toContain('data-error-summary');
     expect(await state(guild.id)).toEqual(before);
 
-    expect((await client.post(`${path}/${number}/decision/confirm`, { 'appeal-verb': 'reject', 'appeal-reason': 'Not yet.' })).status).toBe(303);
+    expect((await client.post(confirm, { 'appeal-verb': 'reject', 'appeal-reason': 'Not yet.' })).status).toBe(303);
     const done = await eventually(() => findAppeal(db(), guild.id, number), (a) => a?.applying === false);
     expect(done).toMatchObject({ status: 'rejected', decidedBy: managerId });
     expect(done!.reappealAfter).not.toBeNull();
@@ -204,16 +199,7 @@ describe('ban appeals in the dashboard', () => {
     await client.get(`${path}/${number}`);
     await client.get(`${confirm}?appeal-verb=reject&appeal-reason=x`);
     const before = await state(guild.id);
-    const sent: Array<[string, () => ReturnType<typeof client.get>]> = [
-      ['form', () => client.post(`${path}/${number}/decision`, fields)],
-      ['page', () => client.get(`${confirm}?${new URLSearchParams(fields as Record<string, string>).toString()}`)],
-      ['action', () => client.post(confirm, fields)],
-    ];
-    for (const [where, send] of sent) {
-      const res = await send();
-      expect([where, res.status, errorCodeOf(res), fieldErrorOf(res.text, field)]).toEqual([where, 400, 'INVALID_INPUT', message]);
-      expect(res.text).toContain('Review the decision</button>');
-    }
+    await expectRefusedAtEachStep(client, `${path}/${number}`, fields, field, message);
     expect(await state(guild.id)).toEqual(before);
   });
 

@@ -9,7 +9,8 @@ import { addTestMember, snowflake } from '../harness/fixtures.js';
 import { createTestForm, fileTestSubmission } from '../harness/applications.js';
 import { createModerationGuild } from '../harness/moderationGuild.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
-import { confirmLinesOf, consoleClient, errorCodeOf, fieldErrorOf } from './consoleClient.js';
+import { confirmLinesOf, consoleClient, errorCodeOf } from './consoleClient.js';
+import { askDecision, cancelOf, expectRefusedAtEachStep } from './decisionSteps.js';
 import { featureOff } from './ticketBed.js';
 
 // The decision runs its workflow on a real worker over the local platform: the dashboard's decision must give the
@@ -80,11 +81,7 @@ describe('application submissions in the dashboard', () => {
     const { number } = await fileTestSubmission(db(), guild.id, { form, userId, at: new Date() });
     await client.get(`${path}/${number}`);
     const before = await state(guild.id);
-    const asked = await client.post(`${path}/${number}/decision`, { decision: 'accepted', 'decision-reason': ' Welcome aboard. ' });
-    const confirm = `${path}/${number}/decision/confirm`;
-    expect([asked.status, asked.headers.location]).toEqual([303, `${confirm}?decision=accepted&decision-reason=Welcome+aboard.`]);
-    const page = await client.get(asked.headers.location!);
-    expect(page.status).toBe(200);
+    const { confirm, page } = await askDecision(client, `${path}/${number}`, { decision: 'accepted', 'decision-reason': ' Welcome aboard. ' }, 'decision=accepted&decision-reason=Welcome+aboard.');
     expect(page.text).toContain(`<title>Accept application #${number} by ada?`);
     expect(page.text).toContain('data-confirm-decision="accepted">With the reason &quot;Welcome aboard.&quot;.');
     expect(confirmLinesOf(page.text)).toEqual([
@@ -127,8 +124,7 @@ describe('application submissions in the dashboard', () => {
     const { number } = await fileTestSubmission(db(), guild.id, { form, userId, at: new Date() });
     await client.get(`${path}/${number}`);
     const before = await state(guild.id);
-    const asked = await client.post(`${path}/${number}/decision`, { decision: 'denied', 'decision-reason': 'Not yet.' });
-    const page = await client.get(asked.headers.location!);
+    const { confirm, page } = await askDecision(client, `${path}/${number}`, { decision: 'denied', 'decision-reason': 'Not yet.' }, 'decision=denied&decision-reason=Not+yet.');
     expect(page.text).toContain(`<title>Deny application #${number} by ada?`);
     expect(confirmLinesOf(page.text)).toEqual([
       "ada's roles do not change.",
@@ -136,16 +132,14 @@ describe('application submissions in the dashboard', () => {
       'ada is sent a direct message saying the application was denied, with your reason.',
       'The review message in #applications-review is updated to show the decision.',
     ]);
-    const cancel = /href="([^"]+)">Cancel<\/a>/.exec(page.text)![1]!.replaceAll('&amp;', '&');
-    const back = await client.get(cancel);
+    const back = await client.get(cancelOf(page.text));
     expect(back.status).toBe(200);
     expect(back.text).toMatch(/name="decision" value="denied" checked/);
     expect(back.text).toMatch(/id="decision-reason"[^>]*>Not yet\.</);
     expect(back.text).not.toContain('data-error-summary');
     expect(await state(guild.id)).toEqual(before);
 
-    await client.get(asked.headers.location!);
-    expect((await client.post(`${path}/${number}/decision/confirm`, { decision: 'denied', 'decision-reason': 'Not yet.' })).status).toBe(303);
+    expect((await client.post(confirm, { decision: 'denied', 'decision-reason': 'Not yet.' })).status).toBe(303);
     await eventually(() => findSubmission(db(), guild.id, number), (s) => s?.applying === false);
     expect(await rolesOf(guild.id, userId)).toEqual([guild.roles.member]);
     const [dm] = await listPlatformDirectMessages(db(), guild.id, userId);
@@ -163,16 +157,7 @@ describe('application submissions in the dashboard', () => {
     await client.get(`${path}/${number}`);
     await client.get(`${confirm}?decision=denied`);
     const before = await state(guild.id);
-    const sent: Array<[string, () => ReturnType<typeof client.get>]> = [
-      ['form', () => client.post(`${path}/${number}/decision`, fields)],
-      ['page', () => client.get(`${confirm}?${new URLSearchParams(fields as Record<string, string>).toString()}`)],
-      ['action', () => client.post(confirm, fields)],
-    ];
-    for (const [where, send] of sent) {
-      const res = await send();
-      expect([where, res.status, errorCodeOf(res), fieldErrorOf(res.text, field)]).toEqual([where, 400, 'INVALID_INPUT', message]);
-      expect(res.text).toContain('Review the decision</button>');
-    }
+    await expectRefusedAtEachStep(client, `${path}/${number}`, fields, field, message);
     expect(await state(guild.id)).toEqual(before);
   });
 
