@@ -8,6 +8,7 @@ import type { AppealDecisionInput } from './ids.js';
 
 /** Only appeals waiting for staff can be decided (spec: Ban appeals). */
 const DECIDABLE: AppealRecord['status'][] = ['open', 'question'];
+export const isAppealDecidable = (status: AppealRecord['status']) => DECIDABLE.includes(status);
 
 export interface AppealVerdict {
   guildId: string;
@@ -30,7 +31,7 @@ export interface AppealVerdict {
 export async function decideAppeal(trx: Kysely<Database>, v: AppealVerdict): Promise<AppealDecisionInput> {
   const appeal = await lockAppeal(trx, v.guildId, v.number);
   if (!appeal) throw appealNotFound();
-  if (!DECIDABLE.includes(appeal.status)) throw appealNotOpen(appeal.status);
+  if (!isAppealDecidable(appeal.status)) throw appealNotOpen(appeal.status);
   const decision = v.verb === 'approve' ? 'approved' : 'rejected';
   const cooldown = decision === 'rejected' ? (await findAppealSettings(trx, v.guildId)).reappealCooldownSeconds : null;
   await storeDecision(trx, v.guildId, v.number, {

@@ -3,17 +3,21 @@ import { findAppeal } from '../../db/appeals/appeals.js';
 import { insertCase } from '../../db/moderation/cases.js';
 import { upsertPlatformChannels } from '../../db/platform/local.js';
 import { banPlatformUser, findPlatformBan, listPlatformDirectMessages } from '../../db/platform/moderation.js';
+import { saveAppealSettings } from '../../db/appeals/settings.js';
+import { appealDecisionWorkflowId } from '../../src/appeals/ids.js';
 import { fileTestAppeal } from '../harness/appeals.js';
 import { eventually } from '../harness/eventually.js';
+import { runHistory } from '../harness/runHistory.js';
 import { addTestMember, snowflake, type TestGuild } from '../harness/fixtures.js';
 import { createModerationGuild } from '../harness/moderationGuild.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
-import { consoleClient, errorCodeOf, fieldErrorOf } from './consoleClient.js';
+import { confirmLinesOf, consoleClient, errorCodeOf } from './consoleClient.js';
+import { askDecision, cancelOf, expectRefusedAtEachStep } from './decisionSteps.js';
 import { featureOff } from './ticketBed.js';
 
 // The decision runs its workflow on a real worker over the local platform: the dashboard's decision must unban,
 // invite and DM the appellant exactly as the API's does (test/workflows/appealDecision.test.ts).
-const { db, app } = useWorkflowTestBed({ app: { env: { CONSOLE_SIGN_IN_LIMIT: '1000' } } });
+const { db, app, gateway } = useWorkflowTestBed({ app: { env: { CONSOLE_SIGN_IN_LIMIT: '1000' } } });
 
 async function signedIn() {
   const guild = await createModerationGuild(db());
@@ -98,8 +102,8 @@ describe('ban appeals in the dashboard', () => {
     expect(page.text).toContain(`data-ban-case="${first.caseNumber}"`);
     expect(page.text).toContain('<dt>Action</dt><dd>ban</dd><dt>Reason</dt><dd>spam in #general</dd><dt>Moderator</dt><dd>mod</dd>');
     expect(page.text).toContain('<dt>Why should we unban you?</dt><dd>I changed.</dd>');
-    expect(page.text).toContain('Record the decision');
-    expect((await client.get(`${path}/${second.number}`)).text).not.toContain('Record the decision');
+    expect(page.text).toContain('Review the decision');
+    expect((await client.get(`${path}/${second.number}`)).text).not.toContain('Review the decision');
   });
 
   it('pages a long conversation 50 messages at a time, the latest first, each page in order, every message once, authors by name', async () => {
@@ -124,7 +128,7 @@ describe('ban appeals in the dashboard', () => {
       expect(res.status).toBe(200);
       // The appeal itself and the decision form are on every page of its conversation.
       expect(res.text).toContain('<dt>Why should we unban you?</dt><dd>I changed.</dd>');
-      expect(res.text).toContain('Record the decision');
+      expect(res.text).toContain('Review the decision');
       expect(res.text).not.toContain('INTERNAL note');
       seen.push(messagesOn(res.text));
       pages.push(res.text);
@@ -146,13 +150,27 @@ describe('ban appeals in the dashboard', () => {
     expect(await state(guild.id)).toEqual(before);
   });
 
-  it("approves through the API's decision use case: the console user decides, the worker unbans with a console case, invites and DMs the appellant", async () => {
+  it("approves only once confirmed, through the API's decision use case: the console user decides, the worker unbans with a console case, invites and DMs the appellant", async () => {
     const { guild, managerId, moderatorId, client, path } = await signedIn();
     const { userId, number } = await bannedAppellant(guild, moderatorId);
     await client.get(`${path}/${number}`);
-    const res = await client.post(`${path}/${number}/decision`, { 'appeal-verb': 'approve', 'appeal-reason': 'Second chance.' });
-    expect([res.status, res.headers.location]).toEqual([303, `${path}/${number}`]);
+    const before = await state(guild.id);
+    const { confirm, page } = await askDecision(client, `${path}/${number}`, { 'appeal-verb': 'approve', 'appeal-reason': 'Second chance.' }, 'appeal-verb=approve&appeal-reason=Second+chance.');
+    expect(page.text).toContain(`<title>Approve appeal #${number} by appellant?`);
+    expect(page.text).toContain('data-confirm-decision="approve">With the reason &quot;Second chance.&quot;.');
+    expect(confirmLinesOf(page.text)).toEqual([
+      "appellant's ban is lifted on Discord (when they are still banned).",
+      'An unban case is recorded in Moderation with you as the moderator and your reason.',
+      'appellant is sent a direct message with your reason and a single-use invite back to the server.',
+      "Your reason is added to the appeal's conversation.",
+    ]);
+    expect(page.text).toContain(`href="${path}/${number}?appeal-verb=approve&amp;appeal-reason=Second+chance.">Cancel</a>`);
+    // Nothing is decided before the confirmation: no row changed, no message, no audit row, no workflow.
+    expect(await state(guild.id)).toEqual(before);
+    expect(await runHistory(gateway.client, appealDecisionWorkflowId(guild.id, number))).toEqual([]);
 
+    const res = await client.post(confirm, { 'appeal-verb': 'approve', 'appeal-reason': 'Second chance.' });
+    expect([res.status, res.headers.location]).toEqual([303, `${path}/${number}`]);
     const done = await eventually(() => findAppeal(db(), guild.id, number), (a) => a?.applying === false);
     expect(done).toMatchObject({ status: 'approved', reason: 'Second chance.', decidedBy: managerId, decidedWithApiKeyId: null, failedAction: null });
     expect(await findPlatformBan(db(), guild.id, userId)).toBeUndefined();
@@ -166,15 +184,42 @@ describe('ban appeals in the dashboard', () => {
     expect(unban).toEqual([{ action: 'unban', source: 'console', moderator_id: managerId, api_key_id: null }]);
     const audit = await db().selectFrom('audit_log').select(['actor_type', 'actor_id', 'data']).where('guild_id', '=', guild.id).where('action', '=', 'appeals.approve').execute();
     expect(audit).toEqual([{ actor_type: 'console_user', actor_id: managerId, data: { userId, previousStatus: 'open', reason: 'Second chance.' } }]);
-    const page = await client.get(`${path}/${number}`);
-    expect(page.text).toContain('by boss: Second chance.');
+    expect((await client.get(`${path}/${number}`)).text).toContain('by boss: Second chance.');
+
+    // The confirmation sent again (Back, resubmit) goes to the appeal and decides nothing more.
+    const settled = await state(guild.id);
+    const again = await client.post(confirm, { 'appeal-verb': 'reject', 'appeal-reason': 'Changed my mind.' });
+    expect([again.status, again.headers.location]).toEqual([303, `${path}/${number}`]);
+    expect(await state(guild.id)).toEqual(settled);
   });
 
-  it('rejects: the ban stays, the appellant is told, the re-appeal wait starts', async () => {
+  it('rejects once confirmed: the ban stays, the appellant is told, the re-appeal wait starts; the confirmation follows the settings and Cancel keeps the values', async () => {
     const { guild, managerId, moderatorId, client, path } = await signedIn();
     const { userId, number } = await bannedAppellant(guild, moderatorId);
     await client.get(`${path}/${number}`);
-    expect((await client.post(`${path}/${number}/decision`, { 'appeal-verb': 'reject', 'appeal-reason': 'Not yet.' })).status).toBe(303);
+    const before = await state(guild.id);
+    const { confirm, page } = await askDecision(client, `${path}/${number}`, { 'appeal-verb': 'reject', 'appeal-reason': 'Not yet.' }, 'appeal-verb=reject&appeal-reason=Not+yet.');
+    expect(page.text).toContain(`<title>Reject appeal #${number} by appellant?`);
+    expect(confirmLinesOf(page.text)).toEqual([
+      'appellant stays banned.',
+      'appellant is sent a direct message with your reason.',
+      'appellant may appeal again after 30 days.',
+      "Your reason is added to the appeal's conversation.",
+    ]);
+    await saveAppealSettings(db(), guild.id, { rejectionDm: false, reappealCooldownSeconds: 0, inviteChannelId: null });
+    expect(confirmLinesOf((await client.get(`${confirm}?appeal-verb=reject&appeal-reason=Not+yet.`)).text).slice(1, 3)).toEqual([
+      'No direct message is sent: the appeal settings turn rejection messages off.',
+      'appellant may appeal again at once.',
+    ]);
+    await saveAppealSettings(db(), guild.id, { rejectionDm: true, reappealCooldownSeconds: 30 * 86_400, inviteChannelId: null });
+    const back = await client.get(cancelOf(page.text));
+    expect(back.status).toBe(200);
+    expect(back.text).toMatch(/name="appeal-verb" value="reject" checked/);
+    expect(back.text).toMatch(/id="appeal-reason"[^>]*>Not yet\.</);
+    expect(back.text).not.toContain('data-error-summary');
+    expect(await state(guild.id)).toEqual(before);
+
+    expect((await client.post(confirm, { 'appeal-verb': 'reject', 'appeal-reason': 'Not yet.' })).status).toBe(303);
     const done = await eventually(() => findAppeal(db(), guild.id, number), (a) => a?.applying === false);
     expect(done).toMatchObject({ status: 'rejected', decidedBy: managerId });
     expect(done!.reappealAfter).not.toBeNull();
@@ -191,33 +236,40 @@ describe('ban appeals in the dashboard', () => {
     ['no reason', { 'appeal-verb': 'approve' }, 'appeal-reason', 'Give a reason of 1 to 1,000 characters, without control characters.'],
     ['a blank reason', { 'appeal-verb': 'reject', 'appeal-reason': '   ' }, 'appeal-reason', 'Give a reason of 1 to 1,000 characters, without control characters.'],
     ['a reason of 1,001 characters', { 'appeal-verb': 'reject', 'appeal-reason': 'x'.repeat(1001) }, 'appeal-reason', 'Give a reason of 1 to 1,000 characters, without control characters.'],
-  ])('keeps %s on the form (400 INVALID_INPUT, the field named) and decides nothing', async (_, fields, field, message) => {
+  ])('keeps %s on the form (400 INVALID_INPUT, the field named), sent to the form, the confirmation page or its action, and decides nothing', async (_, fields, field, message) => {
     const { guild, moderatorId, client, path } = await signedIn();
     const { number } = await bannedAppellant(guild, moderatorId);
+    const confirm = `${path}/${number}/decision/confirm`;
     await client.get(`${path}/${number}`);
+    await client.get(`${confirm}?appeal-verb=reject&appeal-reason=x`);
     const before = await state(guild.id);
-    const res = await client.post(`${path}/${number}/decision`, fields);
-    expect([res.status, /data-error="([A-Z_]+)"/.exec(res.text)?.[1]]).toEqual([400, 'INVALID_INPUT']);
-    expect(fieldErrorOf(res.text, field)).toBe(message);
+    await expectRefusedAtEachStep(client, `${path}/${number}`, fields, field, message);
     expect(await state(guild.id)).toEqual(before);
   });
 
-  it('refuses a decided appeal 409 APPEAL_NOT_OPEN, and actions while Appeals is off 409 FEATURE_DISABLED, changing nothing', async () => {
+  it('refuses a decided appeal 409 APPEAL_NOT_OPEN (asked or confirmed), and actions while Appeals is off 409 FEATURE_DISABLED, changing nothing', async () => {
     const { guild, moderatorId, client, path } = await signedIn();
     const decided = await bannedAppellant(guild, moderatorId);
     const other = await bannedAppellant(guild, moderatorId);
+    const confirm = `${path}/${decided.number}/decision/confirm`;
+    const body = { 'appeal-verb': 'approve', 'appeal-reason': 'x' };
     await client.get(`${path}/${decided.number}`);
-    await client.get(`${path}/${other.number}`);
+    // The confirmation opened while the appeal was open; it is decided (by the API, say) before the manager confirms.
+    await client.get(`${confirm}?appeal-verb=approve&appeal-reason=x`);
+    await client.get(`${path}/${other.number}/decision/confirm?appeal-verb=approve&appeal-reason=x`);
     await db().updateTable('appeals').set({ status: 'rejected', decided_at: new Date(), reason: 'earlier' }).where('guild_id', '=', guild.id).where('number', '=', decided.number).execute();
     const before = await state(guild.id);
-    const closed = await client.post(`${path}/${decided.number}/decision`, { 'appeal-verb': 'approve', 'appeal-reason': 'x' });
-    expect([closed.status, errorCodeOf(closed)]).toEqual([409, 'APPEAL_NOT_OPEN']);
+    for (const res of [await client.post(`${path}/${decided.number}/decision`, body), await client.get(`${confirm}?appeal-verb=approve&appeal-reason=x`), await client.post(confirm, body)]) {
+      expect([res.status, errorCodeOf(res)]).toEqual([409, 'APPEAL_NOT_OPEN']);
+    }
     const missing = await client.get(`${path}/999999`);
     expect([missing.status, errorCodeOf(missing)]).toEqual([404, 'APPEAL_NOT_FOUND']);
     await featureOff(db(), guild.id, 'appeals');
     expect((await client.get(path)).text).toContain('data-feature-off="appeals"');
-    const off = await client.post(`${path}/${other.number}/decision`, { 'appeal-verb': 'approve', 'appeal-reason': 'x' });
-    expect([off.status, errorCodeOf(off)]).toEqual([409, 'FEATURE_DISABLED']);
+    for (const action of ['decision', 'decision/confirm']) {
+      const off = await client.post(`${path}/${other.number}/${action}`, body);
+      expect([action, off.status, errorCodeOf(off)]).toEqual([action, 409, 'FEATURE_DISABLED']);
+    }
     expect(await state(guild.id)).toEqual(before);
   });
 });

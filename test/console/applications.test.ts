@@ -2,17 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { findSubmission } from '../../db/applications/submissions.js';
 import { upsertPlatformChannels } from '../../db/platform/local.js';
 import { listPlatformDirectMessages } from '../../db/platform/moderation.js';
+import { applicationDecisionWorkflowId } from '../../src/applications/ids.js';
 import { eventually } from '../harness/eventually.js';
+import { runHistory } from '../harness/runHistory.js';
 import { addTestMember, snowflake } from '../harness/fixtures.js';
 import { createTestForm, fileTestSubmission } from '../harness/applications.js';
 import { createModerationGuild } from '../harness/moderationGuild.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
-import { consoleClient, errorCodeOf, fieldErrorOf } from './consoleClient.js';
+import { confirmLinesOf, consoleClient, errorCodeOf } from './consoleClient.js';
+import { askDecision, cancelOf, expectRefusedAtEachStep } from './decisionSteps.js';
 import { featureOff } from './ticketBed.js';
 
 // The decision runs its workflow on a real worker over the local platform: the dashboard's decision must give the
 // roles and DM the applicant exactly as the API's does (test/workflows/applicationsDecision.test.ts).
-const { db, app } = useWorkflowTestBed({ app: { env: { CONSOLE_SIGN_IN_LIMIT: '1000' } } });
+const { db, app, gateway } = useWorkflowTestBed({ app: { env: { CONSOLE_SIGN_IN_LIMIT: '1000' } } });
 
 async function signedIn() {
   const guild = await createModerationGuild(db());
@@ -55,8 +58,8 @@ describe('application submissions in the dashboard', () => {
 
     const page = await client.get(`${path}/${first.number}`);
     expect(page.text).toContain('<dt>How old are you?</dt><dd>24</dd>');
-    expect(page.text).toContain('Record the decision');
-    expect((await client.get(`${path}/${second.number}`)).text).not.toContain('Record the decision');
+    expect(page.text).toContain('Review the decision');
+    expect((await client.get(`${path}/${second.number}`)).text).not.toContain('Review the decision');
   });
 
   it('says on the first visit, with no submission yet, how members apply and what to set up; a filter with none says so', async () => {
@@ -72,14 +75,29 @@ describe('application submissions in the dashboard', () => {
     expect(filtered.text).not.toContain('No submission yet');
   });
 
-  it("accepts through the API's decision use case: the console user decides, the worker gives and removes the form's roles and DMs the applicant", async () => {
+  it("accepts only once confirmed, through the API's decision use case: the console user decides, the worker gives and removes the form's roles and DMs the applicant", async () => {
     const { guild, managerId, form, announce, client, path } = await signedIn();
-    const userId = await guild.addMember([guild.roles.member]);
+    const userId = await addTestMember(db(), guild, { username: 'ada', roleIds: [guild.roles.member] });
     const { number } = await fileTestSubmission(db(), guild.id, { form, userId, at: new Date() });
     await client.get(`${path}/${number}`);
-    const res = await client.post(`${path}/${number}/decision`, { decision: 'accepted', 'decision-reason': 'Welcome aboard.' });
-    expect([res.status, res.headers.location]).toEqual([303, `${path}/${number}`]);
+    const before = await state(guild.id);
+    const { confirm, page } = await askDecision(client, `${path}/${number}`, { decision: 'accepted', 'decision-reason': ' Welcome aboard. ' }, 'decision=accepted&decision-reason=Welcome+aboard.');
+    expect(page.text).toContain(`<title>Accept application #${number} by ada?`);
+    expect(page.text).toContain('data-confirm-decision="accepted">With the reason &quot;Welcome aboard.&quot;.');
+    expect(confirmLinesOf(page.text)).toEqual([
+      'ada is given the roles: Helper.',
+      'ada loses the roles: Member.',
+      'The acceptance is announced in #welcome.',
+      'ada is sent a direct message saying the application was accepted, with your reason.',
+      'The review message in #applications-review is updated to show the decision.',
+    ]);
+    expect(page.text).toContain(`href="${path}/${number}?decision=accepted&amp;decision-reason=Welcome+aboard.">Cancel</a>`);
+    // Nothing is decided before the confirmation: no row changed, no audit row, no workflow.
+    expect(await state(guild.id)).toEqual(before);
+    expect(await runHistory(gateway.client, applicationDecisionWorkflowId(guild.id, number))).toEqual([]);
 
+    const res = await client.post(confirm, { decision: 'accepted', 'decision-reason': 'Welcome aboard.' });
+    expect([res.status, res.headers.location]).toEqual([303, `${path}/${number}`]);
     const done = await eventually(() => findSubmission(db(), guild.id, number), (s) => s?.applying === false);
     expect(done).toMatchObject({ status: 'accepted', reason: 'Welcome aboard.', decidedBy: managerId, decidedWithApiKeyId: null, failedActions: [] });
     expect(await rolesOf(guild.id, userId)).toEqual([guild.roles.helper]);
@@ -90,16 +108,38 @@ describe('application submissions in the dashboard', () => {
     expect(announced).toEqual([{ content: `Welcome <@${userId}>: your application "Staff application" was accepted!` }]);
     const audit = await db().selectFrom('audit_log').select(['actor_type', 'actor_id', 'data']).where('guild_id', '=', guild.id).where('action', '=', 'applications.decide').execute();
     expect(audit).toEqual([{ actor_type: 'console_user', actor_id: managerId, data: { userId, decision: 'accepted', previousStatus: 'pending', reason: 'Welcome aboard.' } }]);
-    const page = await client.get(`${path}/${number}`);
-    expect(page.text).toContain('by boss: Welcome aboard.');
+    expect((await client.get(`${path}/${number}`)).text).toContain('by boss: Welcome aboard.');
+
+    // The confirmation sent again (Back, resubmit) goes to the submission and decides nothing more.
+    const settled = await state(guild.id);
+    const again = await client.post(confirm, { decision: 'denied' });
+    expect([again.status, again.headers.location]).toEqual([303, `${path}/${number}`]);
+    expect(await state(guild.id)).toEqual(settled);
+    expect(settled.submissions).toMatchObject([{ number, status: 'accepted', reason: 'Welcome aboard.' }]);
   });
 
-  it('denies with the DM and no role change', async () => {
+  it('denies, once confirmed, with the DM and no role change; the confirmation says so and Cancel keeps the values', async () => {
     const { guild, form, client, path } = await signedIn();
-    const userId = await guild.addMember([guild.roles.member]);
+    const userId = await addTestMember(db(), guild, { username: 'ada', roleIds: [guild.roles.member] });
     const { number } = await fileTestSubmission(db(), guild.id, { form, userId, at: new Date() });
     await client.get(`${path}/${number}`);
-    expect((await client.post(`${path}/${number}/decision`, { decision: 'denied' })).status).toBe(303);
+    const before = await state(guild.id);
+    const { confirm, page } = await askDecision(client, `${path}/${number}`, { decision: 'denied', 'decision-reason': 'Not yet.' }, 'decision=denied&decision-reason=Not+yet.');
+    expect(page.text).toContain(`<title>Deny application #${number} by ada?`);
+    expect(confirmLinesOf(page.text)).toEqual([
+      "ada's roles do not change.",
+      'ada may apply with this form again after 7 days.',
+      'ada is sent a direct message saying the application was denied, with your reason.',
+      'The review message in #applications-review is updated to show the decision.',
+    ]);
+    const back = await client.get(cancelOf(page.text));
+    expect(back.status).toBe(200);
+    expect(back.text).toMatch(/name="decision" value="denied" checked/);
+    expect(back.text).toMatch(/id="decision-reason"[^>]*>Not yet\.</);
+    expect(back.text).not.toContain('data-error-summary');
+    expect(await state(guild.id)).toEqual(before);
+
+    expect((await client.post(confirm, { decision: 'denied', 'decision-reason': 'Not yet.' })).status).toBe(303);
     await eventually(() => findSubmission(db(), guild.id, number), (s) => s?.applying === false);
     expect(await rolesOf(guild.id, userId)).toEqual([guild.roles.member]);
     const [dm] = await listPlatformDirectMessages(db(), guild.id, userId);
@@ -110,31 +150,37 @@ describe('application submissions in the dashboard', () => {
     ['no decision', {}, 'decision', 'Choose to accept or deny.'],
     ['an unknown decision', { decision: 'maybe' }, 'decision', 'Choose to accept or deny.'],
     ['a reason of 1,001 characters', { decision: 'denied', 'decision-reason': 'x'.repeat(1001) }, 'decision-reason', 'Give a reason of at most 1,000 characters, without control characters.'],
-  ])('keeps %s on the form (400 INVALID_INPUT, the field named) and decides nothing', async (_, fields, field, message) => {
+  ])('keeps %s on the form (400 INVALID_INPUT, the field named), sent to the form, the confirmation page or its action, and decides nothing', async (_, fields, field, message) => {
     const { guild, form, client, path } = await signedIn();
     const { number } = await fileTestSubmission(db(), guild.id, { form, userId: await guild.addMember(), at: new Date() });
+    const confirm = `${path}/${number}/decision/confirm`;
     await client.get(`${path}/${number}`);
+    await client.get(`${confirm}?decision=denied`);
     const before = await state(guild.id);
-    const res = await client.post(`${path}/${number}/decision`, fields);
-    expect([res.status, /data-error="([A-Z_]+)"/.exec(res.text)?.[1]]).toEqual([400, 'INVALID_INPUT']);
-    expect(fieldErrorOf(res.text, field)).toBe(message);
+    await expectRefusedAtEachStep(client, `${path}/${number}`, fields, field, message);
     expect(await state(guild.id)).toEqual(before);
   });
 
-  it('refuses a decided submission 409 APPLICATION_NOT_OPEN, and actions while Applications is off 409 FEATURE_DISABLED, changing nothing', async () => {
+  it('refuses a decided submission 409 APPLICATION_NOT_OPEN (asked or confirmed), and actions while Applications is off 409 FEATURE_DISABLED, changing nothing', async () => {
     const { guild, form, client, path } = await signedIn();
     const { number } = await fileTestSubmission(db(), guild.id, { form, userId: await guild.addMember(), at: new Date() });
     const other = await fileTestSubmission(db(), guild.id, { form, userId: await guild.addMember(), at: new Date() });
+    const confirm = `${path}/${number}/decision/confirm`;
     await client.get(`${path}/${number}`);
-    await client.get(`${path}/${other.number}`);
+    // The confirmation opened while the submission was open; it is withdrawn before the manager confirms.
+    await client.get(`${confirm}?decision=accepted`);
+    await client.get(`${path}/${other.number}/decision/confirm?decision=accepted`);
     await db().updateTable('application_submissions').set({ status: 'withdrawn' }).where('guild_id', '=', guild.id).where('number', '=', number).execute();
     const before = await state(guild.id);
-    const closed = await client.post(`${path}/${number}/decision`, { decision: 'accepted' });
-    expect([closed.status, errorCodeOf(closed)]).toEqual([409, 'APPLICATION_NOT_OPEN']);
+    for (const res of [await client.post(`${path}/${number}/decision`, { decision: 'accepted' }), await client.get(`${confirm}?decision=accepted`), await client.post(confirm, { decision: 'accepted' })]) {
+      expect([res.status, errorCodeOf(res)]).toEqual([409, 'APPLICATION_NOT_OPEN']);
+    }
     await featureOff(db(), guild.id, 'applications');
     expect((await client.get(path)).text).toContain('data-feature-off="applications"');
     const off = await client.post(`${path}/${other.number}/decision`, { decision: 'accepted' });
     expect([off.status, errorCodeOf(off)]).toEqual([409, 'FEATURE_DISABLED']);
+    const offConfirmed = await client.post(`${path}/${other.number}/decision/confirm`, { decision: 'accepted' });
+    expect([offConfirmed.status, errorCodeOf(offConfirmed)]).toEqual([409, 'FEATURE_DISABLED']);
     expect(await state(guild.id)).toEqual(before);
   });
 });

@@ -83,6 +83,10 @@ export const errorCodeOf = (res: TestResponse) => /data-error="([A-Z_]+)"/.exec(
 /** The message a form page shows under the field with this id (formParts.tsx FieldError), trimmed. */
 export const fieldErrorOf = (html: string, field: string) => new RegExp(`id="${field}-error"[^>]*>.*?</span>([^<]*)`, 's').exec(html)?.[1]?.trim();
 
+/** The lines of a confirmation page's list marked with `attribute` (the decision's effects, what a switch stops). */
+export const confirmLinesOf = (html: string, attribute = 'data-decision-effects') =>
+  [...(new RegExp(`<ul ${attribute}[^>]*>(.*?)</ul>`, 's').exec(html)?.[1] ?? '').matchAll(/<li>(.*?)<\/li>/gs)].map((m) => m[1]!.replaceAll('&#39;', "'").replaceAll('&quot;', '"'));
+
 /** A server with its owner, a member holding Manage Server through a role, and a member without it. */
 export async function managedGuild(db: Kysely<Database>, name = 'Console Guild'): Promise<TestGuild & { managerId: string; memberId: string; managerRoleId: string }> {
   const guild = await createTestGuild(db, { name });

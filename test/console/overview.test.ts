@@ -5,7 +5,7 @@ import { insertEndpoint } from '../../db/webhooks/webhooks.js';
 import { BOT_PERMISSION } from '../../src/core/botPermissions.js';
 import { useApiTestBed } from '../harness/apiTestBed.js';
 import { bearer, createTestKey, snowflake } from '../harness/fixtures.js';
-import { errorCodeOf, signedInManager } from './consoleClient.js';
+import { confirmLinesOf, errorCodeOf, signedInManager } from './consoleClient.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const { database, app } = useApiTestBed({ now: NOW, env: { CONSOLE_SIGN_IN_LIMIT: '1000' } });
@@ -140,29 +140,67 @@ describe('the overview page', () => {
 });
 
 describe('the feature switch', () => {
-  it("turns a feature off and on through the admin CLI's use case, audited with the console user, and the API follows", async () => {
-    const { guild, client } = await signedIn(['levels', 'bank']);
+  it("turns a feature off only once confirmed, and on at once, through the admin CLI's use case, audited with the console user, and the API follows", async () => {
+    const { guild, client } = await signedIn(['bank', 'levels']);
     const key = await createTestKey(database.db, guild, { scopes: ['levels:read'] });
-    const path = `/console/servers/${guild.id}/overview/features/levels`;
-    await client.get(`/console/servers/${guild.id}/overview`);
-    const off = await client.post(path, { on: 'false' });
-    expect([off.status, off.headers.location]).toEqual([303, `/console/servers/${guild.id}/overview`]);
+    const overview = `/console/servers/${guild.id}/overview`;
+    const path = `${overview}/features/levels`;
+    await client.get(overview);
+    const asked = await client.post(path, { on: 'false' });
+    expect([asked.status, asked.headers.location]).toEqual([303, `${path}/off?then=overview`]);
+    const confirm = await client.get(asked.headers.location!);
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain('<title>Turn Levels off?');
+    expect(confirmLinesOf(confirm.text, 'data-feature-off-effects')).toEqual([
+      "The console's Levels pages say it is off and offer to turn it back on; their actions are refused.",
+      'Its API endpoints answer 409 <code>FEATURE_DISABLED</code> to every key.',
+      "The bot's commands and buttons for Levels answer that it is turned off, and the bot stops doing its work for Levels on its own.",
+    ]);
+    expect(confirm.text).toContain('Nothing is deleted: its settings and records stay, and turning Levels back on brings them back as they were.');
+    expect(confirm.text).toContain(`href="${overview}">Cancel</a>`);
+    // Nothing changes before the confirmation.
+    expect(await featuresOf(guild.id)).toEqual(['bank', 'levels']);
+    expect(await consoleAudit(guild.id)).toEqual([]);
+
+    const off = await client.post(`${path}/off`, { then: 'overview' });
+    expect([off.status, off.headers.location]).toEqual([303, overview]);
     expect(await featuresOf(guild.id)).toEqual(['bank']);
     const refused = await app.http('GET', `/guilds/${guild.id}/levels/leaderboard`, { headers: bearer(key.key) });
     expect([refused.status, refused.body.error]).toEqual([409, 'FEATURE_DISABLED']);
     expect(await consoleAudit(guild.id)).toEqual([{ actor_type: 'console_user', actor_id: guild.managerId, action: 'guild.update', data: { features: ['bank'] } }]);
 
-    // The same form sent again (a reload of the POST) changes nothing.
-    const again = await client.post(path, { on: 'false' });
-    expect([again.status, again.headers.location]).toEqual([303, `/console/servers/${guild.id}/overview`]);
+    // The confirmation sent again (a reload of the POST) changes nothing.
+    const again = await client.post(`${path}/off`, { then: 'overview' });
+    expect([again.status, again.headers.location]).toEqual([303, overview]);
     expect(await consoleAudit(guild.id)).toHaveLength(1);
 
-    const page = await client.get(`/console/servers/${guild.id}/overview`);
+    const page = await client.get(overview);
     expect(page.text).toContain('data-feature="levels" data-on="false"');
     const on = await client.post(path, { on: 'true', then: 'https://elsewhere.example' });
-    expect([on.status, on.headers.location]).toEqual([303, `/console/servers/${guild.id}/overview`]);
+    expect([on.status, on.headers.location]).toEqual([303, overview]);
     expect(await featuresOf(guild.id)).toEqual(['bank', 'levels']);
     expect((await app.http('GET', `/guilds/${guild.id}/levels/leaderboard`, { headers: bearer(key.key) })).status).toBe(200);
+  });
+
+  it("names the Bank's own code, leaves out pages a feature has none of, keeps `then` inside the server's pages, and Cancel changes nothing", async () => {
+    const { guild, client } = await signedIn(['bank', 'levels', 'members']);
+    const overview = `/console/servers/${guild.id}/overview`;
+    const bank = await client.get(`${overview}/features/bank/off?then=bank`);
+    expect(confirmLinesOf(bank.text, 'data-feature-off-effects')).toContain('Its API endpoints answer 409 <code>BANK_DISABLED</code> to every key.');
+    expect(bank.text).toContain(`href="/console/servers/${guild.id}/bank">Cancel</a>`);
+    expect(bank.text).toContain('name="then" value="bank"');
+    const members = await client.get(`${overview}/features/members/off`);
+    expect(confirmLinesOf(members.text, 'data-feature-off-effects')).toHaveLength(2);
+    expect(members.text).not.toContain("The console's Members pages");
+    const away = await client.get(`${overview}/features/levels/off?then=https://elsewhere.example`);
+    expect(away.text).toContain(`href="${overview}">Cancel</a>`);
+    expect(away.text).toContain('name="then" value="overview"');
+    expect(await featuresOf(guild.id)).toEqual(['bank', 'levels', 'members']);
+    expect(await consoleAudit(guild.id)).toEqual([]);
+    // A confirmation posted with a `then` outside the server's pages comes back to the overview.
+    const off = await client.post(`${overview}/features/levels/off`, { then: '//elsewhere.example' });
+    expect([off.status, off.headers.location]).toEqual([303, overview]);
+    expect(await featuresOf(guild.id)).toEqual(['bank', 'members']);
   });
 
   it('refuses an unknown feature 404 and a missing on/off 400, changing nothing', async () => {
@@ -175,16 +213,23 @@ describe('the feature switch', () => {
     expect([vague.status, errorCodeOf(vague)]).toEqual([400, 'INVALID_INPUT']);
     expect(await featuresOf(guild.id)).toEqual(['levels']);
     expect(await consoleAudit(guild.id)).toEqual([]);
+    for (const res of [await client.get(`/console/servers/${guild.id}/overview/features/karaoke/off`), await client.post(`/console/servers/${guild.id}/overview/features/karaoke/off`)]) {
+      expect([res.status, errorCodeOf(res)]).toEqual([404, 'PAGE_NOT_FOUND']);
+    }
+    expect(await featuresOf(guild.id)).toEqual(['levels']);
     // The refused form's token was not spent: the same form still works.
-    expect((await client.post(`/console/servers/${guild.id}/overview/features/levels`, { on: 'false' })).status).toBe(303);
+    expect((await client.post(`/console/servers/${guild.id}/overview/features/levels`, { on: 'true' })).status).toBe(303);
   });
 
   it('refuses a manager whose role was taken since the page opened 403, changing nothing', async () => {
     const { guild, client } = await signedIn(['levels']);
     expect((await client.get(`/console/servers/${guild.id}/overview`)).status).toBe(200);
+    expect((await client.get(`/console/servers/${guild.id}/overview/features/levels/off`)).status).toBe(200);
     await database.db.updateTable('platform_members').set({ role_ids: [] }).where('guild_id', '=', guild.id).where('user_id', '=', guild.managerId).execute();
-    const refused = await client.post(`/console/servers/${guild.id}/overview/features/levels`, { on: 'false' });
-    expect([refused.status, errorCodeOf(refused)]).toEqual([403, 'NOT_A_SERVER_MANAGER']);
+    for (const action of ['levels', 'levels/off']) {
+      const refused = await client.post(`/console/servers/${guild.id}/overview/features/${action}`, { on: 'false' });
+      expect([action, refused.status, errorCodeOf(refused)]).toEqual([action, 403, 'NOT_A_SERVER_MANAGER']);
+    }
     expect(await featuresOf(guild.id)).toEqual(['levels']);
     expect(await consoleAudit(guild.id)).toEqual([]);
   });

@@ -1,9 +1,10 @@
 import { appealDecisionOperation } from '../../../src/appeals/appealDecisionOperation.js';
 import { AppealDecisionRequest } from '../../../src/appeals/contract.js';
-import { decideAppeal } from '../../../src/appeals/decideAppeal.js';
+import { decideAppeal, isAppealDecidable } from '../../../src/appeals/decideAppeal.js';
+import { readAppealSettings } from '../../../src/appeals/readAppealSettings.js';
 import { readAppealConversationPage, readAppealPage } from '../../../src/appeals/readAppeals.js';
 import { memberNames } from '../../../src/console/memberNames.js';
-import { AppError } from '../../../src/core/errors.js';
+import { AppError, appealNotOpen } from '../../../src/core/errors.js';
 import { readCase } from '../../../src/moderation/readModeration.js';
 import type { AppDeps } from '../../context.js';
 import { requireFeature } from '../consoleFeatures.js';
@@ -11,10 +12,11 @@ import { idParam, managedServer } from '../consoleDeps.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { FormRejection } from '../formFlow.js';
 import { sendPage } from '../render.js';
-import { APPEAL_DECISION_FIELDS, APPEAL_FILTERS, AppealPage, appealPath, AppealsPage } from '../views/appealPages.js';
+import { ConfirmAppealDecisionPage } from '../views/appealDecisionConfirm.js';
+import { APPEAL_DECISION_FIELDS, APPEAL_FILTERS, AppealPage, appealPath, AppealsPage, appellant } from '../views/appealPages.js';
 import { FeatureOffPage } from '../views/featureOff.js';
-import type { FieldError } from '../views/formParts.js';
-import { postDecision } from './decisionRoute.js';
+import type { FieldError, FormState } from '../views/formParts.js';
+import { decisionRoutes, keptDecision } from './decisionRoute.js';
 import { cursorOf, listQueryOf } from './listQuery.js';
 
 const PAGE_SIZE = 25;
@@ -31,6 +33,8 @@ function decisionOf(form: URLSearchParams) {
   if (errors.length > 0) throw new FormRejection(400, 'INVALID_INPUT', errors);
   return { verb: verb as 'approve' | 'reject', reason };
 }
+
+const decisionValues = (v: ReturnType<typeof decisionOf>) => new URLSearchParams({ [APPEAL_DECISION_FIELDS.verb]: v.verb, [APPEAL_DECISION_FIELDS.reason]: v.reason });
 
 /** The appeal's ban case, or null when it has none or the case was deleted since. */
 async function banCaseOf(deps: AppDeps, guildId: string, caseNumber: number | null) {
@@ -69,20 +73,32 @@ export function appealRoutes(router: ConsoleRouter, deps: AppDeps): void {
 
   router.get(`${base}/:number`, async (ctx) => {
     const { guild, viewer, appeal, conversation, banCase, names } = await appealOf(ctx);
-    sendPage(ctx, AppealPage({ viewer, guild, appeal, conversation, banCase, names }));
+    sendPage(ctx, AppealPage({ viewer, guild, appeal, conversation, banCase, names, form: keptDecision(ctx, APPEAL_DECISION_FIELDS.verb) }));
   });
 
-  router.post(`${base}/:number/decision`, async (ctx) => {
-    const { appeal, conversation, banCase, names, ...server } = await appealOf(ctx);
-    const { guild, viewer } = server;
-    await postDecision(ctx, deps, {
-      server,
-      number: appeal.number,
-      verdictOf: decisionOf,
-      decide: decideAppeal,
-      operation: appealDecisionOperation,
-      then: appealPath(guild.id, appeal.number),
-      page: (form) => AppealPage({ viewer, guild, appeal, conversation, banCase, names, form }),
-    });
+  // Approve or reject, asked first: the confirmation says what each does with this server's settings.
+  decisionRoutes(router, deps, {
+    route: `${base}/:number`,
+    load: async (ctx) => {
+      const { appeal, conversation, banCase, names, ...server } = await appealOf(ctx);
+      const { guild, viewer } = server;
+      return {
+        server,
+        number: appeal.number,
+        path: appealPath(guild.id, appeal.number),
+        closed: isAppealDecidable(appeal.status) ? null : appealNotOpen(appeal.status),
+        page: (form?: FormState) => AppealPage({ viewer, guild, appeal, conversation, banCase, names, form }),
+        appellant: appellant(appeal),
+      };
+    },
+    verdictOf: decisionOf,
+    valuesOf: decisionValues,
+    decide: decideAppeal,
+    operation: appealDecisionOperation,
+    confirmPage: async (record, verdict, confirm) => {
+      const { guild, viewer } = record.server;
+      const settings = await readAppealSettings(deps.db, guild.id);
+      return ConfirmAppealDecisionPage({ viewer, guild, number: record.number, appellant: record.appellant, verdict, settings, confirm });
+    },
   });
 }

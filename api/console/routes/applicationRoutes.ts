@@ -1,7 +1,11 @@
 import { applicationDecisionOperation } from '../../../src/applications/applicationDecisionOperation.js';
 import { DecisionRequest } from '../../../src/applications/contract.js';
 import { decideSubmission } from '../../../src/applications/decideSubmission.js';
+import { isDecidable } from '../../../src/applications/decisionRules.js';
 import { readSubmissionDetail, readSubmissionPage } from '../../../src/applications/readApplications.js';
+import { readForm } from '../../../src/applications/readFormSettings.js';
+import { readServerDirectory } from '../../../src/console/serverDirectory.js';
+import { applicationNotOpen } from '../../../src/core/errors.js';
 import { memberNames } from '../../../src/console/memberNames.js';
 import type { AppDeps } from '../../context.js';
 import { requireFeature } from '../consoleFeatures.js';
@@ -9,10 +13,12 @@ import { idParam, managedServer } from '../consoleDeps.js';
 import type { ConsoleContext, ConsoleRouter } from '../consoleState.js';
 import { FormRejection } from '../formFlow.js';
 import { sendPage } from '../render.js';
+import { nameOf } from '../views/ticketPages.js';
 import { DECISION_FIELDS, SUBMISSION_FILTERS, SubmissionPage, submissionPath, SubmissionsPage } from '../views/applicationPages.js';
 import { FeatureOffPage } from '../views/featureOff.js';
-import type { FieldError } from '../views/formParts.js';
-import { postDecision } from './decisionRoute.js';
+import { ConfirmSubmissionDecisionPage } from '../views/submissionDecisionConfirm.js';
+import type { FieldError, FormState } from '../views/formParts.js';
+import { decisionRoutes, keptDecision } from './decisionRoute.js';
 import { listQueryOf } from './listQuery.js';
 
 const PAGE_SIZE = 25;
@@ -28,6 +34,8 @@ function decisionOf(form: URLSearchParams) {
   if (errors.length > 0) throw new FormRejection(400, 'INVALID_INPUT', errors);
   return { decision: decision as 'accepted' | 'denied', reason: parsed.data!.reason ?? null };
 }
+
+const decisionValues = (v: ReturnType<typeof decisionOf>) => new URLSearchParams({ [DECISION_FIELDS.decision]: v.decision, [DECISION_FIELDS.reason]: v.reason ?? '' });
 
 /** Applications: submissions by status, a submission with its answers, and the decision (the API's decision use case). */
 export function applicationRoutes(router: ConsoleRouter, deps: AppDeps): void {
@@ -53,20 +61,33 @@ export function applicationRoutes(router: ConsoleRouter, deps: AppDeps): void {
 
   router.get(`${base}/:number`, async (ctx) => {
     const { guild, viewer, submission, names } = await submissionOf(ctx);
-    sendPage(ctx, SubmissionPage({ viewer, guild, submission, names }));
+    sendPage(ctx, SubmissionPage({ viewer, guild, submission, names, form: keptDecision(ctx, DECISION_FIELDS.decision) }));
   });
 
-  router.post(`${base}/:number/decision`, async (ctx) => {
-    const { submission, names, ...server } = await submissionOf(ctx);
-    const { guild, viewer } = server;
-    await postDecision(ctx, deps, {
-      server,
-      number: submission.number,
-      verdictOf: decisionOf,
-      decide: decideSubmission,
-      operation: applicationDecisionOperation,
-      then: submissionPath(guild.id, submission.number),
-      page: (form) => SubmissionPage({ viewer, guild, submission, names, form }),
-    });
+  // Accept or deny, asked first: the confirmation names the form's roles and channels the decision uses.
+  decisionRoutes(router, deps, {
+    route: `${base}/:number`,
+    load: async (ctx) => {
+      const { submission, names, ...server } = await submissionOf(ctx);
+      const { guild, viewer } = server;
+      return {
+        server,
+        number: submission.number,
+        path: submissionPath(guild.id, submission.number),
+        closed: isDecidable(submission.status) ? null : applicationNotOpen(submission.status),
+        page: (form?: FormState) => SubmissionPage({ viewer, guild, submission, names, form }),
+        applicant: nameOf(names, submission.userId)!,
+        formId: submission.formId,
+      };
+    },
+    verdictOf: decisionOf,
+    valuesOf: decisionValues,
+    decide: decideSubmission,
+    operation: applicationDecisionOperation,
+    confirmPage: async (record, verdict, confirm) => {
+      const { guild, viewer } = record.server;
+      const [form, directory] = await Promise.all([record.formId === null ? null : readForm(deps.db, guild.id, record.formId), readServerDirectory(deps.platform, guild.id)]);
+      return ConfirmSubmissionDecisionPage({ viewer, guild, number: record.number, applicant: record.applicant, verdict, form, directory, confirm });
+    },
   });
 }

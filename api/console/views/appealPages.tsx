@@ -31,7 +31,7 @@ const appealsPath = (guildId: string) => `/console/servers/${guildId}/appeals`;
 export const appealPath = (guildId: string, number: number) => `${appealsPath(guildId)}/${number}`;
 const nav = (guild: GuildRecord) => ({ id: guild.id, name: guild.name, active: 'appeals' as const });
 /** Appellants are banned, so rarely members: their tag from the appeal is their name. */
-const appellant = (a: AppealBody) => a.userTag ?? a.userId;
+export const appellant = (a: AppealBody) => a.userTag ?? a.userId;
 const answerText = (value: unknown) => (typeof value === 'string' ? value : value === null ? '—' : JSON.stringify(value));
 
 export function AppealsPage(props: { viewer: Viewer; guild: GuildRecord; status: string; appeals: AppealBody[]; olderHref: string | null }) {

@@ -1,4 +1,5 @@
 // Server-rendered SVG: no script, and colours as SVG attributes (the CSP allows no inline style).
+import { SideScroll } from './dataTable.js';
 
 export interface Series<K extends string> {
   key: K;
@@ -94,27 +95,29 @@ export function BarChart<K extends string>(props: {
       </figcaption>
       <details>
         <summary>The figures as a table</summary>
-        <table>
-          <caption>{props.tableCaption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{props.slotHeading}</th>
-              {series.map((s) => (
-                <th scope="col">{s.label}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {slots.map((d) => (
+        <SideScroll>
+          <table>
+            <caption>{props.tableCaption}</caption>
+            <thead>
               <tr>
-                <th scope="row">{d.rowHeader}</th>
+                <th scope="col">{props.slotHeading}</th>
                 {series.map((s) => (
-                  <td>{d.counts[s.key]}</td>
+                  <th scope="col">{s.label}</th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {slots.map((d) => (
+                <tr>
+                  <th scope="row">{d.rowHeader}</th>
+                  {series.map((s) => (
+                    <td>{d.counts[s.key]}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </SideScroll>
       </details>
     </figure>
   );

@@ -11,7 +11,7 @@ export interface DecisionLabels {
   reason: { label: string; hint: string; required?: boolean };
 }
 
-/** A final decision on a record (a submission, an appeal): one choice and the reason sent with it. */
+/** A final decision on a record (a submission, an appeal): one choice and the reason sent with it, confirmed on the next page. */
 export function DecisionForm(props: { viewer: Viewer; action: string; labels: DecisionLabels; form?: FormState }) {
   const { action, labels } = props;
   const { choice, reason } = labels.fields;
@@ -20,7 +20,7 @@ export function DecisionForm(props: { viewer: Viewer; action: string; labels: De
   return (
     <form method="post" action={action} class="card">
       <h2>Decide</h2>
-      <p>{labels.effects} The decision cannot be changed afterwards.</p>
+      <p>{labels.effects} The next page shows what your decision will do and asks you to confirm it: it cannot be changed afterwards.</p>
       <FormFields viewer={props.viewer} action={action} />
       <fieldset id={choice} {...invalidAttrs(problem, choice, true)}>
         <legend>Decision</legend>
@@ -41,7 +41,7 @@ export function DecisionForm(props: { viewer: Viewer; action: string; labels: De
         required={labels.reason.required}
         problem={problem}
       />
-      <button type="submit">Record the decision</button>
+      <button type="submit">Review the decision</button>
     </form>
   );
 }

@@ -32,6 +32,8 @@ const NAV: Array<{ key: ServerNav['active']; label: string; path: string }> = [
   { key: 'webhooks', label: 'Webhooks', path: 'webhooks' },
   { key: 'audit', label: 'Audit log', path: 'audit' },
 ];
+/** Whether the console has pages for this area (a feature's pages, for its switch's confirmation). */
+export const hasServerPage = (key: string) => NAV.some((n) => n.key === key);
 
 /** Every console page: no inline script or style (the CSP forbids both), the CSRF token also as an htmx header. */
 export function Layout(props: { title: string; viewer?: Viewer; server?: ServerNav; hasErrors?: boolean; children: ComponentChildren }) {

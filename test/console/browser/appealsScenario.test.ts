@@ -13,7 +13,7 @@ const { db, app } = useWorkflowTestBed();
 const browser = useBrowser();
 
 describe('ban appeals in a real browser', { timeout: 120_000 }, () => {
-  it('lists the queue, keeps a decision without a choice on the form, and approves one, the worker unbanning', async () => {
+  it('lists the queue, keeps a decision without a choice on the form, asks before approving one, and approves it, the worker unbanning', async () => {
     const guild = await createModerationGuild(db());
     const managerId = await addTestMember(db(), guild, { username: 'boss', roleIds: [guild.roles.admin] });
     await upsertPlatformChannels(db(), guild.id, [{ channelId: snowflake(), name: 'general', type: 'text', position: 0 }]);
@@ -38,6 +38,20 @@ describe('ban appeals in a real browser', { timeout: 120_000 }, () => {
       await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, width === 390 ? 'phone-appeal' : 'appeal');
+      // The confirmation says what approving does; Cancel brings the form back with the choice and reason kept.
+      await page.getByRole('radio', { name: 'Approve (unban)' }).check();
+      await page.getByLabel('Reason').fill('Second chance.');
+      await page.getByRole('button', { name: 'Review the decision' }).click();
+      await page.waitForURL(/\/decision\/confirm\?/);
+      await expect.poll(() => page.locator('[data-decision-effects] li').first().textContent()).toBe("ada's ban is lifted on Discord (when they are still banned).");
+      await expectFitsWidth(page);
+      await expectAccessible(page);
+      await screenshot(page, width === 390 ? 'phone-appeal-decision-confirm' : 'appeal-decision-confirm');
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      await page.waitForURL(/\/appeals\/\d+\?/);
+      expect(await page.getByRole('radio', { name: 'Approve (unban)' }).isChecked()).toBe(true);
+      expect(await page.getByLabel('Reason').inputValue()).toBe('Second chance.');
+      await expectFitsWidth(page);
       if (width === 390) {
         await page.getByRole('link', { name: 'Earlier messages' }).click();
         await page.waitForURL(/before=/);
@@ -48,18 +62,20 @@ describe('ban appeals in a real browser', { timeout: 120_000 }, () => {
         await screenshot(page, 'phone-appeal-earlier');
       }
     }
+    expect(await findAppeal(db(), guild.id, number)).toMatchObject({ status: 'open' });
 
     const { page } = await browser.open();
     await signInLocally(page, app.baseUrl, managerId);
     await page.goto(`${app.baseUrl}/console/servers/${guild.id}/appeals/${number}`);
     await page.getByLabel('Reason').fill('Second chance.');
-    await page.getByRole('button', { name: 'Record the decision' }).click();
+    await page.getByRole('button', { name: 'Review the decision' }).click();
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-error'))).toBe('INVALID_INPUT');
     expect(await page.getByLabel('Reason').inputValue()).toBe('Second chance.');
     await expectAccessible(page);
     await screenshot(page, 'appeal-error');
     await page.getByRole('radio', { name: 'Approve (unban)' }).check();
-    await page.getByRole('button', { name: 'Record the decision' }).click();
+    await page.getByRole('button', { name: 'Review the decision' }).click();
+    await page.getByRole('button', { name: 'Approve and unban' }).click();
     await page.waitForURL(`${app.baseUrl}/console/servers/${guild.id}/appeals/${number}`);
     await eventually(() => findAppeal(db(), guild.id, number), (a) => a?.applying === false);
     expect(await findPlatformBan(db(), guild.id, userId)).toBeUndefined();

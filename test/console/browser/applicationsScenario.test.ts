@@ -13,7 +13,7 @@ const { db, app } = useWorkflowTestBed();
 const browser = useBrowser();
 
 describe('applications in a real browser', { timeout: 120_000 }, () => {
-  it('lists submissions, keeps a decision without a choice on the form, and accepts one, the worker applying it', async () => {
+  it('lists submissions, keeps a decision without a choice on the form, asks before accepting one, and accepts it, the worker applying it', async () => {
     const guild = await createModerationGuild(db());
     const managerId = await addTestMember(db(), guild, { username: 'boss', roleIds: [guild.roles.admin] });
     const form = await createTestForm(db(), guild.id, { acceptRoleIds: [guild.roles.helper] });
@@ -32,19 +32,35 @@ describe('applications in a real browser', { timeout: 120_000 }, () => {
       await expectFitsWidth(page);
       await expectAccessible(page);
       await screenshot(page, width === 390 ? 'phone-application' : 'application');
+      // The confirmation says what accepting does; Cancel brings the form back with the choice and reason kept.
+      await page.getByRole('radio', { name: 'Accept' }).check();
+      await page.getByLabel('Reason (optional)').fill('Welcome aboard.');
+      await page.getByRole('button', { name: 'Review the decision' }).click();
+      await page.waitForURL(/\/decision\/confirm\?/);
+      await expect.poll(() => page.locator('[data-decision-effects] li').first().textContent()).toBe('ada is given the roles: Helper.');
+      await expectFitsWidth(page);
+      await expectAccessible(page);
+      await screenshot(page, width === 390 ? 'phone-application-decision-confirm' : 'application-decision-confirm');
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      await page.waitForURL(/\/applications\/\d+\?/);
+      expect(await page.getByRole('radio', { name: 'Accept' }).isChecked()).toBe(true);
+      expect(await page.getByLabel('Reason (optional)').inputValue()).toBe('Welcome aboard.');
+      await expectFitsWidth(page);
     }
+    expect(await findSubmission(db(), guild.id, number)).toMatchObject({ status: 'pending' });
 
     const { page } = await browser.open();
     await signInLocally(page, app.baseUrl, managerId);
     await page.goto(`${app.baseUrl}/console/servers/${guild.id}/applications/${number}`);
     await page.getByLabel('Reason (optional)').fill('Welcome aboard.');
-    await page.getByRole('button', { name: 'Record the decision' }).click();
+    await page.getByRole('button', { name: 'Review the decision' }).click();
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-error'))).toBe('INVALID_INPUT');
     expect(await page.getByLabel('Reason (optional)').inputValue()).toBe('Welcome aboard.');
     await expectAccessible(page);
     await screenshot(page, 'application-error');
     await page.getByRole('radio', { name: 'Accept' }).check();
-    await page.getByRole('button', { name: 'Record the decision' }).click();
+    await page.getByRole('button', { name: 'Review the decision' }).click();
+    await page.getByRole('button', { name: 'Accept the application' }).click();
     await page.waitForURL(`${app.baseUrl}/console/servers/${guild.id}/applications/${number}`);
     await eventually(() => findSubmission(db(), guild.id, number), (s) => s?.applying === false);
     await page.reload();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { insertEvent } from '../../../db/shared/events.js';
 import { useApiTestBed } from '../../harness/apiTestBed.js';
 import { managedGuild } from '../consoleClient.js';
-import { expectAccessible, screenshot, signInLocally, useBrowser } from './browser.js';
+import { expectAccessible, expectFitsWidth, screenshot, signInLocally, useBrowser } from './browser.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const { database, app } = useApiTestBed({ now: NOW });
@@ -30,14 +30,33 @@ describe('the overview in a real browser', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Turn Shop on' }).click();
     await page.waitForURL(`${app.baseUrl}/console/servers/${guild.id}/overview`);
     await expect.poll(() => page.locator('li[data-feature="shop"]').getAttribute('data-on')).toBe('true');
+    // Turning off asks first: the confirmation says what stops; Cancel changes nothing.
+    const featuresNow = async () => (await database.db.selectFrom('guilds').select('features').where('id', '=', guild.id).executeTakeFirstOrThrow()).features;
     await page.getByRole('button', { name: 'Turn Levels off' }).click();
+    await page.waitForURL(`${app.baseUrl}/console/servers/${guild.id}/overview/features/levels/off?then=overview`);
+    expect(await page.locator('[data-feature-off-effects="levels"] li').count()).toBe(3);
+    await expectAccessible(page);
+    await screenshot(page, 'feature-off-confirm');
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.waitForURL(`${app.baseUrl}/console/servers/${guild.id}/overview`);
+    expect(await featuresNow()).toEqual(['bank', 'levels', 'shop', 'members']);
+
+    // At phone width, every page fits without sideways scrolling; there the switch is confirmed.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectFitsWidth(page);
+    await page.getByRole('button', { name: 'Turn Levels off' }).click();
+    await page.waitForURL(/\/overview\/features\/levels\/off\?/);
+    await expectFitsWidth(page);
+    await expectAccessible(page);
+    await screenshot(page, 'phone-feature-off-confirm');
+    await page.getByRole('button', { name: 'Turn Levels off' }).click();
+    await page.waitForURL(`${app.baseUrl}/console/servers/${guild.id}/overview`);
     await expect.poll(() => page.locator('li[data-feature="levels"]').getAttribute('data-on')).toBe('false');
-    expect((await database.db.selectFrom('guilds').select('features').where('id', '=', guild.id).executeTakeFirstOrThrow()).features).toEqual(['bank', 'shop', 'members']);
+    expect(await featuresNow()).toEqual(['bank', 'shop', 'members']);
     await expect.poll(() => page.locator('ul.recent code').first().textContent()).toBe('guild.update');
 
     await page.locator('[data-chart="xp-by-day"] summary').click();
-    await expectAccessible(page);
-    await page.setViewportSize({ width: 390, height: 844 });
+    await expectFitsWidth(page);
     await expectAccessible(page);
     await screenshot(page, 'overview-phone');
   });
