@@ -98,6 +98,7 @@ export async function runOnStack(
       xpRatePerSecond: Number(values.rate),
       leaderboardRows: Number(values.rows),
       purgeDutyPercent: values['purge-duty'] === undefined ? undefined : Number(values['purge-duty']),
+      purgeBatchRows: values['purge-batch'] === undefined ? undefined : Number(values['purge-batch']),
       readRatePerSecond: values['read-rate'] === undefined ? undefined : Number(values['read-rate']),
       workers,
       giveaways: Number(values.giveaways),

@@ -30,6 +30,8 @@ const OPTIONS = {
   rows: { type: 'string', default: '1000000' },
   /** Percent of its time the retention purge of `purge` spends deleting (production's share unless given; 100: no rest). */
   'purge-duty': { type: 'string' },
+  /** Rows per batch of `purge`'s purge (production's unless given). */
+  'purge-batch': { type: 'string' },
   /** Reads per second of `purge`'s paced rounds (half what the api answered saturated, unless given). */
   'read-rate': { type: 'string' },
   /** Usable keys the api keeps in memory (CREDENTIAL_CACHE_ENTRIES); 0 looks every request's key up, as before issue 28. */

@@ -21,6 +21,8 @@ export interface ScenarioContext {
   leaderboardRows: number;
   /** The purge's share of time spent deleting (`--purge-duty`); production's when undefined. */
   purgeDutyPercent: number | undefined;
+  /** Rows per batch of the purge (`--purge-batch`); production's when undefined. */
+  purgeBatchRows: number | undefined;
   /** Reads per second of `purge`'s paced rounds (`--read-rate`); half the saturated rate when undefined. */
   readRatePerSecond: number | undefined;
   /** Milliseconds the api thread's event loop has been busy so far (wall time, not CPU time). */

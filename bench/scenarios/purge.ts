@@ -5,6 +5,7 @@ import { PURGE_LIMITS } from '../../src/core/retention.js';
 import type { RetentionPurgeResult } from '../../src/keys/ids.js';
 import type { PurgeCommand } from '../purgeProcess.js';
 import { runLoad, type LoadResult } from '../load.js';
+import { cpuSnapshot, cpuUse, type CpuUse } from '../machineCpu.js';
 import { runPacedLoad } from '../pacedLoad.js';
 import { BENCH_GUILD_ID, memberId } from '../seed.js';
 import type { ScenarioContext } from './context.js';
@@ -14,10 +15,10 @@ export interface PurgeResult {
   /** Expired rows seeded and then purged (`--rows`). */
   expiredRows: number;
   /** Reads at a fixed rate below what the api can answer, as a production api serves them. */
-  paced: { ratePerSecond: number; before: LoadResult; during: LoadResult; p99ChangePercent: number };
+  paced: { ratePerSecond: number; before: LoadResult; during: LoadResult; p99ChangePercent: number; cpuBefore: CpuUse; cpuDuring: CpuUse };
   /** Reads as fast as the api answers (both cores busy before the purge starts). */
   saturated: { before: LoadResult; during: LoadResult; p99ChangePercent: number };
-  purge: { rows: number; seconds: number; batches: number; complete: boolean; dutyPercent: number };
+  purge: { rows: number; seconds: number; batches: number; complete: boolean; dutyPercent: number; batchRows: number };
   /** The paced reads' p99 during the purge over before, in percent of change (goal < 20 at 10,000,000 rows). */
   p99ChangePercent: number;
 }
@@ -26,8 +27,8 @@ export interface PurgeResult {
  * Balance reads, first as fast as 10 clients get answers, then paced at `--read-rate` (half the saturated rate unless
  * given; bench/pacedLoad.ts), each for the scenario's duration; then the same two again, paced first, while the
  * retention purge deletes `--rows` audit rows past the bench server's retention in its production batches
- * (PURGE_LIMITS.batchRows, one statement each) in a process of its own (bench/purgeProcess.ts), as the worker's
- * activity would; the purge gets all the time it needs. The goal is read on the paced rounds: a saturated api's every
+ * (PURGE_LIMITS.batchRows unless `--purge-batch`, one statement each) in a process of its own
+ * (bench/purgeProcess.ts), as the worker's activity would; the purge gets all the time it needs. The goal is read on the paced rounds: a saturated api's every
  * percentile follows whatever CPU anything else takes, so that figure says what the purge costs, not how the api
  * serves beside it.
  */
@@ -37,7 +38,12 @@ export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
   const headers = { Authorization: `Bearer ${ctx.apiKey}` };
   const pathOf = () => `/api/v1/guilds/${BENCH_GUILD_ID}/bank/members/${memberId(Math.floor(Math.random() * ctx.members))}`;
   const read = (durationSeconds: number) => runLoad({ url: ctx.fullUrl, connections: 10, durationSeconds, headers, setupRequest: (req) => ({ ...req, path: pathOf() }) });
-  const readPaced = (ratePerSecond: number) => runPacedLoad({ url: ctx.fullUrl, ratePerSecond, durationSeconds: ctx.durationSeconds, headers, pathOf });
+  // Paced rounds also say where the machine's cores went: the api's headroom is what the purge takes from.
+  const readPaced = async (ratePerSecond: number) => {
+    const before = await cpuSnapshot();
+    const load = await runPacedLoad({ url: ctx.fullUrl, ratePerSecond, durationSeconds: ctx.durationSeconds, headers, pathOf });
+    return { load, cpu: cpuUse(before, await cpuSnapshot(), ctx.durationSeconds) };
+  };
   const purgeProcess = await forkPurgeProcess();
   // Unmeasured: the first seconds of a load run on a cold api thread and pool.
   await read(3);
@@ -47,7 +53,8 @@ export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
   const started = performance.now();
   let purgeDone = false;
   const dutyPercent = ctx.purgeDutyPercent ?? PURGE_LIMITS.dutyPercent;
-  const purging = purgeProcess.start({ databaseUrl: ctx.databaseUrl, options: { runBudgetMs: 24 * 3_600_000, batchRows: PURGE_LIMITS.batchRows, dutyPercent } }).finally(() => {
+  const batchRows = ctx.purgeBatchRows ?? PURGE_LIMITS.batchRows;
+  const purging = purgeProcess.start({ databaseUrl: ctx.databaseUrl, options: { runBudgetMs: 24 * 3_600_000, batchRows, dutyPercent } }).finally(() => {
     purgeDone = true;
   });
   const pacedDuring = await readPaced(ratePerSecond);
@@ -55,13 +62,20 @@ export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
   if (purgeDone) console.log('[bench] the purge ended before the reads did: "during" mixes both states');
   const outcome = await purging;
   const seconds = Math.round((performance.now() - started) / 100) / 10;
-  const paced = { ratePerSecond, before: pacedBefore, during: pacedDuring, p99ChangePercent: changePercent(pacedBefore, pacedDuring) };
+  const paced = {
+    ratePerSecond,
+    before: pacedBefore.load,
+    during: pacedDuring.load,
+    p99ChangePercent: changePercent(pacedBefore.load, pacedDuring.load),
+    cpuBefore: pacedBefore.cpu,
+    cpuDuring: pacedDuring.cpu,
+  };
   return {
     scenario: 'purge',
     expiredRows,
     paced,
     saturated: { before: saturatedBefore, during: saturatedDuring, p99ChangePercent: changePercent(saturatedBefore, saturatedDuring) },
-    purge: { rows: outcome.purged.auditLog ?? 0, seconds, batches: outcome.batches, complete: outcome.complete, dutyPercent },
+    purge: { rows: outcome.purged.auditLog ?? 0, seconds, batches: outcome.batches, complete: outcome.complete, dutyPercent, batchRows },
     p99ChangePercent: paced.p99ChangePercent,
   };
 }
