@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import { batchOutcome, expiredByServer, type BatchOutcome, type PlanCutoffs } from './expiredByServer.js';
+import { batchOutcome, batchTally, expiredByServer, type BatchOutcome, type BatchTally, type PlanCutoffs } from './expiredByServer.js';
 
 /**
  * Events that come due: an event stays while anything may still need it: its fan-out not started, a delivery still
@@ -20,12 +20,12 @@ export const EVENT_ROWS = {
  */
 export async function purgeEventsBatch(db: Kysely<Database>, cutoffs: PlanCutoffs, cursor: string, limit: number): Promise<BatchOutcome> {
   const doomed = expiredByServer({ ...EVENT_ROWS, columns: ['id'] }, cutoffs, cursor, limit);
-  const { rows: [row] } = await sql<{ deleted: number; last: string | null }>`
+  const { rows: [row] } = await sql<BatchTally>`
     with doomed as (${doomed}),
     deliveries as (select w.id from webhook_deliveries w join doomed d on w.event_id = d.id),
     attempts as (delete from webhook_attempts a using deliveries w where a.delivery_id = w.id),
     delivered as (delete from webhook_deliveries w using deliveries x where w.id = x.id),
-    gone as (delete from events t using doomed d where t.id = d.id returning d.guild_id)
-    select count(*)::int as deleted, max(guild_id) as last from gone`.execute(db);
-  return batchOutcome(row!.deleted, row!.last, limit);
+    gone as (delete from events t using doomed d where t.id = d.id returning d.guild_id, d.at)
+    ${batchTally}`.execute(db);
+  return batchOutcome(row!, limit);
 }

@@ -187,6 +187,27 @@ describe('bounded runs', () => {
     expect(await auditOf([guilds[0]!.id])).toEqual([]);
   });
 
+  it("a batch goes on from the time the one before it reached in its last server; a row written late with an older time waits for the next run", async () => {
+    const guild = await server();
+    const old = 400 * DAY;
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push(await insertAuditRow(db(), guild.id, ago(old - i * 60_000)));
+    const step = PURGE_STEPS.findIndex((s) => s.kind === 'auditLog');
+    const cursors: string[] = [];
+    const controller = new AbortController();
+    const cut = purgeRetention({ db: db(), clock: fixedClock(NOW), signal: controller.signal, onProgress: (p) => {
+      if (p.step === step && p.cursor !== '') cursors.push(p.cursor);
+      if (cursors.length > 0) controller.abort(new Error('cut'));
+    } }, { batchRows: 3 }, { step, cursor: guild.id, purged: {}, batches: 0, cut: false });
+    await expect(cut).rejects.toThrow('cut');
+    expect(cursors).toEqual([`${guild.id}|${ago(old - 2 * 60_000).toISOString()}`]);
+    const late = await insertAuditRow(db(), guild.id, ago(old + DAY));
+    await run(fixedClock(NOW), { batchRows: 3 }, { step, cursor: cursors[0]!, purged: {}, batches: 0, cut: false });
+    expect((await auditOf([guild.id])).map((r) => r.id)).toEqual([late]);
+    await run();
+    expect(await auditOf([guild.id])).toEqual([]);
+  });
+
   it('a cancelled run stops after its batch, keeps every unexpired row, and the next run purges the rest', async () => {
     const guilds = await seedExpiredAudit(2, 4);
     const kept = await Promise.all(guilds.map((g) => insertAuditRow(db(), g.id, ago(DAY))));
