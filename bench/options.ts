@@ -20,7 +20,7 @@ const OPTIONS = {
   workers: { type: 'string' },
   /** Giveaways opened by `giveaways-open` and `giveaways-end` (the issue's size is 10,000: about 25 minutes here). */
   giveaways: { type: 'string', default: '1000' },
-  /** `read` rounds, each a bare and a full load in alternating order; the median ratio is reported. */
+  /** `read` rounds (a bare and a full load) and `purge` pairs (paced reads without and with the purge), each in alternating order; the medians are reported. */
   'read-rounds': { type: 'string', default: '5' },
   /** Role changes sent by `discord-effects` from its two worker processes through the egress. */
   'discord-changes': { type: 'string', default: '1000' },

@@ -108,9 +108,18 @@ export function printTable(results: ScenarioResult[]) {
       const line = (name: string, l: LoadResult, note: string) => rows.push([name, String(l.requestsPerSecond), String(l.latencyMs.p50), String(l.latencyMs.p99), String(l.non2xx), note]);
       line('purge saturated before', r.saturated.before, `${r.expiredRows.toLocaleString('en-US')} expired rows; reads as fast as answered`);
       line('purge saturated during', r.saturated.during, `p99 ${sign(r.saturated.p99ChangePercent)}`);
-      line('purge paced before', r.paced.before, `paced at ${r.paced.ratePerSecond}/s; ${cpuText(r.paced.cpuBefore)}`);
-      line('purge paced during', r.paced.during,
-        `p99 ${sign(r.p99ChangePercent)} (goal < 20 at 10,000,000); ${cpuText(r.paced.cpuDuring)}; purged ${p.rows.toLocaleString('en-US')} rows in ${p.seconds} s, ${p.batches} batches of ${p.batchRows}, deleting ${p.dutyPercent} % of the time`);
+      r.paced.pairs.forEach((pair, i) => {
+        line(`purge paced ${i + 1} without`, pair.without.load, `${pair.first === 'without' ? 'first' : 'second'}; ${cpuText(pair.without.cpu)}`);
+        line(`purge paced ${i + 1} with`, pair.with.load, `${pair.purged.toLocaleString('en-US')} rows purged; ${cpuText(pair.with.cpu)}`);
+      });
+      rows.push([
+        'purge paced median p99',
+        String(r.paced.ratePerSecond),
+        '',
+        `${r.paced.medianP99Ms.without} -> ${r.paced.medianP99Ms.with}`,
+        '',
+        `p99 ${sign(r.p99ChangePercent)} (goal < 20 at 10,000,000); purged ${p.rows.toLocaleString('en-US')} rows in ${p.slices} slices of ${p.sliceSeconds} s (${p.rowsPerSecond.toLocaleString('en-US')}/s), batches of ${p.batchRows}, deleting ${p.dutyPercent} % of the time`,
+      ]);
     } else if (r.scenario === 'shop-buy') {
       rows.push(['shop-buy', String(r.throughput.requestsPerSecond), String(r.throughput.latencyMs.p50), String(r.throughput.latencyMs.p99), String(r.throughput.non2xx), `${r.throughput.sold} sold; scarce: ${r.scarce.sold}/${r.scarce.stock} sold, ledger mismatches ${r.ledgerMismatches}`]);
     } else {

@@ -13,7 +13,7 @@ export interface ScenarioContext {
   members: number;
   connections: number;
   durationSeconds: number;
-  /** Rounds of `read`, each a bare and a full load in alternating order (`--read-rounds`). */
+  /** Rounds of `read` (a bare and a full load) and pairs of `purge` (paced reads without and with the purge), each in alternating order (`--read-rounds`). */
   readRounds: number;
   /** XP changes posted per second by `xp-latency` (`--rate`). */
   xpRatePerSecond: number;

@@ -10,27 +10,53 @@ import { runPacedLoad } from '../pacedLoad.js';
 import { BENCH_GUILD_ID, memberId } from '../seed.js';
 import type { ScenarioContext } from './context.js';
 
+/** One paced round: its reads, and where the machine's cores went meanwhile. */
+export interface PacedRound {
+  load: LoadResult;
+  cpu: CpuUse;
+}
+
+/** A pair of paced rounds back to back, one without the purge and one while a slice of it runs. */
+export interface PurgePair {
+  /** Which of the two ran first: the order alternates from pair to pair, so a drift of the machine cancels out. */
+  first: 'without' | 'with';
+  without: PacedRound;
+  with: PacedRound;
+  /** Rows the slice purged. */
+  purged: number;
+}
+
 export interface PurgeResult {
   scenario: 'purge';
-  /** Expired rows seeded and then purged (`--rows`). */
+  /** Expired rows seeded (`--rows`): the backlog each slice of the purge takes from. */
   expiredRows: number;
-  /** Reads at a fixed rate below what the api can answer, as a production api serves them. */
-  paced: { ratePerSecond: number; before: LoadResult; during: LoadResult; p99ChangePercent: number; cpuBefore: CpuUse; cpuDuring: CpuUse };
-  /** Reads as fast as the api answers (both cores busy before the purge starts). */
+  /** Reads at a fixed rate below what the api can answer, as a production api serves them, in alternating pairs. */
+  paced: {
+    ratePerSecond: number;
+    pairs: PurgePair[];
+    /** The median of the pairs' p99 without the purge, and with it. */
+    medianP99Ms: { without: number; with: number };
+    p99ChangePercent: number;
+  };
+  /** Reads as fast as the api answers (both cores busy before the purge starts), without and then with a slice. */
   saturated: { before: LoadResult; during: LoadResult; p99ChangePercent: number };
-  purge: { rows: number; seconds: number; batches: number; complete: boolean; dutyPercent: number; batchRows: number };
-  /** The paced reads' p99 during the purge over before, in percent of change (goal < 20 at 10,000,000 rows). */
+  purge: { rows: number; slices: number; sliceSeconds: number; rowsPerSecond: number; dutyPercent: number; batchRows: number };
+  /** The change of the median paced p99 with the purge over without it, in percent (goal < 20 at 10,000,000 rows). */
   p99ChangePercent: number;
 }
 
 /**
- * Balance reads, first as fast as 10 clients get answers, then paced at `--read-rate` (half the saturated rate unless
- * given; bench/pacedLoad.ts), each for the scenario's duration; then the same two again, paced first, while the
- * retention purge deletes `--rows` audit rows past the bench server's retention in its production batches
- * (PURGE_LIMITS.batchRows unless `--purge-batch`, one statement each) in a process of its own
- * (bench/purgeProcess.ts), as the worker's activity would; the purge gets all the time it needs. The goal is read on the paced rounds: a saturated api's every
- * percentile follows whatever CPU anything else takes, so that figure says what the purge costs, not how the api
- * serves beside it.
+ * Balance reads beside the retention purge of `--rows` expired audit rows, in production's batches
+ * (PURGE_LIMITS.batchRows unless `--purge-batch`, one statement each) and duty, in a process of its own
+ * (bench/purgeProcess.ts) as the worker's activity runs it. First as fast as 10 clients get answers, without and
+ * then with the purge; then `--read-rounds` pairs of rounds paced at `--read-rate` (half the saturated rate unless
+ * given; bench/pacedLoad.ts), one without the purge and one while a slice of it runs for the round's duration, the
+ * order alternating. The goal is read on the paced pairs, as the change between the median p99 of the rounds
+ * without and of those with: a single round's p99 on this machine swings by a factor of 3 with nothing purging (a
+ * stall of the api or the load generator lands a hundred requests in the tail), so one before and one during said
+ * more about when the stalls fell than about the purge. A saturated api's every percentile follows whatever CPU
+ * anything else takes, so that figure says what the purge costs, not how the api serves beside it. Each slice goes
+ * on from where the last stopped; the backlog is never emptied (the next run tops it up).
  */
 export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
   const expiredRows = await seedExpiredAuditRows(ctx);
@@ -39,63 +65,80 @@ export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
   const pathOf = () => `/api/v1/guilds/${BENCH_GUILD_ID}/bank/members/${memberId(Math.floor(Math.random() * ctx.members))}`;
   const read = (durationSeconds: number) => runLoad({ url: ctx.fullUrl, connections: 10, durationSeconds, headers, setupRequest: (req) => ({ ...req, path: pathOf() }) });
   // Paced rounds also say where the machine's cores went: the api's headroom is what the purge takes from.
-  const readPaced = async (ratePerSecond: number) => {
+  const readPaced = async (ratePerSecond: number): Promise<PacedRound> => {
     const before = await cpuSnapshot();
     const load = await runPacedLoad({ url: ctx.fullUrl, ratePerSecond, durationSeconds: ctx.durationSeconds, headers, pathOf });
     return { load, cpu: cpuUse(before, await cpuSnapshot(), ctx.durationSeconds) };
   };
-  const purgeProcess = await forkPurgeProcess();
-  // Unmeasured: the first seconds of a load run on a cold api thread and pool.
-  await read(3);
-  const saturatedBefore = await read(ctx.durationSeconds);
-  const ratePerSecond = ctx.readRatePerSecond ?? Math.round(saturatedBefore.requestsPerSecond / 2);
-  const pacedBefore = await readPaced(ratePerSecond);
-  const started = performance.now();
-  let purgeDone = false;
   const dutyPercent = ctx.purgeDutyPercent ?? PURGE_LIMITS.dutyPercent;
   const batchRows = ctx.purgeBatchRows ?? PURGE_LIMITS.batchRows;
-  const purging = purgeProcess.start({ databaseUrl: ctx.databaseUrl, options: { runBudgetMs: 24 * 3_600_000, batchRows, dutyPercent } }).finally(() => {
-    purgeDone = true;
-  });
-  const pacedDuring = await readPaced(ratePerSecond);
-  const saturatedDuring = await read(ctx.durationSeconds);
-  if (purgeDone) console.log('[bench] the purge ended before the reads did: "during" mixes both states');
-  const outcome = await purging;
-  const seconds = Math.round((performance.now() - started) / 100) / 10;
-  const paced = {
-    ratePerSecond,
-    before: pacedBefore.load,
-    during: pacedDuring.load,
-    p99ChangePercent: changePercent(pacedBefore.load, pacedDuring.load),
-    cpuBefore: pacedBefore.cpu,
-    cpuDuring: pacedDuring.cpu,
+  const purgeProcess = await forkPurgeProcess();
+  let purged = 0;
+  let slices = 0;
+  /** Reads while a slice of the purge runs for the reads' duration; the slice is over when both are. */
+  const whilePurging = async <T>(reads: () => Promise<T>): Promise<{ reads: T; purged: number }> => {
+    const slice = purgeProcess.run({ databaseUrl: ctx.databaseUrl, kind: 'auditLog', options: { runBudgetMs: ctx.durationSeconds * 1000, batchRows, dutyPercent } });
+    const [result, outcome] = await Promise.all([reads(), slice]);
+    const rows = outcome.purged.auditLog ?? 0;
+    if (outcome.complete) console.log('[bench] the backlog ran out during a slice: its reads mix both states (seed more --rows)');
+    purged += rows;
+    slices += 1;
+    return { reads: result, purged: rows };
   };
-  return {
-    scenario: 'purge',
-    expiredRows,
-    paced,
-    saturated: { before: saturatedBefore, during: saturatedDuring, p99ChangePercent: changePercent(saturatedBefore, saturatedDuring) },
-    purge: { rows: outcome.purged.auditLog ?? 0, seconds, batches: outcome.batches, complete: outcome.complete, dutyPercent, batchRows },
-    p99ChangePercent: paced.p99ChangePercent,
-  };
+  try {
+    // Unmeasured: the first seconds of a load run on a cold api thread and pool.
+    await read(3);
+    const saturatedBefore = await read(ctx.durationSeconds);
+    const saturatedDuring = (await whilePurging(() => read(ctx.durationSeconds))).reads;
+    const ratePerSecond = ctx.readRatePerSecond ?? Math.round(saturatedBefore.requestsPerSecond / 2);
+    const pairs: PurgePair[] = [];
+    for (let i = 0; i < ctx.readRounds; i++) {
+      const first = i % 2 === 0 ? 'without' : 'with';
+      const rounds: Partial<Record<'without' | 'with', PacedRound>> = {};
+      let rows = 0;
+      for (const side of first === 'without' ? (['without', 'with'] as const) : (['with', 'without'] as const)) {
+        if (side === 'without') rounds.without = await readPaced(ratePerSecond);
+        else ({ reads: rounds.with, purged: rows } = await whilePurging(() => readPaced(ratePerSecond)));
+      }
+      pairs.push({ first, without: rounds.without!, with: rounds.with!, purged: rows });
+    }
+    const medianP99Ms = { without: median(pairs.map((p) => p.without.load.latencyMs.p99)), with: median(pairs.map((p) => p.with.load.latencyMs.p99)) };
+    const p99ChangePercent = changePercent(medianP99Ms.without, medianP99Ms.with);
+    return {
+      scenario: 'purge',
+      expiredRows,
+      paced: { ratePerSecond, pairs, medianP99Ms, p99ChangePercent },
+      saturated: { before: saturatedBefore, during: saturatedDuring, p99ChangePercent: changePercent(saturatedBefore.latencyMs.p99, saturatedDuring.latencyMs.p99) },
+      purge: { rows: purged, slices, sliceSeconds: ctx.durationSeconds, rowsPerSecond: Math.round(purged / (slices * ctx.durationSeconds)), dutyPercent, batchRows },
+      p99ChangePercent,
+    };
+  } finally {
+    purgeProcess.stop();
+  }
 }
 
-const changePercent = (before: LoadResult, during: LoadResult) => Math.round(((during.latencyMs.p99 - before.latencyMs.p99) / before.latencyMs.p99) * 1000) / 10;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : Math.round(((sorted[mid - 1]! + sorted[mid]!) / 2) * 100) / 100;
+};
 
-/** The purge's process, forked and loaded; `start` runs the purge there and resolves with its result. */
-async function forkPurgeProcess(): Promise<{ start(command: PurgeCommand): Promise<RetentionPurgeResult> }> {
+const changePercent = (before: number, during: number) => Math.round(((during - before) / before) * 1000) / 10;
+
+/** The purge's process, forked and loaded; `run` has it purge one slice and resolves with the slice's result. */
+async function forkPurgeProcess(): Promise<{ run(command: PurgeCommand): Promise<RetentionPurgeResult>; stop(): void }> {
   const child = fork(new URL('../purgeProcess.ts', import.meta.url), [], { execArgv: ['--import', 'tsx'] });
-  // Listened to from the fork on: an exit is never missed, before a result (a failure) or after it.
-  const exit = once(child, 'exit');
-  const exited = exit.then(([code]) => Promise.reject(new Error(`The purge's process ended (${String(code)}) without a result.`)));
+  // Listened to from the fork on: an exit is never missed, before a result (a failure) or between slices.
+  const exited = once(child, 'exit').then(([code]) => Promise.reject(new Error(`The purge's process ended (${String(code)}) without a result.`)));
+  exited.catch(() => {});
   await Promise.race([once(child, 'message'), exited]);
   return {
-    async start(command) {
+    async run(command) {
       child.send(command);
       const [result] = (await Promise.race([once(child, 'message'), exited])) as [RetentionPurgeResult];
-      await exit;
       return result;
     },
+    stop: () => child.disconnect(),
   };
 }
 
