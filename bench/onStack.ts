@@ -99,6 +99,7 @@ export async function runOnStack(
       leaderboardRows: Number(values.rows),
       purgeDutyPercent: values['purge-duty'] === undefined ? undefined : Number(values['purge-duty']),
       purgeBatchRows: values['purge-batch'] === undefined ? undefined : Number(values['purge-batch']),
+      purgeRowsPerSecond: values['purge-rate'] === undefined ? undefined : Number(values['purge-rate']),
       readRatePerSecond: values['read-rate'] === undefined ? undefined : Number(values['read-rate']),
       workers,
       giveaways: Number(values.giveaways),

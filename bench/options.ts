@@ -32,6 +32,8 @@ const OPTIONS = {
   'purge-duty': { type: 'string' },
   /** Rows per batch of `purge`'s purge (production's unless given). */
   'purge-batch': { type: 'string' },
+  /** Rows per second at most of `purge`'s purge (production's unless given). */
+  'purge-rate': { type: 'string' },
   /** Reads per second of `purge`'s paced rounds (half what the api answered saturated, unless given). */
   'read-rate': { type: 'string' },
   /** Usable keys the api keeps in memory (CREDENTIAL_CACHE_ENTRIES); 0 looks every request's key up, as before issue 28. */

@@ -118,7 +118,7 @@ export function printTable(results: ScenarioResult[]) {
         '',
         `${r.paced.medianP99Ms.without} -> ${r.paced.medianP99Ms.with}`,
         '',
-        `p99 ${sign(r.p99ChangePercent)} (goal < 20 at 10,000,000); purged ${p.rows.toLocaleString('en-US')} rows in ${p.slices} slices of ${p.sliceSeconds} s (${p.rowsPerSecond.toLocaleString('en-US')}/s), batches of ${p.batchRows}, deleting ${p.dutyPercent} % of the time`,
+        `p99 ${sign(r.p99ChangePercent)} (goal < 20 at 10,000,000); purged ${p.rows.toLocaleString('en-US')} rows in ${p.slices} slices of ${p.sliceSeconds} s (${p.rowsPerSecond.toLocaleString('en-US')}/s), batches of ${p.limits.batchRows}, deleting ${p.limits.dutyPercent} % of the time, at most ${p.limits.rowsPerSecond.toLocaleString('en-US')} rows/s`,
       ]);
     } else if (r.scenario === 'shop-buy') {
       rows.push(['shop-buy', String(r.throughput.requestsPerSecond), String(r.throughput.latencyMs.p50), String(r.throughput.latencyMs.p99), String(r.throughput.non2xx), `${r.throughput.sold} sold; scarce: ${r.scarce.sold}/${r.scarce.stock} sold, ledger mismatches ${r.ledgerMismatches}`]);

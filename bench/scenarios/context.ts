@@ -23,6 +23,8 @@ export interface ScenarioContext {
   purgeDutyPercent: number | undefined;
   /** Rows per batch of the purge (`--purge-batch`); production's when undefined. */
   purgeBatchRows: number | undefined;
+  /** Rows per second at most of the purge (`--purge-rate`); production's when undefined. */
+  purgeRowsPerSecond: number | undefined;
   /** Reads per second of `purge`'s paced rounds (`--read-rate`); half the saturated rate when undefined. */
   readRatePerSecond: number | undefined;
   /** Milliseconds the api thread's event loop has been busy so far (wall time, not CPU time). */

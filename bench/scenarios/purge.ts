@@ -40,14 +40,14 @@ export interface PurgeResult {
   };
   /** Reads as fast as the api answers (both cores busy before the purge starts), without and then with a slice. */
   saturated: { before: LoadResult; during: LoadResult; p99ChangePercent: number };
-  purge: { rows: number; slices: number; sliceSeconds: number; rowsPerSecond: number; dutyPercent: number; batchRows: number };
+  purge: { rows: number; slices: number; sliceSeconds: number; rowsPerSecond: number; limits: { dutyPercent: number; batchRows: number; rowsPerSecond: number } };
   /** The change of the median paced p99 with the purge over without it, in percent (goal < 20 at 10,000,000 rows). */
   p99ChangePercent: number;
 }
 
 /**
- * Balance reads beside the retention purge of `--rows` expired audit rows, in production's batches
- * (PURGE_LIMITS.batchRows unless `--purge-batch`, one statement each) and duty, in a process of its own
+ * Balance reads beside the retention purge of `--rows` expired audit rows, in production's batches, duty and rate
+ * (PURGE_LIMITS unless `--purge-batch`, `--purge-duty`, `--purge-rate`), in a process of its own
  * (bench/purgeProcess.ts) as the worker's activity runs it. First as fast as 10 clients get answers, without and
  * then with the purge; then `--read-rounds` pairs of rounds paced at `--read-rate` (half the saturated rate unless
  * given; bench/pacedLoad.ts), one without the purge and one while a slice of it runs for the round's duration, the
@@ -70,14 +70,17 @@ export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
     const load = await runPacedLoad({ url: ctx.fullUrl, ratePerSecond, durationSeconds: ctx.durationSeconds, headers, pathOf });
     return { load, cpu: cpuUse(before, await cpuSnapshot(), ctx.durationSeconds) };
   };
-  const dutyPercent = ctx.purgeDutyPercent ?? PURGE_LIMITS.dutyPercent;
-  const batchRows = ctx.purgeBatchRows ?? PURGE_LIMITS.batchRows;
+  const limits = {
+    dutyPercent: ctx.purgeDutyPercent ?? PURGE_LIMITS.dutyPercent,
+    batchRows: ctx.purgeBatchRows ?? PURGE_LIMITS.batchRows,
+    rowsPerSecond: ctx.purgeRowsPerSecond ?? PURGE_LIMITS.rowsPerSecond,
+  };
   const purgeProcess = await forkPurgeProcess();
   let purged = 0;
   let slices = 0;
   /** Reads while a slice of the purge runs for the reads' duration; the slice is over when both are. */
   const whilePurging = async <T>(reads: () => Promise<T>): Promise<{ reads: T; purged: number }> => {
-    const slice = purgeProcess.run({ databaseUrl: ctx.databaseUrl, kind: 'auditLog', options: { runBudgetMs: ctx.durationSeconds * 1000, batchRows, dutyPercent } });
+    const slice = purgeProcess.run({ databaseUrl: ctx.databaseUrl, kind: 'auditLog', options: { runBudgetMs: ctx.durationSeconds * 1000, ...limits } });
     const [result, outcome] = await Promise.all([reads(), slice]);
     const rows = outcome.purged.auditLog ?? 0;
     if (outcome.complete) console.log('[bench] the backlog ran out during a slice: its reads mix both states (seed more --rows)');
@@ -109,7 +112,7 @@ export async function runPurge(ctx: ScenarioContext): Promise<PurgeResult> {
       expiredRows,
       paced: { ratePerSecond, pairs, medianP99Ms, p99ChangePercent },
       saturated: { before: saturatedBefore, during: saturatedDuring, p99ChangePercent: changePercent(saturatedBefore.latencyMs.p99, saturatedDuring.latencyMs.p99) },
-      purge: { rows: purged, slices, sliceSeconds: ctx.durationSeconds, rowsPerSecond: Math.round(purged / (slices * ctx.durationSeconds)), dutyPercent, batchRows },
+      purge: { rows: purged, slices, sliceSeconds: ctx.durationSeconds, rowsPerSecond: Math.round(purged / (slices * ctx.durationSeconds)), limits },
       p99ChangePercent,
     };
   } finally {

@@ -19,6 +19,8 @@ export interface RetentionPurgeOptions {
   runBudgetMs?: number;
   /** Percent of the run's time spent deleting (100: batches back to back). */
   dutyPercent?: number;
+  /** Rows deleted per second at most, over the run (the rest after a batch lengthened to keep to it). */
+  rowsPerSecond?: number;
 }
 
 /** A run of the retention purge (patch `retention-purge` on): rows deleted per record kind. */

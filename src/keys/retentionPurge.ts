@@ -53,7 +53,10 @@ export async function purgeRetention(deps: RetentionPurgeDeps, options: Retentio
       if (deps.signal?.aborted) throw deps.signal.reason ?? new Error('retention purge cancelled');
       if (next === null) break;
       progress.cursor = next;
-      const restMs = restAfterBatch(performance.now() - batchStarted, options.dutyPercent ?? PURGE_LIMITS.dutyPercent);
+      const restMs = restAfterBatch(
+        { ms: performance.now() - batchStarted, rows: deleted },
+        { dutyPercent: options.dutyPercent ?? PURGE_LIMITS.dutyPercent, rowsPerSecond: options.rowsPerSecond ?? PURGE_LIMITS.rowsPerSecond },
+      );
       if (restMs >= 1) await delay(restMs, undefined, { signal: deps.signal }).catch(() => {});
       if (deps.signal?.aborted) throw deps.signal.reason ?? new Error('retention purge cancelled');
       if (deps.clock.now().getTime() >= stepEnd) {
@@ -66,8 +69,13 @@ export async function purgeRetention(deps: RetentionPurgeDeps, options: Retentio
 }
 
 /**
- * How long the run rests after a batch so that deleting takes `dutyPercent` of its time: back to back, a backlog's
- * deletes took most of the database's time from the api's reads (bench `purge`: balance reads p99 +53 % at
- * 10,000,000 rows).
+ * How long the run rests after a batch so that deleting takes `dutyPercent` of its time and the run deletes at most
+ * `rowsPerSecond`: back to back, a backlog's deletes took most of the database's time from the api's reads (bench
+ * `purge`: balance reads p99 +53 % at 10,000,000 rows); and once batches stopped walking the deleted rows' index
+ * entries again they ran twice as fast, and the reads felt the doubled rate of deletes more than the share of time.
  */
-export const restAfterBatch = (batchMs: number, dutyPercent: number) => (batchMs * (100 - dutyPercent)) / dutyPercent;
+export function restAfterBatch(batch: { ms: number; rows: number }, limits: { dutyPercent: number; rowsPerSecond: number }): number {
+  const forShare = (batch.ms * (100 - limits.dutyPercent)) / limits.dutyPercent;
+  const forRate = (batch.rows * 1000) / limits.rowsPerSecond - batch.ms;
+  return Math.max(forShare, forRate);
+}

@@ -169,10 +169,14 @@ describe('bounded runs', () => {
     expect(await db().selectFrom('audit_log').select('id').where('id', '=', kept).execute()).toHaveLength(1);
   });
 
-  it('rests after each batch so that deleting takes its share of the time: as long again at 50 %, not at all at 100 %', () => {
-    expect(restAfterBatch(40, 50)).toBe(40);
-    expect(restAfterBatch(40, 25)).toBe(120);
-    expect(restAfterBatch(40, 100)).toBe(0);
+  it('rests after each batch so that deleting takes its share of the time (as long again at 50 %, not at all at 100 %) and the rows per second stay within the limit', () => {
+    const fast = { dutyPercent: 50, rowsPerSecond: 1_000_000 };
+    expect(restAfterBatch({ ms: 40, rows: 1000 }, fast)).toBe(40);
+    expect(restAfterBatch({ ms: 40, rows: 1000 }, { ...fast, dutyPercent: 25 })).toBe(120);
+    expect(restAfterBatch({ ms: 40, rows: 1000 }, { ...fast, dutyPercent: 100 })).toBe(0);
+    // 1,000 rows at 5,000 a second: a batch every 200 ms, whatever share of the time that leaves it.
+    expect(restAfterBatch({ ms: 40, rows: 1000 }, { dutyPercent: 50, rowsPerSecond: 5_000 })).toBe(160);
+    expect(restAfterBatch({ ms: 40, rows: 100 }, { dutyPercent: 100, rowsPerSecond: 5_000 })).toBe(0);
   });
 
   it('an attempt goes on from the progress it heartbeated: the servers before its cursor are not read again', async () => {
