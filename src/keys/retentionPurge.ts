@@ -42,8 +42,8 @@ export async function purgeRetention(deps: RetentionPurgeDeps, options: Retentio
   const progress: PurgeProgress = { ...from, purged: { ...from.purged } };
   for (; progress.step < steps.length; progress.step++, progress.cursor = '') {
     const step = steps[progress.step]!;
-    const at = deps.clock.now().getTime();
-    const stepEnd = at + (runEnd - at) / (steps.length - progress.step);
+    let now = deps.clock.now().getTime();
+    const stepEnd = now + (runEnd - now) / (steps.length - progress.step);
     for (;;) {
       const batchStarted = performance.now();
       const { deleted, next } = await step.batch(deps.db, started, progress.cursor, limit);
@@ -53,13 +53,14 @@ export async function purgeRetention(deps: RetentionPurgeDeps, options: Retentio
       if (deps.signal?.aborted) throw deps.signal.reason ?? new Error('retention purge cancelled');
       if (next === null) break;
       progress.cursor = next;
-      const restMs = restAfterBatch(
-        { ms: performance.now() - batchStarted, rows: deleted },
-        { dutyPercent: options.dutyPercent ?? PURGE_LIMITS.dutyPercent, rowsPerSecond: options.rowsPerSecond ?? PURGE_LIMITS.rowsPerSecond },
-      );
+      const batchMs = performance.now() - batchStarted;
+      const limits = { dutyPercent: options.dutyPercent ?? PURGE_LIMITS.dutyPercent, rowsPerSecond: options.rowsPerSecond ?? PURGE_LIMITS.rowsPerSecond };
+      // Never past the step's end: at a low rate (a small batch, a small `rowsPerSecond`) one rest would outlast the run.
+      const restMs = Math.min(restAfterBatch({ ms: batchMs, rows: deleted }, limits), stepEnd - now - batchMs);
       if (restMs >= 1) await delay(restMs, undefined, { signal: deps.signal }).catch(() => {});
       if (deps.signal?.aborted) throw deps.signal.reason ?? new Error('retention purge cancelled');
-      if (deps.clock.now().getTime() >= stepEnd) {
+      now = deps.clock.now().getTime();
+      if (now >= stepEnd) {
         progress.cut = true;
         break;
       }

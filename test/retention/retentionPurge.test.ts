@@ -179,6 +179,14 @@ describe('bounded runs', () => {
     expect(restAfterBatch({ ms: 40, rows: 100 }, { dutyPercent: 100, rowsPerSecond: 5_000 })).toBe(0);
   });
 
+  it('a rest never outlasts the time left to its kind: at 0.01 rows a second the run still ends, and purges what it reached', async () => {
+    const guilds = await seedExpiredAudit(1, 6);
+    // Uncapped, each rest after a batch of 2 would be 200 s and the test would time out.
+    const result = await run(fixedClock(NOW), { batchRows: 2, rowsPerSecond: 0.01, runBudgetMs: 300 });
+    expect(result.complete).toBe(true);
+    expect(await auditOf(guilds.map((g) => g.id))).toEqual([]);
+  });
+
   it('an attempt goes on from the progress it heartbeated: the servers before its cursor are not read again', async () => {
     const guilds = (await seedExpiredAudit(2, 3)).sort((a, b) => (a.id < b.id ? -1 : 1));
     const step = PURGE_STEPS.findIndex((s) => s.kind === 'auditLog');
