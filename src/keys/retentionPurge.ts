@@ -37,6 +37,7 @@ const START: PurgeProgress = { step: 0, cursor: '', purged: {}, batches: 0, cut:
 export async function purgeRetention(deps: RetentionPurgeDeps, options: RetentionPurgeOptions = {}, from: PurgeProgress = START): Promise<RetentionPurgeResult> {
   const steps = deps.steps ?? PURGE_STEPS;
   const limit = options.batchRows ?? PURGE_LIMITS.batchRows;
+  const limits = { dutyPercent: options.dutyPercent ?? PURGE_LIMITS.dutyPercent, rowsPerSecond: options.rowsPerSecond ?? PURGE_LIMITS.rowsPerSecond };
   const started = deps.clock.now();
   const runEnd = started.getTime() + (options.runBudgetMs ?? PURGE_LIMITS.runBudgetMs);
   const progress: PurgeProgress = { ...from, purged: { ...from.purged } };
@@ -54,7 +55,6 @@ export async function purgeRetention(deps: RetentionPurgeDeps, options: Retentio
       if (next === null) break;
       progress.cursor = next;
       const batchMs = performance.now() - batchStarted;
-      const limits = { dutyPercent: options.dutyPercent ?? PURGE_LIMITS.dutyPercent, rowsPerSecond: options.rowsPerSecond ?? PURGE_LIMITS.rowsPerSecond };
       // Never past the step's end: at a low rate (a small batch, a small `rowsPerSecond`) one rest would outlast the run.
       const restMs = Math.min(restAfterBatch({ ms: batchMs, rows: deleted }, limits), stepEnd - now - batchMs);
       if (restMs >= 1) await delay(restMs, undefined, { signal: deps.signal }).catch(() => {});
