@@ -28,10 +28,15 @@ export async function startBatch(deps: BatchDeps, batch: { batchId: number; guil
 /**
  * Claims the committed events of one guild that no batch holds yet into a batch, and starts it with the plan read
  * in the claim's statement: one wait for the database between an event's commit and its first attempt fewer.
+ * A batch whose plan holds nothing to send (no endpoint subscribed, no bank log line) is done at its claim: its
+ * workflow would only start and end, a Temporal start and a workflow task for each such batch.
  */
 export async function launchBatch(deps: BatchDeps, guildId: string, eventIds: string[]): Promise<void> {
   const claimed = await claimEventBatch(deps.db, eventIds);
-  if (claimed) await startBatch(deps, { batchId: claimed.batchId, guildId, events: claimed.eventIds.length, plan: claimed.plan });
+  if (!claimed) return;
+  const { batchId, plan } = claimed;
+  if (plan && plan.endpointIds.length === 0 && plan.bankLogEvents === 0) return markBatchStarted(deps.db, batchId, deps.clock.now());
+  await startBatch(deps, { batchId, guildId, events: claimed.eventIds.length, plan });
 }
 
 /**

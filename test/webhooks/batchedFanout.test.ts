@@ -1,4 +1,4 @@
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { insertEndpoint, setEndpointEnabled } from '../../db/webhooks/webhooks.js';
 import { systemClock } from '../../src/core/clock.js';
@@ -131,6 +131,18 @@ describe('batches', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('with nothing to send (no endpoint, no bank log line) start no workflow and are done at their claim', async () => {
+    const guild = await createTestGuild(database.db);
+    const events = await commitEvents(database.db, guild.id, 2);
+    await startFanouts(deps(), events.map((id) => ({ id, guildId: guild.id })) as never);
+    const rows = await database.db.selectFrom('events').select(['batch_id', 'fanout_started_at']).where('id', 'in', events).execute();
+    expect(rows.every((r) => r.batch_id !== null && r.fanout_started_at !== null)).toBe(true);
+    const [batchId] = new Set(rows.map((r) => Number(r.batch_id)));
+    await expect(gateway.client.workflow.getHandle(webhookBatchWorkflowId(guild.id, batchId!)).describe()).rejects.toThrow(WorkflowNotFoundError);
+    // Nothing is left for the relay either.
+    expect(await relayUnstartedBatches(deps(), { graceMs: 0, limit: 500 })).toBe(0);
   });
 
   it('are started by the relay when the start after the claim was lost, once', async () => {
