@@ -13,17 +13,95 @@ export interface Dispatcher {
 }
 
 /**
- * Tells a dispatcher to run a pass in `dueInMs` (0: now), starting it if it is not running (signal-with-start: one
- * action, started or not); a pass planned sooner stays. A failure to send fails the caller, which is retried.
+ * Wakes of one dispatcher leave one process at most this often. A wake per activation sent one signal each: 10,000
+ * giveaways opened in a few minutes signalled faster than the dispatcher's run could continue as new (a run cannot
+ * end while signals it has not seen wait), until Temporal refused its 10,000th signal.
  */
-export async function wakeDispatcher({ client, taskQueue }: TemporalGateway, dispatcher: Dispatcher, dueInMs: number): Promise<void> {
-  await client.workflow.signalWithStart(dispatcher.workflow.name, {
-    workflowId: dispatcher.workflowId(taskQueue),
-    taskQueue,
-    args: [{}],
-    signal: dispatcher.wake,
-    signalArgs: [Math.max(0, Math.round(dueInMs))],
-    typedSearchAttributes: [{ key: OPERATION, value: dispatcher.operation }],
-    staticSummary: dispatcher.summary,
-  });
+const WAKE_SPACING_MS = 200;
+
+interface Waiter {
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * One dispatcher's wakes from this process: the first leaves at once; those asked while a signal is in flight or
+ * within WAKE_SPACING_MS of the last leave together as one signal with the soonest due among them (counted from when
+ * it leaves: a pass comes that much late at most, never early), and each caller's promise settles with that signal.
+ */
+class WakeSender {
+  private waiting: { dueInMs: number; waiters: Waiter[] } | undefined;
+  private sending = false;
+  private spacing: NodeJS.Timeout | undefined;
+  private lastSentAt = -Infinity;
+
+  constructor(private readonly send: (dueInMs: number) => Promise<void>) {}
+
+  wake(dueInMs: number): Promise<void> {
+    const due = Math.max(0, Math.round(dueInMs));
+    return new Promise<void>((resolve, reject) => {
+      const batch = this.waiting ?? { dueInMs: due, waiters: [] };
+      batch.dueInMs = Math.min(batch.dueInMs, due);
+      batch.waiters.push({ resolve, reject });
+      this.waiting = batch;
+      this.sendWhenFree();
+    });
+  }
+
+  private sendWhenFree(): void {
+    if (this.sending || this.spacing || !this.waiting) return;
+    const waitMs = this.lastSentAt + WAKE_SPACING_MS - performance.now();
+    if (waitMs > 0) {
+      this.spacing = setTimeout(() => {
+        this.spacing = undefined;
+        this.sendWhenFree();
+      }, waitMs);
+      return;
+    }
+    const { dueInMs, waiters } = this.waiting;
+    this.waiting = undefined;
+    this.sending = true;
+    this.lastSentAt = performance.now();
+    this.send(dueInMs)
+      .then(
+        () => waiters.forEach((w) => w.resolve()),
+        (err: unknown) => waiters.forEach((w) => w.reject(err)),
+      )
+      .finally(() => {
+        this.sending = false;
+        this.sendWhenFree();
+      });
+  }
+}
+
+// One sender per Temporal client and dispatcher workflow id, so every caller in a process shares its spacing (and tests,
+// each with their own client or task queue, their own).
+const senders = new WeakMap<object, Map<string, WakeSender>>();
+
+/**
+ * Tells a dispatcher to run a pass in `dueInMs` (0: now), starting it if it is not running (signal-with-start: one
+ * action, started or not); a pass planned sooner stays. Wakes close together are sent as one (WakeSender). A failure
+ * to send fails the caller, which is retried.
+ */
+export function wakeDispatcher(gateway: TemporalGateway, dispatcher: Dispatcher, dueInMs: number): Promise<void> {
+  const { client, taskQueue } = gateway;
+  const workflowId = dispatcher.workflowId(taskQueue);
+  const byId = senders.get(client) ?? new Map<string, WakeSender>();
+  senders.set(client, byId);
+  let sender = byId.get(workflowId);
+  if (!sender) {
+    sender = new WakeSender(async (due) => {
+      await client.workflow.signalWithStart(dispatcher.workflow.name, {
+        workflowId,
+        taskQueue,
+        args: [{}],
+        signal: dispatcher.wake,
+        signalArgs: [due],
+        typedSearchAttributes: [{ key: OPERATION, value: dispatcher.operation }],
+        staticSummary: dispatcher.summary,
+      });
+    });
+    byId.set(workflowId, sender);
+  }
+  return sender.wake(dueInMs);
 }
