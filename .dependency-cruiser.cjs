@@ -77,8 +77,8 @@ module.exports = {
       severity: 'error',
       comment:
         'Workflow code runs in the deterministic sandbox: it imports only workflows/, @temporalio/workflow, ' +
-        '@temporalio/common, src/*/ids.ts, src/core/errorCodes.ts, src/core/temporal/searchAttributes.ts ' +
-        'and (type-only) activities/.',
+        '@temporalio/common, src/*/ids.ts, src/core/errorCodes.ts, src/core/temporal/searchAttributes.ts, ' +
+        'src/core/temporal/dispatcherInput.ts and (type-only) activities/.',
       from: { path: '^workflows/' },
       to: {
         pathNot: [
@@ -88,6 +88,7 @@ module.exports = {
           PURE_IDS,
           ERROR_CODES,
           '^src/core/temporal/searchAttributes\\.ts$',
+          '^src/core/temporal/dispatcherInput\\.ts$',
         ],
       },
     },

@@ -1,8 +1,10 @@
-import { condition, continueAsNew, setHandler, workflowInfo, type SignalDefinition } from '@temporalio/workflow';
+import { condition, continueAsNew, patched, setHandler, workflowInfo, type SignalDefinition } from '@temporalio/workflow';
+import type { DispatcherInput } from '../src/core/temporal/dispatcherInput.js';
 
 // What the long-lived dispatchers (giveaway ends, rank recounts, the retention purge) share: when the next pass is
 // due, moved sooner by their `wake` signal, slept on one durable timer (none while no pass is planned), and a
-// continue-as-new past a bounded history that carries only that time.
+// continue-as-new past a bounded history that carries only that time, on Temporal's clock
+// (src/core/temporal/dispatcherInput.ts).
 
 /** Events after which a dispatcher continues as new (a wake cycle writes about a dozen), well below Temporal's limits. */
 const HISTORY_LIMIT = 1_000;
@@ -12,9 +14,9 @@ export interface NextPass {
   at: number | undefined;
 }
 
-/** The next pass, `nextPassInMs` from now (a continue-as-new's carry) or none; `wake` signals move it sooner. */
-export function nextPassOf(nextPassInMs: number | undefined, wake: SignalDefinition<[dueInMs: number], 'wake'>): NextPass {
-  const next: NextPass = { at: nextPassInMs === undefined ? undefined : Date.now() + nextPassInMs };
+/** The next pass a continue-as-new carried (at `nextPassAt`, or `nextPassInMs` from now) or none; `wake` signals move it sooner. */
+export function nextPassOf({ nextPassAt, nextPassInMs }: DispatcherInput, wake: SignalDefinition<[dueInMs: number], 'wake'>): NextPass {
+  const next: NextPass = { at: nextPassAt ?? (nextPassInMs === undefined ? undefined : Date.now() + nextPassInMs) };
   setHandler(wake, (dueInMs) => planSooner(next, Date.now() + Math.max(0, dueInMs)));
   return next;
 }
@@ -26,20 +28,23 @@ export function planSooner(next: NextPass, at: number): void {
 
 /**
  * Sleeps until the next pass is due, woken by a sooner one or a history grown long (wakes for later passes move
- * nothing but add events); past HISTORY_LIMIT events it continues as new through `carry`, with the time left.
+ * nothing but add events); past HISTORY_LIMIT events it continues as new, carrying when the next pass is due.
  */
-export async function sleepUntilDue(next: NextPass, carry: (nextPassInMs: number | undefined) => Promise<never>): Promise<void> {
+export async function sleepUntilDue(next: NextPass): Promise<void> {
   while (next.at === undefined || next.at > Date.now()) {
-    if (historyTooLong()) await carry(next.at === undefined ? undefined : next.at - Date.now());
+    if (historyTooLong()) await carryNext(next.at);
     const planned = next.at;
     if (planned === undefined) await condition(() => next.at !== undefined || historyTooLong());
     else await condition(() => next.at !== planned || historyTooLong(), planned - Date.now());
   }
 }
 
-/** A dispatcher's continue-as-new input: only when its next pass is due. */
-export const carryNext = <I extends { nextPassInMs?: number }>(nextPassInMs: number | undefined) =>
-  continueAsNew<(input: I) => Promise<void>>((nextPassInMs === undefined ? {} : { nextPassInMs }) as I);
+/** Continues as new, carrying only when the next pass is due (none: until woken). */
+function carryNext(at: number | undefined): Promise<never> {
+  const input: DispatcherInput =
+    at === undefined ? {} : patched('dispatcher-carry-absolute') ? { nextPassAt: at } : { nextPassInMs: at - Date.now() };
+  return continueAsNew<(input: DispatcherInput) => Promise<void>>(input);
+}
 
 function historyTooLong(): boolean {
   const { continueAsNewSuggested, historyLength } = workflowInfo();

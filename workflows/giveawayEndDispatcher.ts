@@ -1,8 +1,9 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { GiveawaysActivities } from '../activities/giveaways.js';
-import { giveawayEndsWakeSignal, type EndBatchResult, type EndDispatcherInput } from '../src/giveaways/ids.js';
+import { giveawayEndsWakeSignal, type EndBatchResult } from '../src/giveaways/ids.js';
 import { END_DISPATCH_PASS } from './activityProfiles.js';
-import { carryNext, nextPassOf, planSooner, sleepUntilDue } from './dispatcherSleep.js';
+import type { DispatcherInput } from '../src/core/temporal/dispatcherInput.js';
+import { nextPassOf, planSooner, sleepUntilDue } from './dispatcherSleep.js';
 
 const passes = proxyActivities<GiveawaysActivities>(END_DISPATCH_PASS);
 
@@ -20,11 +21,11 @@ const MAX_RETRY_MS = 60_000;
  * (Temporal or every worker down) or a run lost ends them late, never not at all. Continues as new past
  * 1,000 events (workflows/dispatcherSleep.ts), carrying only when its next pass is due.
  */
-export async function giveawayEndDispatcher(input: EndDispatcherInput): Promise<void> {
-  const next = nextPassOf(input.nextPassInMs, giveawayEndsWakeSignal);
+export async function giveawayEndDispatcher(input: DispatcherInput): Promise<void> {
+  const next = nextPassOf(input, giveawayEndsWakeSignal);
   let retryMs = 0;
   for (;;) {
-    await sleepUntilDue(next, carryNext<EndDispatcherInput>);
+    await sleepUntilDue(next);
     // Wakes that come during the pass stay in `next`: their giveaway may have committed after the pass read.
     next.at = undefined;
     const pass = await passOrFailure();

@@ -1,8 +1,9 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { RanksActivities } from '../activities/ranks.js';
-import { RECOUNT_BATCH_MS, rankRecountWakeSignal, type RankRecountDispatcherInput, type RankRecountPass } from '../src/ranks/ids.js';
+import { RECOUNT_BATCH_MS, rankRecountWakeSignal, type RankRecountPass } from '../src/ranks/ids.js';
 import { LONG_MAINTENANCE_PASS } from './activityProfiles.js';
-import { carryNext, nextPassOf, planSooner, sleepUntilDue } from './dispatcherSleep.js';
+import type { DispatcherInput } from '../src/core/temporal/dispatcherInput.js';
+import { nextPassOf, planSooner, sleepUntilDue } from './dispatcherSleep.js';
 
 const passes = proxyActivities<RanksActivities>(LONG_MAINTENANCE_PASS);
 
@@ -15,10 +16,10 @@ const passes = proxyActivities<RanksActivities>(LONG_MAINTENANCE_PASS);
  * one now). A pass that failed for good is tried again a minute later: the marks it did not let go stay in PostgreSQL.
  * Continues as new past 1,000 events (workflows/dispatcherSleep.ts), carrying only when its next pass is due.
  */
-export async function rankRecountDispatcher(input: RankRecountDispatcherInput): Promise<void> {
-  const next = nextPassOf(input.nextPassInMs, rankRecountWakeSignal);
+export async function rankRecountDispatcher(input: DispatcherInput): Promise<void> {
+  const next = nextPassOf(input, rankRecountWakeSignal);
   for (;;) {
-    await sleepUntilDue(next, carryNext<RankRecountDispatcherInput>);
+    await sleepUntilDue(next);
     // Wakes during the pass stay in `next`: their marks may have come after the pass took the marks.
     next.at = undefined;
     const pass = await passOrFailure();

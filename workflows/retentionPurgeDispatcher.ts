@@ -1,8 +1,9 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { KeysActivities } from '../activities/keys.js';
-import { PURGE_SLACK_MS, retentionPurgeWakeSignal, type RetentionPurgeDispatcherInput, type RetentionPurgePass } from '../src/keys/ids.js';
+import { PURGE_SLACK_MS, retentionPurgeWakeSignal, type RetentionPurgePass } from '../src/keys/ids.js';
 import { RETENTION_PASS } from './activityProfiles.js';
-import { carryNext, nextPassOf, planSooner, sleepUntilDue } from './dispatcherSleep.js';
+import type { DispatcherInput } from '../src/core/temporal/dispatcherInput.js';
+import { nextPassOf, planSooner, sleepUntilDue } from './dispatcherSleep.js';
 
 const { purgeDueRecords } = proxyActivities<KeysActivities>(RETENTION_PASS);
 
@@ -17,10 +18,10 @@ const { purgeDueRecords } = proxyActivities<KeysActivities>(RETENTION_PASS);
  * never not at all. A pass that failed for good is tried again an hour later. Continues as new past 1,000 events
  * (workflows/dispatcherSleep.ts), carrying only when its next pass is due.
  */
-export async function retentionPurgeDispatcher(input: RetentionPurgeDispatcherInput): Promise<void> {
-  const next = nextPassOf(input.nextPassInMs, retentionPurgeWakeSignal);
+export async function retentionPurgeDispatcher(input: DispatcherInput): Promise<void> {
+  const next = nextPassOf(input, retentionPurgeWakeSignal);
   for (;;) {
-    await sleepUntilDue(next, carryNext<RetentionPurgeDispatcherInput>);
+    await sleepUntilDue(next);
     // Wakes during the pass stay in `next`: their request may have come after the pass read the records.
     next.at = undefined;
     const pass = await passOrFailure();

@@ -1,4 +1,5 @@
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
+import type { DispatcherInput } from '../core/temporal/dispatcherInput.js';
 import type { WorkflowRef } from '../core/temporal/workflowRef.js';
 
 // Pure: the workflows import this file, so it holds ids and types only.
@@ -72,18 +73,13 @@ export interface EndBatchResult {
   nextEndInMs?: number | null;
 }
 
-/** The end dispatcher's state carried across continue-as-new: when its next pass is due, from now (none: until woken). */
-export interface EndDispatcherInput {
-  nextPassInMs?: number;
-}
-
 export const giveawayWorkflow: WorkflowRef<(input: GiveawayInput) => Promise<GiveawayOutcome>> = { name: 'giveaway' };
 
 /** The every-second schedule's workflow, retired with its schedule; registered still for the runs it started before. */
 export const giveawayEndsWorkflow: WorkflowRef<() => Promise<EndBatchResult>> = { name: 'giveawayEnds' };
 
 /** The one long-lived run that ends batch-ended giveaways: asleep on a timer until the earliest end, or with none. */
-export const giveawayEndDispatcherWorkflow: WorkflowRef<(input: EndDispatcherInput) => Promise<void>> = { name: 'giveawayEndDispatcher' };
+export const giveawayEndDispatcherWorkflow: WorkflowRef<(input: DispatcherInput) => Promise<void>> = { name: 'giveawayEndDispatcher' };
 
 /** One dispatcher per task queue: the workers of one deployment share it (tests and benches, each their own). */
 export const giveawayEndDispatcherId = (taskQueue: string) => `giveaways/end-dispatcher/${taskQueue}`;

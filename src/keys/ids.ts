@@ -1,4 +1,5 @@
 import type { SignalDefinition } from '@temporalio/workflow';
+import type { DispatcherInput } from '../core/temporal/dispatcherInput.js';
 import type { WorkflowRef } from '../core/temporal/workflowRef.js';
 
 // Pure: the workflows import this file, so it holds ids and types only.
@@ -35,18 +36,13 @@ export const purgeExpiredRecordsWorkflow: WorkflowRef<(options?: RetentionPurgeO
   name: 'purgeExpiredRecords',
 };
 
-export interface RetentionPurgeDispatcherInput {
-  /** Set by a continue-as-new with a pass planned: how long until it. */
-  nextPassInMs?: number;
-}
-
 /** A pass of the dispatcher: the purge's result, and how long until the next pass is due. */
 export interface RetentionPurgePass extends RetentionPurgeResult {
   nextPassInMs: number;
 }
 
 /** The one long-lived run that purges records past their retention: asleep until the first stored one comes due. */
-export const retentionPurgeDispatcherWorkflow: WorkflowRef<(input: RetentionPurgeDispatcherInput) => Promise<void>> = {
+export const retentionPurgeDispatcherWorkflow: WorkflowRef<(input: DispatcherInput) => Promise<void>> = {
   name: 'retentionPurgeDispatcher',
 };
 

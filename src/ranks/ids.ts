@@ -1,10 +1,6 @@
 import type { SignalDefinition } from '@temporalio/workflow';
+import type { DispatcherInput } from '../core/temporal/dispatcherInput.js';
 import type { WorkflowRef } from '../core/temporal/workflowRef.js';
-
-export interface RankRecountDispatcherInput {
-  /** Set by a continue-as-new with a pass planned: how long until it. */
-  nextPassInMs?: number;
-}
 
 /** One board's pass: servers recounted, and snapshots dropped for servers that shrank below the threshold. */
 export interface BoardRecount {
@@ -18,7 +14,7 @@ export interface RankRecountPass {
 }
 
 /** The one long-lived run that recounts the rank snapshots of changed servers: asleep with no timer while none changed. */
-export const rankRecountDispatcherWorkflow: WorkflowRef<(input: RankRecountDispatcherInput) => Promise<void>> = { name: 'rankRecountDispatcher' };
+export const rankRecountDispatcherWorkflow: WorkflowRef<(input: DispatcherInput) => Promise<void>> = { name: 'rankRecountDispatcher' };
 
 /** One dispatcher per task queue: the workers of one deployment share it (tests and benches, each their own). */
 export const rankRecountDispatcherId = (taskQueue: string) => `ranks/recount-dispatcher/${taskQueue}`;

@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
@@ -81,6 +82,14 @@ async function untilFired(queue: string): Promise<number> {
   const firesAt = Number(timer.eventTime!.seconds) * 1000 + Math.ceil((timer.eventTime!.nanos ?? 0) / 1e6) + timersSet([timer])[0]!;
   return firesAt - (await bed.env.currentTimeMs());
 }
+const msOf = (d: { seconds?: unknown; nanos?: number | null }) => Number(d.seconds ?? 0) * 1000 + Math.floor((d.nanos ?? 0) / 1e6);
+/** When each timer is due on the workflow's clock: the time of the task that set it (the run's `Date.now()`) plus its length. */
+const timersDueAt = (events: HistoryEvent[]) =>
+  events.flatMap((e, i) => {
+    if (!e.timerStartedEventAttributes) return [];
+    const task = events.slice(0, i).filter((t) => t.workflowTaskStartedEventAttributes).at(-1)!;
+    return [msOf(task.eventTime!) + msOf(e.timerStartedEventAttributes.startToFireTimeout!)];
+  });
 const statusOf = async (g: GiveawayGuild, id: number) => (await findGiveaway(db(), g.id, id))!.status;
 const untilEnded = (g: GiveawayGuild, id: number) => eventually(() => statusOf(g, id), (s) => s === 'ended');
 
@@ -175,7 +184,7 @@ describe('giveaway end dispatcher (time-skipping)', { timeout: 120_000 }, () => 
     });
   });
 
-  it('continues as new once its history is long, keeping its timer', async () => {
+  it('continues as new once its history is long, carrying when its timer fires', async () => {
     const queue = 'giveaway-dispatcher-long';
     const clock = movableClock(await bed.env.currentTimeMs());
     const worker = await workerOn(queue, clock, 10);
@@ -189,11 +198,13 @@ describe('giveaway end dispatcher (time-skipping)', { timeout: 120_000 }, () => 
       const next = await eventually(() => handle.describe(), (d) => d.runId !== runId);
       expect(next.runId).not.toBe(runId);
       const events = await eventually(() => history(queue), (e) => timersSet(e).length >= 1);
-      expect(events[0]!.workflowExecutionStartedEventAttributes!.continuedExecutionRunId).toBe(runId);
-      // The new run sleeps until the same end: what is left of the 10 days.
-      const [timer] = timersSet(events);
-      expect(timer).toBeLessThanOrEqual(10 * 24 * HOUR);
-      expect(timer).toBeGreaterThan(10 * 24 * HOUR - 5 * 60_000);
+      const started = events[0]!.workflowExecutionStartedEventAttributes!;
+      expect(started.continuedExecutionRunId).toBe(runId);
+      // It carried the end on Temporal's clock, not the time left (which the new run would count from its first task,
+      // however long that task waited), and sleeps until that same moment.
+      const [firstDue] = timersDueAt((await bed.client.workflow.getHandle(giveawayEndDispatcherId(queue), runId).fetchHistory()).events!);
+      expect(defaultPayloadConverter.fromPayload(started.input!.payloads![0]!)).toEqual({ nextPassAt: firstDue });
+      expect(timersDueAt(events)).toEqual([firstDue]);
     });
   });
 });
