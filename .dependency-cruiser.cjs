@@ -78,7 +78,7 @@ module.exports = {
       comment:
         'Workflow code runs in the deterministic sandbox: it imports only workflows/, @temporalio/workflow, ' +
         '@temporalio/common, src/*/ids.ts, src/core/errorCodes.ts, src/core/temporal/searchAttributes.ts, ' +
-        'src/core/temporal/dispatcherInput.ts and (type-only) activities/.',
+        'src/core/temporal/dispatcherProtocol.ts and (type-only) activities/.',
       from: { path: '^workflows/' },
       to: {
         pathNot: [
@@ -88,7 +88,7 @@ module.exports = {
           PURE_IDS,
           ERROR_CODES,
           '^src/core/temporal/searchAttributes\\.ts$',
-          '^src/core/temporal/dispatcherInput\\.ts$',
+          '^src/core/temporal/dispatcherProtocol\\.ts$',
         ],
       },
     },

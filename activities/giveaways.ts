@@ -12,6 +12,7 @@ import type { ActivityDeps } from './deps.js';
 import { createGiveawayEffects, loadGiveaway } from './giveawayEffects.js';
 import { createGiveawayEndsActivities } from './giveawayEnds.js';
 import { refuse } from './refusal.js';
+import { temporalClockOf } from './temporalClock.js';
 
 export type GiveawaysActivities = ReturnType<typeof createGiveawaysActivities>;
 
@@ -42,10 +43,13 @@ export function createGiveawaysActivities(deps: ActivityDeps) {
      * active), so an end sooner than its timer wakes it; runs from before that patch pass nothing: their timer ends it.
      */
     async activateGiveaway(guildId: string, giveawayId: number, endBy: 'batch' | 'workflow' = 'workflow'): Promise<'active' | 'cancelled'> {
+      const onTemporalClock = endBy === 'batch' ? temporalClockOf(clock) : undefined;
       const g = await load(guildId, giveawayId);
       if (g.status === 'cancelled') return 'cancelled';
       const status = g.status === 'scheduled' ? await post(g, endBy) : 'active';
-      if (status === 'active' && endBy === 'batch') await wakeEndDispatcher(deps.temporal, g.endsAt.getTime() - clock.now().getTime());
+      if (status === 'active' && onTemporalClock) {
+        await wakeEndDispatcher(deps.temporal, { inMs: g.endsAt.getTime() - clock.now().getTime(), at: onTemporalClock(g.endsAt) });
+      }
       return status;
     },
 

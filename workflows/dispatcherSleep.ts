@@ -1,10 +1,10 @@
-import { condition, continueAsNew, patched, setHandler, workflowInfo, type SignalDefinition } from '@temporalio/workflow';
-import type { DispatcherInput } from '../src/core/temporal/dispatcherInput.js';
+import { condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { DispatcherInput, DispatcherWake } from '../src/core/temporal/dispatcherProtocol.js';
 
 // What the long-lived dispatchers (giveaway ends, rank recounts, the retention purge) share: when the next pass is
 // due, moved sooner by their `wake` signal, slept on one durable timer (none while no pass is planned), and a
 // continue-as-new past a bounded history that carries only that time, on Temporal's clock
-// (src/core/temporal/dispatcherInput.ts).
+// (src/core/temporal/dispatcherProtocol.ts).
 
 /** Events after which a dispatcher continues as new (a wake cycle writes about a dozen), well below Temporal's limits. */
 const HISTORY_LIMIT = 1_000;
@@ -15,11 +15,17 @@ export interface NextPass {
 }
 
 /** The next pass a continue-as-new carried (at `nextPassAt`, or `nextPassInMs` from now) or none; `wake` signals move it sooner. */
-export function nextPassOf({ nextPassAt, nextPassInMs }: DispatcherInput, wake: SignalDefinition<[dueInMs: number], 'wake'>): NextPass {
+export function nextPassOf({ nextPassAt, nextPassInMs }: DispatcherInput, wake: DispatcherWake): NextPass {
   const next: NextPass = { at: nextPassAt ?? (nextPassInMs === undefined ? undefined : Date.now() + nextPassInMs) };
-  setHandler(wake, (dueInMs) => planSooner(next, Date.now() + Math.max(0, dueInMs)));
+  setHandler(wake, (dueInMs, dueAt) => planSooner(next, soonest(dueInMs, dueAt)));
   return next;
 }
+
+/**
+ * The sooner of a time left, counted from now (this task's time, late by however long the task waited), and a time on
+ * Temporal's clock, which the wait does not move (undefined: none).
+ */
+export const soonest = (inMs: number, at: number | undefined) => Math.min(Date.now() + Math.max(0, inMs), at ?? Infinity);
 
 /** Plans a pass at `at` unless one is planned sooner. */
 export function planSooner(next: NextPass, at: number): void {

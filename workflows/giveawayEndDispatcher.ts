@@ -2,8 +2,8 @@ import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { GiveawaysActivities } from '../activities/giveaways.js';
 import { giveawayEndsWakeSignal, type EndBatchResult } from '../src/giveaways/ids.js';
 import { END_DISPATCH_PASS } from './activityProfiles.js';
-import type { DispatcherInput } from '../src/core/temporal/dispatcherInput.js';
-import { nextPassOf, planSooner, sleepUntilDue } from './dispatcherSleep.js';
+import type { DispatcherInput } from '../src/core/temporal/dispatcherProtocol.js';
+import { nextPassOf, planSooner, sleepUntilDue, soonest } from './dispatcherSleep.js';
 
 const passes = proxyActivities<GiveawaysActivities>(END_DISPATCH_PASS);
 
@@ -29,17 +29,16 @@ export async function giveawayEndDispatcher(input: DispatcherInput): Promise<voi
     // Wakes that come during the pass stay in `next`: their giveaway may have committed after the pass read.
     next.at = undefined;
     const pass = await passOrFailure();
-    let afterMs: number | null;
     if (pass === undefined || pass.left) {
       // Left by a pass that got on (ends came due while it ran): again at once. Left by one that did not: back off.
       const progressed = pass !== undefined && (pass.drawn > 0 || (pass.applied ?? 0) > 0);
       retryMs = progressed ? 0 : Math.min(Math.max(retryMs * 2, FIRST_RETRY_MS), MAX_RETRY_MS);
-      afterMs = retryMs;
+      planSooner(next, Date.now() + retryMs);
     } else {
       retryMs = 0;
-      afterMs = pass.nextEndInMs ?? null;
+      // The next end on Temporal's clock, or (passes from before it was sent) counted from this task.
+      if (pass.nextEndInMs != null) planSooner(next, soonest(pass.nextEndInMs, pass.nextEndAt ?? undefined));
     }
-    if (afterMs !== null) planSooner(next, Date.now() + afterMs);
   }
 }
 

@@ -1,4 +1,4 @@
-import { wakeDispatcher, type Dispatcher } from '../core/temporal/dispatcherWake.js';
+import { wakeDispatcher, type Dispatcher, type Due } from '../core/temporal/dispatcherWake.js';
 import type { TemporalGateway } from '../core/temporal/gateway.js';
 import { giveawayEndDispatcherId, giveawayEndDispatcherWorkflow, giveawayEndsWakeSignal } from './ids.js';
 
@@ -11,12 +11,12 @@ const DISPATCHER: Dispatcher = {
 };
 
 /**
- * Tells the end dispatcher (workflows/giveawayEndDispatcher.ts) that an end comes in `dueInMs` (0: look now), starting
+ * Tells the end dispatcher (workflows/giveawayEndDispatcher.ts) that an end comes when `due` (`{ inMs: 0 }`: look now), starting
  * it if it is not running (signal-with-start: one action, started or not). Sent after the commit that makes a giveaway
  * active (activateGiveaway) and at each worker's start, so a dispatcher that Temporal lost, or one asleep past an end
  * written while it was out, runs a pass; a failure to send fails the caller, which is retried.
  */
-export const wakeEndDispatcher = (temporal: TemporalGateway, dueInMs: number) => wakeDispatcher(temporal, DISPATCHER, dueInMs);
+export const wakeEndDispatcher = (temporal: TemporalGateway, due: Due) => wakeDispatcher(temporal, DISPATCHER, due);
 
 /** The worker's start: a pass for whatever came due while no dispatcher was running or no worker polled. */
-export const wakeEndDispatcherAtStart = (temporal: TemporalGateway) => wakeEndDispatcher(temporal, 0);
+export const wakeEndDispatcherAtStart = (temporal: TemporalGateway) => wakeEndDispatcher(temporal, { inMs: 0 });

@@ -1,5 +1,5 @@
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
-import type { DispatcherInput } from '../core/temporal/dispatcherInput.js';
+import type { DispatcherInput, DispatcherWake } from '../core/temporal/dispatcherProtocol.js';
 import type { WorkflowRef } from '../core/temporal/workflowRef.js';
 
 // Pure: the workflows import this file, so it holds ids and types only.
@@ -63,7 +63,8 @@ export interface GiveawayEndState {
  * One pass of the batch of ends: giveaways drawn, queued effects tried, and what the end dispatcher plans from:
  * `left`, something due is still there (a draw or an effect the platform's outage held back); `applied`, effects
  * finished (done or recorded as failed); `nextEndInMs`, when the earliest end not yet due comes, by the pass's
- * clock (null: none). Runs from before the dispatcher (the `giveawayEnds` schedule) recorded the first two only.
+ * clock (null: none), and `nextEndAt`, the same on Temporal's clock (passes from before it recorded the time left
+ * only). Runs from before the dispatcher (the `giveawayEnds` schedule) recorded the first two only.
  */
 export interface EndBatchResult {
   drawn: number;
@@ -71,6 +72,7 @@ export interface EndBatchResult {
   applied?: number;
   left?: boolean;
   nextEndInMs?: number | null;
+  nextEndAt?: number | null;
 }
 
 export const giveawayWorkflow: WorkflowRef<(input: GiveawayInput) => Promise<GiveawayOutcome>> = { name: 'giveaway' };
@@ -95,5 +97,5 @@ export const giveawayRerollUpdate = { type: 'update', name: 'reroll' } as Update
 export const giveawayCancelSignal = { type: 'signal', name: 'cancel' } as SignalDefinition<[], 'cancel'>;
 /** To a batch-ended giveaway's workflow once its reroll window passed (src/giveaways/cancelRelay.ts): it completes. */
 export const giveawayCloseSignal = { type: 'signal', name: 'close' } as SignalDefinition<[], 'close'>;
-/** To the end dispatcher: an end comes in `dueInMs` (0: look now); it wakes sooner if that is before its timer. */
-export const giveawayEndsWakeSignal = { type: 'signal', name: 'wake' } as SignalDefinition<[dueInMs: number], 'wake'>;
+/** To the end dispatcher: an end comes in `dueInMs` or at `dueAt` (0: look now); it wakes sooner if that is before its timer. */
+export const giveawayEndsWakeSignal = { type: 'signal', name: 'wake' } as DispatcherWake;

@@ -1,5 +1,4 @@
-import type { SignalDefinition } from '@temporalio/workflow';
-import type { DispatcherInput } from '../core/temporal/dispatcherInput.js';
+import type { DispatcherInput, DispatcherWake } from '../core/temporal/dispatcherProtocol.js';
 import type { WorkflowRef } from '../core/temporal/workflowRef.js';
 
 // Pure: the workflows import this file, so it holds ids and types only.
@@ -50,7 +49,7 @@ export const retentionPurgeDispatcherWorkflow: WorkflowRef<(input: DispatcherInp
 export const retentionPurgeDispatcherId = (taskQueue: string) => `maintenance/purge-dispatcher/${taskQueue}`;
 
 /** A pass is wanted in `dueInMs` (a plan changed, a record written comes due, a worker started), unless one is planned sooner. */
-export const retentionPurgeWakeSignal = { type: 'signal', name: 'wake' } as SignalDefinition<[dueInMs: number], 'wake'>;
+export const retentionPurgeWakeSignal = { type: 'signal', name: 'wake' } as DispatcherWake;
 
 /**
  * How long after its due time a record may wait for its pass: the hour the retired schedule gave, so the records

@@ -27,7 +27,7 @@ const DISPATCHER: Dispatcher = {
  * Tells the purge dispatcher (workflows/retentionPurgeDispatcher.ts) to run a pass in `dueInMs`, starting it if it is
  * not running (signal-with-start: one action, started or not).
  */
-export const wakeRetentionPurger = (temporal: TemporalGateway, dueInMs: number) => wakeDispatcher(temporal, DISPATCHER, dueInMs);
+export const wakeRetentionPurger = (temporal: TemporalGateway, dueInMs: number) => wakeDispatcher(temporal, DISPATCHER, { inMs: dueInMs });
 
 /** The worker's start: a pass now, for what came due while no dispatcher ran (or a pass a crash cut short left). */
 export const wakeRetentionPurgerAtStart = (temporal: TemporalGateway) => wakeRetentionPurger(temporal, 0);

@@ -1,5 +1,4 @@
-import type { SignalDefinition } from '@temporalio/workflow';
-import type { DispatcherInput } from '../core/temporal/dispatcherInput.js';
+import type { DispatcherInput, DispatcherWake } from '../core/temporal/dispatcherProtocol.js';
 import type { WorkflowRef } from '../core/temporal/workflowRef.js';
 
 /** One board's pass: servers recounted, and snapshots dropped for servers that shrank below the threshold. */
@@ -20,7 +19,7 @@ export const rankRecountDispatcherWorkflow: WorkflowRef<(input: DispatcherInput)
 export const rankRecountDispatcherId = (taskQueue: string) => `ranks/recount-dispatcher/${taskQueue}`;
 
 /** A snapshot changed (or a worker started): a pass in `dueInMs`, unless one is planned sooner. */
-export const rankRecountWakeSignal = { type: 'signal', name: 'wake' } as SignalDefinition<[dueInMs: number], 'wake'>;
+export const rankRecountWakeSignal = { type: 'signal', name: 'wake' } as DispatcherWake;
 
 /**
  * How long a woken dispatcher waits before its pass: the minute the retired schedules recounted at, so the changes of a

@@ -20,7 +20,7 @@ const DISPATCHER: Dispatcher = {
  * Tells the recount dispatcher (workflows/rankRecountDispatcher.ts) to run a pass in `dueInMs`, starting it if it is
  * not running (signal-with-start: one action, started or not).
  */
-export const wakeRankRecounter = (temporal: TemporalGateway, dueInMs: number) => wakeDispatcher(temporal, DISPATCHER, dueInMs);
+export const wakeRankRecounter = (temporal: TemporalGateway, dueInMs: number) => wakeDispatcher(temporal, DISPATCHER, { inMs: dueInMs });
 
 /**
  * The worker's start: a pass now, for marks a crash left (taken and not recounted, or dirty with a wake that never

@@ -126,6 +126,18 @@ describe('giveaway ends through the batch (dev server)', () => {
     expect(again.body).toMatchObject({ error: 'GIVEAWAY_NOT_ACTIVE', status: 'ended' });
   });
 
+  it('a pass that starts shortly before an end waits for it and draws it, rather than leaving it to another pass', async () => {
+    const g = await setup();
+    const id = await open(g, []);
+    // The clock half a second before the end (the same clock the pass reads, moving on in real time).
+    const endsAt = Date.parse((await get(g, id)).body.endsAt as string);
+    offsetMs = endsAt - Date.now() - 500;
+    const startedBefore = clock.now().getTime() < endsAt;
+    expect(await runBatch()).toMatchObject({ drawn: 1 });
+    expect(startedBefore).toBe(true);
+    expect((await get(g, id)).body.status).toBe('ended');
+  });
+
   it('a giveaway cancelled before its end is never drawn; its run shows the cancel', async () => {
     const g = await setup();
     const id = await open(g, [await g.addMember()]);

@@ -14,7 +14,7 @@ import { GiveawayStartRequest } from '../../src/giveaways/contract.js';
 import { createGiveaway } from '../../src/giveaways/createGiveaway.js';
 import { wakeEndDispatcher, wakeEndDispatcherAtStart } from '../../src/giveaways/endDispatcher.js';
 import { giveawayInput } from '../../src/giveaways/giveawayOperation.js';
-import { giveawayEndDispatcherId, giveawayWorkflowId } from '../../src/giveaways/ids.js';
+import { giveawayEndDispatcherId, giveawayEndsWakeSignal, giveawayWorkflowId } from '../../src/giveaways/ids.js';
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { AREAS } from '../../process/areas.js';
 import { collectActivities, collectWorkerStartSteps } from '../../process/registry.js';
@@ -90,6 +90,11 @@ const timersDueAt = (events: HistoryEvent[]) =>
     const task = events.slice(0, i).filter((t) => t.workflowTaskStartedEventAttributes).at(-1)!;
     return [msOf(task.eventTime!) + msOf(e.timerStartedEventAttributes.startToFireTimeout!)];
   });
+/** When each activity of `type` in a workflow's history was scheduled: Temporal's time, by which the activity measures its clock. */
+async function scheduledAt(workflowId: string, type: string): Promise<number[]> {
+  const { events } = await bed.client.workflow.getHandle(workflowId).fetchHistory();
+  return events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === type).map((e) => msOf(e.eventTime!));
+}
 const statusOf = async (g: GiveawayGuild, id: number) => (await findGiveaway(db(), g.id, id))!.status;
 const untilEnded = (g: GiveawayGuild, id: number) => eventually(() => statusOf(g, id), (s) => s === 'ended');
 
@@ -115,19 +120,25 @@ describe('giveaway end dispatcher (time-skipping)', { timeout: 120_000 }, () => 
     const worker = await workerOn(queue, clock);
     await worker.runUntil(async () => {
       const g = await setup();
+      // Each wake carries its end on Temporal's clock, measured by the activation: the test's clock read t0 when the
+      // activity was scheduled.
       const later = await openGiveaway(g, queue, t0, t0 + 3 * HOUR, clock);
-      expect(timersSet(await untilTimers(queue, 1))).toEqual([3 * HOUR]);
+      const [laterActivated] = await scheduledAt(giveawayWorkflowId(g.id, later.id), 'activateGiveaway');
+      expect(timersDueAt(await untilTimers(queue, 1))).toEqual([laterActivated! + 3 * HOUR]);
       const sooner = await openGiveaway(g, queue, t0, t0 + HOUR, clock);
-      expect(timersSet(await untilTimers(queue, 2))).toEqual([3 * HOUR, HOUR]);
+      const [soonerActivated] = await scheduledAt(giveawayWorkflowId(g.id, sooner.id), 'activateGiveaway');
+      expect(timersDueAt(await untilTimers(queue, 2))).toEqual([laterActivated! + 3 * HOUR, soonerActivated! + HOUR]);
       expect(passesDone(await history(queue))).toBe(0);
 
       clock.set(t0 + HOUR + 1_000);
       await bed.env.sleep(HOUR + 1_000);
       await untilEnded(g, sooner.id);
       expect(await statusOf(g, later.id)).toBe('active');
-      // Then asleep until the later one: 2 h less the second the clock passed the first end by.
-      const third = timersSet(await untilTimers(queue, 3))[2]!;
-      expect(third).toBe(2 * HOUR - 1_000);
+      // Then asleep until the later one, on Temporal's clock as the pass measured it: its clock read t0 + 1 h 1 s
+      // when the pass was scheduled.
+      const third = timersDueAt(await untilTimers(queue, 3))[2]!;
+      const [passScheduled] = await scheduledAt(giveawayEndDispatcherId(queue), 'endDueGiveaways');
+      expect(third).toBe(passScheduled! + 2 * HOUR - 1_000);
 
       clock.set(t0 + 3 * HOUR + 1_000);
       await bed.env.sleep(2 * HOUR);
@@ -184,12 +195,31 @@ describe('giveaway end dispatcher (time-skipping)', { timeout: 120_000 }, () => 
     });
   });
 
+  it('plans a wake at the sooner of its time on Temporal\'s clock and its time left, counted from the task that handles it', async () => {
+    const queue = 'giveaway-dispatcher-wake-times';
+    const worker = await workerOn(queue, movableClock(await bed.env.currentTimeMs()), 10);
+    await worker.runUntil(async () => {
+      await wakeEndDispatcher(gatewayOf(queue), { inMs: 10 * 24 * HOUR });
+      await untilTimers(queue, 1);
+      const handle = bed.client.workflow.getHandle(giveawayEndDispatcherId(queue));
+      const now = await bed.env.currentTimeMs();
+      // A time left that a late task would count from later than it was meant: the time on Temporal's clock wins.
+      await handle.signal(giveawayEndsWakeSignal, 2 * 24 * HOUR, now + 24 * HOUR);
+      expect(timersDueAt(await untilTimers(queue, 2))[1]).toBe(now + 24 * HOUR);
+      // A time on Temporal's clock later than the time left (a sender whose clock runs behind): the time left wins.
+      await handle.signal(giveawayEndsWakeSignal, HOUR, now + 20 * HOUR);
+      const third = (await untilTimers(queue, 3)).filter((e) => e.timerStartedEventAttributes)[2]!;
+      expect(third.timerStartedEventAttributes!.startToFireTimeout).toMatchObject({ seconds: expect.anything(), nanos: 0 });
+      expect(timersSet([third])).toEqual([HOUR]);
+    });
+  });
+
   it('continues as new once its history is long, carrying when its timer fires', async () => {
     const queue = 'giveaway-dispatcher-long';
     const clock = movableClock(await bed.env.currentTimeMs());
     const worker = await workerOn(queue, clock, 10);
     await worker.runUntil(async () => {
-      await wakeEndDispatcher(gatewayOf(queue), 10 * 24 * HOUR);
+      await wakeEndDispatcher(gatewayOf(queue), { inMs: 10 * 24 * HOUR });
       await untilTimers(queue, 1);
       const handle = bed.client.workflow.getHandle(giveawayEndDispatcherId(queue));
       const { runId } = await handle.describe();
