@@ -1,6 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, TimeoutFailure } from '@temporalio/common';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listPlatformMessages } from '../../db/platform/messages.js';
 import { listPlatformDirectMessages } from '../../db/platform/moderation.js';
 import type { Clock } from '../../src/core/clock.js';
@@ -11,16 +11,18 @@ import { giveawayEndsWorkflow, giveawayWorkflowId, REROLL_WINDOW_MS, type EndBat
 import { createLocalPlatform } from '../../src/platform/localPlatform.js';
 import { giveawayRequests, type GiveawayGuild } from '../api/giveaways/giveawayBed.js';
 import { eventually } from '../harness/eventually.js';
+import { temporalServerNow } from '../harness/temporal.js';
 import { useWorkflowTestBed } from '../harness/workflowTestBed.js';
 
 // Giveaway ends through the batch's pass (`endDueGiveaways`), on the dev server: the test's one clock (the api's, the
 // worker's and the helpers') is moved past a giveaway's endsAt, then the pass is run in the retired schedule's
 // workflow (workflows/giveawayEnds.ts), one pass per call. The giveaway's own run keeps no timer. Each test opens its
-// giveaways on the clock at real time (the run's start timer is on Temporal's), then moves it past their end. They
-// last an hour, so the end dispatcher's own timer (on Temporal's time, test/workflows/giveawayEndDispatcher.test.ts)
-// does not fire while the file runs.
+// giveaways on the clock at Temporal's time (the run's start timer is on Temporal's; faketime moves the host's clock
+// only), then moves it past their end. They last an hour, so the end dispatcher's own timer (on Temporal's time,
+// test/workflows/giveawayEndDispatcher.test.ts) does not fire while the file runs.
+let serverAheadMs = 0;
 let offsetMs = 0;
-const clock: Clock = { now: () => new Date(Date.now() + offsetMs) };
+const clock: Clock = { now: () => new Date(Date.now() + serverAheadMs + offsetMs) };
 const passEnd = () => void (offsetMs += 3_601_000);
 beforeEach(() => void (offsetMs = 0));
 
@@ -40,6 +42,7 @@ const platform = new Proxy({} as Platform, {
 });
 
 const { db, app, gateway } = useWorkflowTestBed({ worker: { platform, clock }, app: { clock } });
+beforeAll(async () => void (serverAheadMs = (await temporalServerNow(gateway)).getTime() - Date.now()));
 const { setup, start, get, end, reroll, enter, cancel } = giveawayRequests(db, app, clock);
 afterAll(() => {
   outage.edits = false;
@@ -131,7 +134,7 @@ describe('giveaway ends through the batch (dev server)', () => {
     const id = await open(g, []);
     // The clock half a second before the end (the same clock the pass reads, moving on in real time).
     const endsAt = Date.parse((await get(g, id)).body.endsAt as string);
-    offsetMs = endsAt - Date.now() - 500;
+    offsetMs = endsAt - Date.now() - serverAheadMs - 500;
     const startedBefore = clock.now().getTime() < endsAt;
     expect(await runBatch()).toMatchObject({ drawn: 1 });
     expect(startedBefore).toBe(true);
