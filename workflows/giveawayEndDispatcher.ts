@@ -1,8 +1,8 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { GiveawaysActivities } from '../activities/giveaways.js';
+import type { DispatcherInput } from '../src/core/temporal/dispatcherProtocol.js';
 import { giveawayEndsWakeSignal, type EndBatchResult } from '../src/giveaways/ids.js';
 import { END_DISPATCH_PASS } from './activityProfiles.js';
-import type { DispatcherInput } from '../src/core/temporal/dispatcherProtocol.js';
 import { nextPassOf, planSooner, sleepUntilDue, soonest } from './dispatcherSleep.js';
 
 const passes = proxyActivities<GiveawaysActivities>(END_DISPATCH_PASS);
@@ -36,7 +36,7 @@ export async function giveawayEndDispatcher(input: DispatcherInput): Promise<voi
       planSooner(next, Date.now() + retryMs);
     } else {
       retryMs = 0;
-      // The next end on Temporal's clock, or (passes from before it was sent) counted from this task.
+      // At the sooner of the next end on Temporal's clock and its time left (all that a pass from before `nextEndAt` sent).
       if (pass.nextEndInMs != null) planSooner(next, soonest(pass.nextEndInMs, pass.nextEndAt ?? undefined));
     }
   }

@@ -1,8 +1,8 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { RanksActivities } from '../activities/ranks.js';
+import type { DispatcherInput } from '../src/core/temporal/dispatcherProtocol.js';
 import { RECOUNT_BATCH_MS, rankRecountWakeSignal, type RankRecountPass } from '../src/ranks/ids.js';
 import { LONG_MAINTENANCE_PASS } from './activityProfiles.js';
-import type { DispatcherInput } from '../src/core/temporal/dispatcherProtocol.js';
 import { nextPassOf, planSooner, sleepUntilDue } from './dispatcherSleep.js';
 
 const passes = proxyActivities<RanksActivities>(LONG_MAINTENANCE_PASS);

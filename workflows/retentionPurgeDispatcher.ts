@@ -1,8 +1,8 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { KeysActivities } from '../activities/keys.js';
+import type { DispatcherInput } from '../src/core/temporal/dispatcherProtocol.js';
 import { PURGE_SLACK_MS, retentionPurgeWakeSignal, type RetentionPurgePass } from '../src/keys/ids.js';
 import { RETENTION_PASS } from './activityProfiles.js';
-import type { DispatcherInput } from '../src/core/temporal/dispatcherProtocol.js';
 import { nextPassOf, planSooner, sleepUntilDue } from './dispatcherSleep.js';
 
 const { purgeDueRecords } = proxyActivities<KeysActivities>(RETENTION_PASS);

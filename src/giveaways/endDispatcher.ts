@@ -11,10 +11,10 @@ const DISPATCHER: Dispatcher = {
 };
 
 /**
- * Tells the end dispatcher (workflows/giveawayEndDispatcher.ts) that an end comes when `due` (`{ inMs: 0 }`: look now), starting
- * it if it is not running (signal-with-start: one action, started or not). Sent after the commit that makes a giveaway
- * active (activateGiveaway) and at each worker's start, so a dispatcher that Temporal lost, or one asleep past an end
- * written while it was out, runs a pass; a failure to send fails the caller, which is retried.
+ * Tells the end dispatcher (workflows/giveawayEndDispatcher.ts) that an end comes when `due` (`{ inMs: 0 }`: look
+ * now), starting it if it is not running (signal-with-start: one action, started or not). Sent after the commit that
+ * makes a giveaway active (activateGiveaway) and at each worker's start, so a dispatcher that Temporal lost, or one
+ * asleep past an end written while it was out, runs a pass; a failure to send fails the caller, which is retried.
  */
 export const wakeEndDispatcher = (temporal: TemporalGateway, due: Due) => wakeDispatcher(temporal, DISPATCHER, due);
 

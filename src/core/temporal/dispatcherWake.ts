@@ -47,7 +47,7 @@ class WakeSender {
   wake(due: Due): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const batch = this.waiting ?? { due: { inMs: Infinity }, waiters: [] };
-      batch.due = soonest(batch.due, { inMs: Math.max(0, Math.round(due.inMs)), ...(due.at === undefined ? {} : { at: Math.round(due.at) }) });
+      batch.due = soonest(batch.due, { inMs: Math.max(0, Math.round(due.inMs)), at: due.at === undefined ? undefined : Math.round(due.at) });
       batch.waiters.push({ resolve, reject });
       this.waiting = batch;
       this.sendWhenFree();
@@ -80,6 +80,7 @@ class WakeSender {
   }
 }
 
+/** The sooner of two dues, each of its two times apart. */
 function soonest(a: Due, b: Due): Due {
   const inMs = Math.min(a.inMs, b.inMs);
   const at = a.at === undefined ? b.at : b.at === undefined ? a.at : Math.min(a.at, b.at);
