@@ -1,4 +1,5 @@
 import type { IdempotencyClaim } from '../db/shared/idempotency.js';
+import { idempotencyReplays } from '../src/core/metrics.js';
 import { claimOrReplay } from '../src/requests/idempotency.js';
 import type { AppContext, AppDeps } from './context.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency.js';
@@ -6,9 +7,9 @@ import type { RouteDefinition } from './route.js';
 import { respondSettled, sendJsonText } from './responses.js';
 
 /**
- * The Idempotency-Key step of a request: without a key (or on a route that takes none) nothing; with a new key its
- * claim, which the write stores its response under; with a key already answered the stored answer, sent here (and
- * `settle`d again when the route settles), so the request is done (`replayed`).
+ * The Idempotency-Key step of a route that takes one: without a key nothing; with a new key its claim, which the
+ * write stores its response under; with a key already answered the stored answer, sent here (and `settle`d again
+ * when the route settles), so the request is done (`replayed`).
  */
 export async function claimIdempotencyKey(
   ctx: AppContext,
@@ -19,7 +20,7 @@ export async function claimIdempotencyKey(
   settle: ((stored: unknown) => Promise<{ status: number; body: unknown }>) | undefined,
 ): Promise<{ replayed: true } | { replayed: false; claim: IdempotencyClaim | undefined }> {
   // From the raw header lines: ctx.get() answers '' for a missing header and for an empty one alike.
-  const key = route.idempotent ? readIdempotencyKey(ctx.req.headersDistinct[IDEMPOTENCY_HEADER.toLowerCase()]) : undefined;
+  const key = readIdempotencyKey(ctx.req.headersDistinct[IDEMPOTENCY_HEADER.toLowerCase()]);
   if (key === undefined) return { replayed: false, claim: undefined };
   const outcome = await claimOrReplay(deps, { apiKeyId, key, fingerprint: requestFingerprint(ctx.method, ctx.path, body) });
   if (outcome.kind !== 'replay') return { replayed: false, claim: outcome.claim };
@@ -29,5 +30,6 @@ export async function claimIdempotencyKey(
     sendJsonText(ctx, outcome.body);
   }
   ctx.set('Idempotent-Replayed', 'true');
+  idempotencyReplays.inc();
   return { replayed: true };
 }

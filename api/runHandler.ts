@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { IdempotencyClaim } from '../db/shared/idempotency.js';
 import { releaseIdempotencyClaim, storeIdempotentResponse } from '../src/requests/idempotency.js';
 import type { AppContext, AppDeps } from './context.js';
 import { HandlerInput, runAfterResponse, type AfterCommitHooks, type ValidInput } from './handlerInput.js';
@@ -22,9 +23,13 @@ export async function runHandler(ctx: AppContext, route: RouteDefinition, input:
   const handlerInput = (db: Kysely<Database>, checked?: unknown) => new HandlerInput(input, caller, db, deps, hooks, checked) as never;
   const settle = route.settle && ((stored: unknown) => route.settle!(stored, handlerInput(deps.db)));
 
-  const idempotency = await claimIdempotencyKey(ctx, route, input.body, caller.apiKey.id, deps, settle);
-  if (idempotency.replayed) return;
-  const { claim } = idempotency;
+  // Reads take no Idempotency-Key: they skip the step (and its promise) altogether.
+  let claim: IdempotencyClaim | undefined;
+  if (route.idempotent) {
+    const idempotency = await claimIdempotencyKey(ctx, route, input.body, caller.apiKey.id, deps, settle);
+    if (idempotency.replayed) return;
+    claim = idempotency.claim;
+  }
 
   let body: unknown;
   // With an Idempotency-Key the body is serialized here, once: the stored text is the text sent, so a replay

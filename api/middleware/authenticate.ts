@@ -30,23 +30,29 @@ export function authenticate(deps: {
   failuresPerMinute: number;
   credentials?: CredentialCache;
 }): AppMiddleware {
-  const { db, clock, keyHits, failuresPerMinute, credentials } = deps;
+  const { db, clock, keyHits, failuresPerMinute } = deps;
   return async (ctx, next) => {
     const now = clock.now();
     const window = currentWindow(now);
-    const bucket = `auth-failures:${ctx.ip}`;
-    const throttled = () => rateLimited(window.secondsToReset, 'Too many failed authentications from this address.');
     try {
-      await resolveKey(ctx, { db, keyHits, now, window, bucket, failuresPerMinute, throttled, credentials });
+      // Every request passes here: the cached way builds nothing for the refusals (their bucket, their 429).
+      const digest = presentedDigest(ctx);
+      const { apiKey, guild } = usableCached(deps.credentials, digest, now) ?? (await lookUp(ctx, deps, digest, now, window));
+      ctx.state.apiKey = apiKey;
+      ctx.state.guild = guild;
+      ctx.state.keyHits = await keyHits.hit(`key:${apiKey.id}`, window.start);
     } catch (err) {
       if (err instanceof AppError && err.status === 401) {
-        if ((await countFailure(db, bucket, window.start)) > failuresPerMinute) throw throttled();
+        if ((await countFailure(db, failureBucket(ctx), window.start)) > failuresPerMinute) throw throttled(window);
       }
       throw err;
     }
     await next();
   };
 }
+
+const failureBucket = (ctx: AppContext) => `auth-failures:${ctx.ip}`;
+const throttled = (window: WindowPosition) => rateLimited(window.secondsToReset, 'Too many failed authentications from this address.');
 
 /**
  * Counts a failed authentication against the address. A refusal that needed no lookup (missing header,
@@ -61,42 +67,39 @@ async function countFailure(db: Kysely<Database>, bucket: string, windowStart: D
   }
 }
 
-interface ResolveInput {
-  db: Kysely<Database>;
-  keyHits: KeyHitCounter;
-  now: Date;
-  window: WindowPosition;
-  bucket: string;
-  failuresPerMinute: number;
-  throttled(): AppError;
-  credentials: CredentialCache | undefined;
-}
-
-async function resolveKey(ctx: AppContext, input: ResolveInput): Promise<void> {
+/** The presented key's digest; a missing or malformed key is refused before any lookup. */
+function presentedDigest(ctx: AppContext): string {
   const match = BEARER.exec(ctx.get('Authorization'));
   if (!match) throw unauthorized();
   const presented = match[1]!;
   if (!API_KEY_PATTERN.test(presented)) throw invalidApiKey();
-  const digest = presentedKeyDigest(presented);
-  const cacheKey = digest.toString('base64');
-  const cached = input.credentials?.get(cacheKey);
-  const { apiKey, guild } = cached && !refusalOf(cached.apiKey, input.now) ? cached : await lookUp(input, digest, cacheKey);
-  ctx.state.apiKey = apiKey;
-  ctx.state.guild = guild;
-  ctx.state.keyHits = await input.keyHits.hit(`key:${apiKey.id}`, input.window.start);
+  return presentedKeyDigest(presented);
+}
+
+/** The cached credential of this digest, unless it has expired meanwhile (then PostgreSQL's answer counts). */
+function usableCached(credentials: CredentialCache | undefined, digest: string, now: Date): Credential | undefined {
+  const cached = credentials?.get(digest);
+  return cached && !refusalOf(cached.apiKey, now) ? cached : undefined;
 }
 
 /** The key from PostgreSQL, refused as it stands there, and remembered when usable and nothing changed meanwhile. */
-async function lookUp(input: ResolveInput, digest: Buffer, cacheKey: string): Promise<Credential> {
-  const generation = input.credentials?.generation;
-  const lookup = await lookUpKeyDigest(input.db, digest, { bucket: input.bucket, windowStart: input.window.start });
-  const refusal = refusalOf(lookup.credential?.apiKey, input.now);
+async function lookUp(
+  ctx: AppContext,
+  deps: { db: Kysely<Database>; failuresPerMinute: number; credentials?: CredentialCache },
+  digest: string,
+  now: Date,
+  window: WindowPosition,
+): Promise<Credential> {
+  const { credentials } = deps;
+  const generation = credentials?.generation;
+  const lookup = await lookUpKeyDigest(deps.db, digest, { bucket: failureBucket(ctx), windowStart: window.start });
+  const refusal = refusalOf(lookup.credential?.apiKey, now);
   if (refusal) {
     // A throttled address's failure is answered 429 and not counted again (the 401 would have been).
-    if (lookup.addressFailures >= input.failuresPerMinute) throw input.throttled();
+    if (lookup.addressFailures >= deps.failuresPerMinute) throw throttled(window);
     throw refusal;
   }
-  if (generation !== undefined) input.credentials!.remember(cacheKey, lookup.credential!, generation);
+  if (generation !== undefined) credentials!.remember(digest, lookup.credential!, generation);
   return lookup.credential!;
 }
 

@@ -1,10 +1,10 @@
-import { apiRefusals, httpRequestDuration, httpRequests, idempotencyReplays } from '../../src/core/metrics.js';
+import { apiRefusals, httpRequestDuration, httpRequests } from '../../src/core/metrics.js';
 import type { AppContext, AppMiddleware } from '../context.js';
 
 /**
  * Mounted outermost, so it sees every answer as sent (errors already turned into responses): requests and
- * latency by route template (never the raw path, whose ids and tokens would make a series per request),
- * refusals by reason and Idempotency-Key replays.
+ * latency by route template (never the raw path, whose ids and tokens would make a series per request) and
+ * refusals by reason (Idempotency-Key replays are counted where they are answered: api/idempotentRequest.ts).
  */
 export function requestMetrics(): AppMiddleware {
   return async (ctx, next) => {
@@ -18,7 +18,6 @@ export function requestMetrics(): AppMiddleware {
       httpRequests.inc(labels);
       const reason = refusalReason(ctx);
       if (reason) apiRefusals.inc({ reason });
-      if (ctx.response.get('Idempotent-Replayed') === 'true') idempotencyReplays.inc();
     }
   };
 }
@@ -30,8 +29,9 @@ function routeOf(ctx: AppContext): string {
 
 /** 401s by their code; a 429 with rate headers is the key's limit, one without them the address throttle. */
 function refusalReason(ctx: AppContext): string | undefined {
+  if (ctx.status !== 401 && ctx.status !== 429) return undefined;
   const code = (ctx.body as { error?: unknown } | undefined)?.error;
   if (ctx.status === 401 && typeof code === 'string') return code;
-  if (ctx.status === 429 && code === 'RATE_LIMITED') return ctx.response.get('X-RateLimit-Limit') ? 'key_rate_limit' : 'address_throttle';
+  if (code === 'RATE_LIMITED') return ctx.response.get('X-RateLimit-Limit') ? 'key_rate_limit' : 'address_throttle';
   return undefined;
 }

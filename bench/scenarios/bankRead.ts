@@ -23,7 +23,7 @@ export interface BankReadResult {
   connections: number;
   durationSeconds: number;
   rounds: ReadRound[];
-  /** The median round's ratio (goal: at least 0.7), with the spread of all rounds. */
+  /** The median round's ratio (goal: at least 0.85, issue 40), with the spread of all rounds. */
   ratio: number;
   ratioSpread: { min: number; max: number };
   /**

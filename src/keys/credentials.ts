@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { lookUpCredential, type AuthenticationLookup } from '../../db/keys/apiKeys.js';
 import type { Database } from '../../db/schema.js';
-import { hashApiKey } from './keyMaterial.js';
+import { hashApiKeyBase64 } from './keyMaterial.js';
 
-/** The digest a presented key is stored and looked up (and cached) by. */
-export const presentedKeyDigest = (presented: string): Buffer => hashApiKey(presented);
+/** The digest a presented key is stored and looked up (and cached) by, in base64 (the credential cache's key). */
+export const presentedKeyDigest = (presented: string): string => hashApiKeyBase64(presented);
 
 /**
  * The key of this digest with its guild, and the failed authentications of the caller's address in the current
@@ -14,8 +14,8 @@ export const presentedKeyDigest = (presented: string): Buffer => hashApiKey(pres
  */
 export function lookUpKeyDigest(
   db: Kysely<Database>,
-  digest: Buffer,
+  digest: string,
   address: { bucket: string; windowStart: Date },
 ): Promise<AuthenticationLookup> {
-  return lookUpCredential(db, { hash: digest, addressBucket: address.bucket, windowStart: address.windowStart });
+  return lookUpCredential(db, { hash: Buffer.from(digest, 'base64'), addressBucket: address.bucket, windowStart: address.windowStart });
 }
