@@ -30,11 +30,21 @@ export async function cpuSnapshot(): Promise<CpuSnapshot> {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
     if (stat === undefined) continue; // ended since the listing
     const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After the name: state is field 3 of the stat line, utime 14 and stime 15.
-    byProgram.set(name, (byProgram.get(name) ?? 0) + Number(fields[11]) + Number(fields[12]));
+    byProgram.set(name, (byProgram.get(name) ?? 0) + cpuTicksOf(stat));
   }
   return { busyTicks: totalTicks - idle, totalTicks, byProgram };
+}
+
+/** CPU time (ms, user and system) a thread of this process has used so far, by its kernel thread id. */
+export async function threadCpuMs(tid: number): Promise<number> {
+  const stat = await readFile(`/proc/self/task/${tid}/stat`, 'utf8');
+  return (cpuTicksOf(stat) * 1000) / TICKS_PER_SECOND;
+}
+
+/** utime + stime of a /proc stat line: fields 14 and 15, counted after the name (which may hold spaces). */
+function cpuTicksOf(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
 }
 
 /** What was used between `before` and `after`, over `seconds` of wall time. Processes that ended in between are not counted by program. */

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { Client, Connection } from '@temporalio/client';
 import { createDatabase } from '../db/pool.js';
 import { loadConfig } from '../src/core/config.js';
+import { threadCpuMs } from './machineCpu.js';
 import type { BenchValues } from './options.js';
 import { SCENARIOS, type ScenarioResult } from './scenarioTable.js';
 import type { ScenarioContext } from './scenarios/context.js';
@@ -55,12 +56,12 @@ export async function runOnStack(
         } satisfies ServerThreadData,
       });
       threads.push(thread);
-      return new Promise<{ fullPort: number; barePort: number }>((resolve, reject) => {
+      return new Promise<{ fullPort: number; barePort: number; tid: number }>((resolve, reject) => {
         thread.once('message', resolve);
         thread.once('error', reject);
       });
     };
-    let urls: Pick<ScenarioContext, 'fullUrl' | 'bareUrl' | 'apiThreadBusyMs'>;
+    let urls: Pick<ScenarioContext, 'fullUrl' | 'bareUrl' | 'apiThreadCpuMs'>;
     if (prod) {
       processes = await startProdTopology({
         databaseUrl: stack.databaseUrl,
@@ -76,14 +77,12 @@ export async function runOnStack(
       const noThread = async (): Promise<number> => {
         throw new Error('--topology prod has no api thread');
       };
-      urls = { fullUrl: processes.fullUrl, bareUrl: '', apiThreadBusyMs: noThread };
+      urls = { fullUrl: processes.fullUrl, bareUrl: '', apiThreadCpuMs: noThread };
     } else {
       const ports = await startThread('api+worker');
-      const apiThread = threads[0]!;
       for (let i = 1; i < workers; i++) await startThread('worker');
-      // The thread's own event loop utilization, read from this side (worker.performance).
-      const apiThreadBusyMs = async () => apiThread.performance.eventLoopUtilization().active;
-      urls = { fullUrl: `http://127.0.0.1:${ports.fullPort}`, bareUrl: `http://127.0.0.1:${ports.barePort}`, apiThreadBusyMs };
+      const apiThreadCpuMs = () => threadCpuMs(ports.tid);
+      urls = { fullUrl: `http://127.0.0.1:${ports.fullPort}`, bareUrl: `http://127.0.0.1:${ports.barePort}`, apiThreadCpuMs };
     }
     const ctx: ScenarioContext = {
       ...urls,

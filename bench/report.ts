@@ -17,8 +17,8 @@ export function printTable(results: ScenarioResult[]) {
       const spread = `${r.ratioSpread.min}-${r.ratioSpread.max}`;
       rows.push(['read (full chain)', String(r.full.requestsPerSecond), String(r.full.latencyMs.p50), String(r.full.latencyMs.p99), String(r.full.non2xx), `median ratio ${r.ratio} of ${r.rounds.length} rounds (spread ${spread}; goal >= 0.85)`]);
       rows.push(['read (bare route)', String(r.bare.requestsPerSecond), String(r.bare.latencyMs.p50), String(r.bare.latencyMs.p99), String(r.bare.non2xx), 'the median round']);
-      const t = r.threadTimeRatioSpread;
-      rows.push(['read (api thread time)', '-', '-', '-', '-', `bare/full time per request: median ${r.threadTimeRatio} (spread ${t.min}-${t.max}); ${r.bare.apiThreadUsPerRequest} vs ${r.full.apiThreadUsPerRequest} µs in the median round`]);
+      const c = r.cpuRatioSpread;
+      rows.push(['read (api thread CPU)', '-', '-', '-', '-', `bare/full CPU per request: median ${r.cpuRatio} (spread ${c.min}-${c.max}); ${r.bare.apiThreadCpuUsPerRequest} vs ${r.full.apiThreadCpuUsPerRequest} µs in the median round`]);
     } else if (r.scenario === 'webhook-latency') {
       rows.push(['webhook-latency', String(r.ratePerSecond), String(r.latencyMs.p50), String(r.latencyMs.p99), String(r.transactions - r.delivered), '201 to receiver (goal p50 < 200 ms)']);
       const b = r.burst;

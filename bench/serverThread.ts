@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -63,7 +64,9 @@ const api = data.role === 'api+worker' ? await startApiServer(buildApiDeps(confi
 const bare = data.role === 'api+worker' ? createServer({ keepAlive: true }, createBareApp(database.db).callback()) : undefined;
 await new Promise<void>((resolve) => (bare ? bare.listen(0, '127.0.0.1', resolve) : resolve()));
 
-parentPort!.postMessage({ fullPort: api ? Number(new URL(api.url).port) : 0, barePort: bare ? (bare.address() as AddressInfo).port : 0 });
+// The thread's id in the kernel (/proc/thread-self is `<pid>/task/<tid>`): its CPU time is read from there.
+const tid = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+parentPort!.postMessage({ fullPort: api ? Number(new URL(api.url).port) : 0, barePort: bare ? (bare.address() as AddressInfo).port : 0, tid });
 parentPort!.on('message', async (message) => {
   if (message !== 'stop') return;
   await api?.close();

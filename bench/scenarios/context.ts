@@ -27,8 +27,8 @@ export interface ScenarioContext {
   purgeRowsPerSecond: number | undefined;
   /** Reads per second of `purge`'s paced rounds (`--read-rate`); half the saturated rate when undefined. */
   readRatePerSecond: number | undefined;
-  /** Milliseconds the api thread's event loop has been busy so far (wall time, not CPU time). */
-  apiThreadBusyMs(): Promise<number>;
+  /** CPU time (ms, user and system) the api thread has used so far: time on a core, not time waiting for one. */
+  apiThreadCpuMs(): Promise<number>;
   /** `--topology prod`: CPU time (ms) used so far by each process (api, worker-N, load); undefined otherwise. */
   processCpuMs?: () => Promise<Record<string, number>>;
   /** Giveaways opened by `giveaways-open` and `giveaways-end` (`--giveaways`). */
