@@ -14,7 +14,7 @@ export interface ReadRound {
   bare: SideLoad;
   /** Full chain requests per second over the bare route's, in this round. */
   ratio: number;
-  /** The bare route's api-thread CPU per request over the full chain's: the cost of the chain, machine speed aside. */
+  /** The bare route's api-thread CPU per request over the full chain's. */
   cpuRatio: number;
 }
 
@@ -27,9 +27,9 @@ export interface BankReadResult {
   ratio: number;
   ratioSpread: { min: number; max: number };
   /**
-   * The median of the rounds' CPU ratios, with their spread. Throughput follows the cores the api thread gets from
-   * the load generator and PostgreSQL beside it (on two cores, +-30 % from one second to the next); CPU time per
-   * request does not, so it says whether a change made the chain cheaper where throughput's noise cannot.
+   * The median of the rounds' CPU ratios, with their spread. Throughput follows the cores the api thread gets beside
+   * the load generator and PostgreSQL (on two cores, +-30 % from one second to the next); CPU time per request leaves
+   * out the time the thread waited for a core, though it still varies with the load (fewer requests per wakeup).
    */
   cpuRatio: number;
   cpuRatioSpread: { min: number; max: number };
