@@ -4,8 +4,8 @@ import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../src/core/clock.js';
 import { currentWindow, type WindowPosition } from '../../src/core/fixedWindow.js';
 import { apiKeyExpired, apiKeyRevoked, AppError, invalidApiKey, rateLimited, unauthorized } from '../../src/core/errors.js';
-import { lookUpKeyDigest, presentedKeyDigest } from '../../src/keys/credentials.js';
-import { API_KEY_PATTERN } from '../../src/keys/keyMaterial.js';
+import { lookUpKeyDigest } from '../../src/keys/credentials.js';
+import { API_KEY_PATTERN, hashApiKeyBase64 } from '../../src/keys/keyMaterial.js';
 import { countWindowHit } from '../../src/requests/rateLimitWindows.js';
 import type { AppContext, AppMiddleware } from '../context.js';
 import { isDependencyUnavailable } from '../../src/core/dependencyErrors.js';
@@ -13,6 +13,14 @@ import type { KeyHitCounter } from '../keyHitCounter.js';
 import type { Credential, CredentialCache } from '../../src/keys/credentialCache.js';
 
 const BEARER = /^Bearer +(\S+) *$/i;
+
+interface AuthenticateDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  keyHits: KeyHitCounter;
+  failuresPerMinute: number;
+  credentials?: CredentialCache;
+}
 
 /**
  * Resolves the Bearer key on every request: from the credential cache when it holds the key (it holds usable keys
@@ -23,13 +31,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * whatever its address did (callers behind one NAT or proxy must not lock each other out with a bad key), and
  * is counted in the key's own rate-limit window (see rateLimit.ts).
  */
-export function authenticate(deps: {
-  db: Kysely<Database>;
-  clock: Clock;
-  keyHits: KeyHitCounter;
-  failuresPerMinute: number;
-  credentials?: CredentialCache;
-}): AppMiddleware {
+export function authenticate(deps: AuthenticateDeps): AppMiddleware {
   const { db, clock, keyHits, failuresPerMinute } = deps;
   return async (ctx, next) => {
     const now = clock.now();
@@ -73,7 +75,7 @@ function presentedDigest(ctx: AppContext): string {
   if (!match) throw unauthorized();
   const presented = match[1]!;
   if (!API_KEY_PATTERN.test(presented)) throw invalidApiKey();
-  return presentedKeyDigest(presented);
+  return hashApiKeyBase64(presented);
 }
 
 /** The cached credential of this digest, unless it has expired meanwhile (then PostgreSQL's answer counts). */
@@ -83,13 +85,7 @@ function usableCached(credentials: CredentialCache | undefined, digest: string, 
 }
 
 /** The key from PostgreSQL, refused as it stands there, and remembered when usable and nothing changed meanwhile. */
-async function lookUp(
-  ctx: AppContext,
-  deps: { db: Kysely<Database>; failuresPerMinute: number; credentials?: CredentialCache },
-  digest: string,
-  now: Date,
-  window: WindowPosition,
-): Promise<Credential> {
+async function lookUp(ctx: AppContext, deps: AuthenticateDeps, digest: string, now: Date, window: WindowPosition): Promise<Credential> {
   const { credentials } = deps;
   const generation = credentials?.generation;
   const lookup = await lookUpKeyDigest(deps.db, digest, { bucket: failureBucket(ctx), windowStart: window.start });

@@ -1,16 +1,12 @@
 import type { Kysely } from 'kysely';
 import { lookUpCredential, type AuthenticationLookup } from '../../db/keys/apiKeys.js';
 import type { Database } from '../../db/schema.js';
-import { hashApiKeyBase64 } from './keyMaterial.js';
-
-/** The digest a presented key is stored and looked up (and cached) by, in base64 (the credential cache's key). */
-export const presentedKeyDigest = (presented: string): string => hashApiKeyBase64(presented);
 
 /**
- * The key of this digest with its guild, and the failed authentications of the caller's address in the current
- * window, in one round trip (the hot path of every request the credential cache cannot answer). Only digests are
- * compared, by an index lookup: a caller cannot steer a digest's prefix, so the lookup's timing reveals nothing
- * about stored keys.
+ * The key of this digest (base64, `hashApiKeyBase64`) with its guild, and the failed authentications of the caller's
+ * address in the current window, in one round trip (the hot path of every request the credential cache cannot
+ * answer). Only digests are compared, by an index lookup: a caller cannot steer a digest's prefix, so the lookup's
+ * timing reveals nothing about stored keys.
  */
 export function lookUpKeyDigest(
   db: Kysely<Database>,

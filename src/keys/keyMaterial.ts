@@ -15,7 +15,7 @@ export function hashApiKey(key: string): Buffer {
   return hash('sha256', key, 'buffer');
 }
 
-/** `hashApiKey` in base64, in one call without a Buffer: what a presented key is cached by, on every request. */
+/** `hashApiKey` in base64, in one call without a Buffer: a presented key's digest, its credential cache key. */
 export function hashApiKeyBase64(key: string): string {
   return hash('sha256', key, 'base64');
 }
