@@ -9,7 +9,7 @@ import type { AppealSettingsTable, AppealsTable, AppealMessagesTable } from './a
 import type { ApplicationFormsTable, ApplicationPanelsTable, ApplicationSubmissionsTable, ApplicationVotesTable } from './applications/tables.js';
 import type { TicketSettingsTable, TicketsTable, TicketMessagesTable, TicketPanelsTable } from './tickets/tables.js';
 import type { FlowsTable, FlowRunsTable, FlowRunQuotasTable, FlowEffectsTable, FlowEventCursorsTable } from './flows/tables.js';
-import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSeasonMembersTable, InviteMilestonesTable, InviteMilestoneGrantsTable, InviteMilestoneChecksTable, InviteRankSnapshotsTable, InviteRankSnapshotStateTable, InviteScoreCountsTable, InviteSeasonScoreCountsTable, InviteRankDirtyTable, InviteSnapshotsTable } from './invites/tables.js';
+import type { InviteMembersTable, InviteSeasonsTable, InviteJoinsTable, InviteSeasonMembersTable, InviteMilestonesTable, InviteMilestoneGrantsTable, InviteMilestoneChecksTable, InviteRankSnapshotsTable, InviteRankSnapshotStateTable, InviteScoreCountsTable, InviteSeasonScoreCountsTable, InviteScoreTotalsTable, InviteSeasonScoreTotalsTable, InviteRankDirtyTable, InviteSnapshotsTable } from './invites/tables.js';
 import type { GiveawaySettingsTable, GiveawaysTable, GiveawayEntriesTable, GiveawayDrawsTable, GiveawayActionsTable } from './giveaways/tables.js';
 import type { ConsoleSessionsTable, ConsoleSignInsTable } from './console/tables.js';
 import type { ConsoleFormSubmissionsTable, ConsoleFlashesTable } from './console/formTables.js';
@@ -102,6 +102,8 @@ export interface Database {
   invite_rank_snapshot_state: InviteRankSnapshotStateTable;
   invite_score_counts: InviteScoreCountsTable;
   invite_season_score_counts: InviteSeasonScoreCountsTable;
+  invite_score_totals: InviteScoreTotalsTable;
+  invite_season_score_totals: InviteSeasonScoreTotalsTable;
   invite_rank_dirty: InviteRankDirtyTable;
   invite_snapshots: InviteSnapshotsTable;
   giveaway_settings: GiveawaySettingsTable;

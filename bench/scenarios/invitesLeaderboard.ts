@@ -11,7 +11,7 @@ import { seedMemberRows } from '../seedRows.js';
 
 /**
  * `rows` inviters in the bench guild (seeded once per size; invites spread out by index, with many ties). The row
- * triggers (per-count tallies, dirty mark) are off while seeding, a million rows per statement, and what they keep
+ * triggers (per-count tallies and total, dirty mark) are off while seeding, a million rows per statement, and what they keep
  * is rebuilt once afterwards from the rows.
  */
 export async function seedInviteRows(db: Kysely<Database>, rows: number, log: (line: string) => void): Promise<number> {
@@ -35,6 +35,9 @@ export async function seedInviteRows(db: Kysely<Database>, rows: number, log: (l
         await sql`DELETE FROM invite_score_counts WHERE guild_id = ${BENCH_GUILD_ID}`.execute(trx);
         await sql`INSERT INTO invite_score_counts (guild_id, invites, members)
           SELECT guild_id, invites, count(*) FROM invite_members WHERE guild_id = ${BENCH_GUILD_ID} AND invites > 0 GROUP BY 1, 2`.execute(trx);
+        await sql`INSERT INTO invite_score_totals (guild_id, members)
+          SELECT ${BENCH_GUILD_ID}, coalesce(sum(members), 0) FROM invite_score_counts WHERE guild_id = ${BENCH_GUILD_ID}
+          ON CONFLICT (guild_id) DO UPDATE SET members = EXCLUDED.members`.execute(trx);
         await sql`INSERT INTO invite_rank_dirty VALUES (${BENCH_GUILD_ID}) ON CONFLICT DO NOTHING`.execute(trx);
       }),
   });

@@ -26,17 +26,23 @@ export async function listBoard(db: Kysely<Database>, scope: BoardScope, offset:
   return rows.map((r) => ({ userId: r.user_id, invites: r.invites, verified: r.verified, bonus: r.bonus }));
 }
 
-// The members per invite count (invite_score_counts, kept by triggers; migration 2026-11-24-051): a total or a
-// rank sums a few thousand count rows at most, where counting the inviters took 60-300 ms on 1,000,000 of them.
+// The members per invite count (invite_score_counts, kept by triggers; migration 2026-11-24-051): a rank sums a few
+// thousand count rows at most, where counting the inviters took 60-300 ms on 1,000,000 of them.
 const scoreCounts = (scope: BoardScope): RawBuilder<unknown> =>
   'guildId' in scope
     ? sql`invite_score_counts where guild_id = ${scope.guildId}`
     : sql`invite_season_score_counts where season_id = ${scope.seasonId}`;
 
+// Their sum, one row per server or season, kept by the same transactions (migration 2026-11-30-140).
+const scoreTotal = (scope: BoardScope): RawBuilder<unknown> =>
+  'guildId' in scope
+    ? sql`invite_score_totals where guild_id = ${scope.guildId}`
+    : sql`invite_season_score_totals where season_id = ${scope.seasonId}`;
+
 /** Ranked inviters (invites > 0). */
 export async function countRanked(db: Kysely<Database>, scope: BoardScope): Promise<number> {
-  const { rows } = await sql<{ n: string | null }>`select sum(members) as n from ${scoreCounts(scope)}`.execute(db);
-  return Number(rows[0]!.n ?? 0);
+  const { rows } = await sql<{ members: string }>`select members from ${scoreTotal(scope)}`.execute(db);
+  return Number(rows[0]?.members ?? 0);
 }
 
 /** Inviters with more invites than `invites`: a rank is this plus one, so ties share it. */

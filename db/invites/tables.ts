@@ -97,6 +97,18 @@ export interface InviteSeasonScoreCountsTable {
   members: number;
 }
 
+/** Ranked members of a server (invites > 0), kept by a trigger on invite_members: a board's total. */
+export interface InviteScoreTotalsTable {
+  guild_id: string;
+  members: number;
+}
+
+/** The same per season, kept by a trigger on invite_season_members. */
+export interface InviteSeasonScoreTotalsTable {
+  season_id: number;
+  members: number;
+}
+
 /** Servers whose invite counts changed since their rank snapshot (marked by a trigger on invite_members). */
 export interface InviteRankDirtyTable {
   guild_id: string;

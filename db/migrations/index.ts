@@ -55,6 +55,7 @@ import * as xpChangeConsole from './2026-11-30-021-xp-change-console.js';
 import * as rankMarks from './2026-11-30-090-rank-marks.js';
 import * as retentionPurgePlan from './2026-11-30-110-retention-purge-plan.js';
 import * as appealMessageOrder from './2026-11-30-130-appeal-message-order.js';
+import * as inviteScoreTotals from './2026-11-30-140-invite-score-totals.js';
 
 /**
  * A migration file's exports. Each runs in a transaction of its own (with its record in kysely_migration) unless it
@@ -123,4 +124,5 @@ export const migrations: Record<string, SchemaMigration> = {
   '2026-11-30-090-rank-marks': rankMarks,
   '2026-11-30-110-retention-purge-plan': retentionPurgePlan,
   '2026-11-30-130-appeal-message-order': appealMessageOrder,
+  '2026-11-30-140-invite-score-totals': inviteScoreTotals,
 };

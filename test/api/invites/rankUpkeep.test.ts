@@ -3,23 +3,31 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { countAbove, countRanked } from '../../../db/invites/board.js';
 import { findInviteRankSnapshot, refreshInviteRankSnapshot } from '../../../db/invites/ranks.js';
+import * as scoreTotalsMigration from '../../../db/migrations/2026-11-30-140-invite-score-totals.js';
 import { MAX_CONTENTION, restMs, type ChunkCost } from '../../../db/shared/rankRecount.js';
 import { useTestDatabase } from '../../harness/database.js';
 import { createTestGuild, snowflake } from '../../harness/fixtures.js';
 
-// What keeps large boards cheap: the per-count tallies behind totals and live ranks (migration 2026-11-24-051),
-// checked against the member rows they summarise, and the rank snapshot recount skipped while nothing moved (052).
+// What keeps large boards cheap: the per-count tallies behind live ranks (migration 2026-11-24-051) and the totals
+// beside them (2026-11-30-140), checked against the member rows they summarise, and the rank snapshot recount skipped
+// while nothing moved (052).
 
 const database = useTestDatabase();
 const db = () => database.db;
 
-/** The tallies as the triggers kept them (empty counts left out) and as the member rows say they should be. */
+/**
+ * The tallies and total as the triggers kept them (empty counts left out) and as the member rows say they should be;
+ * the total is read as the boards read it.
+ */
 async function talliesOf(guildId: string) {
   const kept = await sql<{ invites: number; members: number }>`
     select invites, members from invite_score_counts where guild_id = ${guildId} and members <> 0 order by invites`.execute(db());
   const truth = await sql<{ invites: number; members: number }>`
     select invites, count(*)::bigint as members from invite_members where guild_id = ${guildId} and invites > 0 group by invites order by invites`.execute(db());
-  return { kept: kept.rows, truth: truth.rows };
+  return {
+    kept: { counts: kept.rows, total: await countRanked(db(), { guildId }) },
+    truth: { counts: truth.rows, total: truth.rows.reduce((sum, r) => sum + Number(r.members), 0) },
+  };
 }
 
 const setCounts = (guildId: string, userId: string, verified: number, bonus: number) =>
@@ -44,12 +52,13 @@ describe('invite score tallies', () => {
     await setCounts(id, b, 2, -5); // 5 -> 0 (GREATEST(0, -3))
     await db().updateTable('invite_members').set({ pending: 4 }).where('user_id', '=', a).execute(); // invites unchanged
     const tallies = await talliesOf(id);
-    expect(tallies.kept).toEqual([{ invites: 1, members: 1 }, { invites: 5, members: 1 }]);
+    expect(tallies.kept).toEqual({ counts: [{ invites: 1, members: 1 }, { invites: 5, members: 1 }], total: 2 });
     expect(tallies.kept).toEqual(tallies.truth);
     expect([await countRanked(db(), { guildId: id }), await countAbove(db(), { guildId: id }, 1), await countAbove(db(), { guildId: id }, 5)]).toEqual([2, 1, 0]);
 
     await db().deleteFrom('invite_members').where('user_id', '=', a).execute();
-    expect((await talliesOf(id)).kept).toEqual([{ invites: 1, members: 1 }]);
+    await db().deleteFrom('invite_members').where('user_id', '=', b).execute(); // unranked: the total stays
+    expect((await talliesOf(id)).kept).toEqual({ counts: [{ invites: 1, members: 1 }], total: 1 });
   });
 
   it('stay exact under 200 concurrent changes that move members past each other, without deadlocks', async () => {
@@ -60,6 +69,7 @@ describe('invite score tallies', () => {
     for (let i = 0; i < changes.length; i += 20) await Promise.all(changes.slice(i, i + 20).map((change) => change()));
     const { kept, truth } = await talliesOf(id);
     expect(kept).toEqual(truth);
+    expect(truth.total).toBeGreaterThan(0);
   });
 
   it('are kept per season too', async () => {
@@ -76,6 +86,25 @@ describe('invite score tallies', () => {
     expect([await countRanked(db(), scope), await countAbove(db(), scope, 2), await countAbove(db(), scope, 0)]).toEqual([3, 1, 3]);
     await db().updateTable('invite_season_members').set({ bonus: -7 }).where('season_id', '=', season.id).where('verified', '=', 7).execute();
     expect([await countRanked(db(), scope), await countAbove(db(), scope, 0)]).toEqual([2, 2]);
+    await db().deleteFrom('invite_season_members').where('season_id', '=', season.id).where('verified', '=', 2).execute();
+    expect([await countRanked(db(), scope), await countAbove(db(), scope, 0)]).toEqual([0, 0]);
+  });
+});
+
+describe('the totals migration', () => {
+  it('starts each total from the tallies of the members already there, and the triggers go on from it', async () => {
+    const [{ id: first }, { id: second }] = [await createTestGuild(db()), await createTestGuild(db())];
+    for (const verified of [1, 4, 4, 0]) await setCounts(first, snowflake(), verified, 0);
+    await setCounts(second, snowflake(), 2, 0);
+    await db().transaction().execute(async (trx) => {
+      await scoreTotalsMigration.down(trx);
+      await scoreTotalsMigration.up(trx);
+    });
+    expect([await countRanked(db(), { guildId: first }), await countRanked(db(), { guildId: second })]).toEqual([3, 1]);
+    await setCounts(first, snowflake(), 1, 0);
+    const { kept, truth } = await talliesOf(first);
+    expect(kept).toEqual(truth);
+    expect(truth.total).toBe(4);
   });
 });
 
