@@ -1,4 +1,4 @@
-import { apiRefusals, httpRequestDuration, httpRequests } from '../../src/core/metrics.js';
+import { apiRefusals, httpRequestDuration } from '../../src/core/metrics.js';
 import type { AppContext, AppMiddleware } from '../context.js';
 
 /**
@@ -8,14 +8,12 @@ import type { AppContext, AppMiddleware } from '../context.js';
  */
 export function requestMetrics(): AppMiddleware {
   return async (ctx, next) => {
-    // One labels object for both series, no timer closure: this runs on every request.
+    // No timer closure: this runs on every request. http_requests_total is the histogram's counts (src/core/metrics.ts).
     const started = performance.now();
     try {
       await next();
     } finally {
-      const labels = { method: ctx.method, route: routeOf(ctx), status: String(ctx.status) };
-      httpRequestDuration.observe(labels, (performance.now() - started) / 1000);
-      httpRequests.inc(labels);
+      httpRequestDuration.observe({ method: ctx.method, route: routeOf(ctx), status: String(ctx.status) }, (performance.now() - started) / 1000);
       const reason = refusalReason(ctx);
       if (reason) apiRefusals.inc({ reason });
     }
