@@ -21,7 +21,23 @@ export async function findSnapshotState(db: Kysely<Database>, board: RankBoard, 
   return row && { total: row.total, refreshedAt: row.refreshed_at };
 }
 
-/** The snapshot rows at positions after `offset`, in position order. */
+/**
+ * The snapshot rows at positions `offset` + 1 to `offset` + `limit`, in position order. Positions run 1..total without
+ * gaps, so the page names its range instead of "after `offset`": that plan reads `limit` rows whatever the table's
+ * statistics say. They can say a server has no rows at all right after its first recount commits (an analyze ran
+ * while the recount's rows were invisible), and "after `offset`, limit 25" was then a scan and sort of all ten
+ * million: no first page for four seconds and more (docs/performance.md).
+ */
+export function snapshotPageQuery<R extends SnapshotTables['rows']>(db: Kysely<Database>, board: RankBoard<R>, guildId: string, offset: number, limit: number) {
+  return db
+    .selectFrom(board.snapshot.rows as SnapshotTables['rows'])
+    .selectAll()
+    .where('guild_id', '=', guildId)
+    .where('position', '>', offset)
+    .where('position', '<=', offset + limit)
+    .orderBy('position');
+}
+
 export async function snapshotRows<R extends SnapshotTables['rows']>(
   db: Kysely<Database>,
   board: RankBoard<R>,
@@ -29,15 +45,7 @@ export async function snapshotRows<R extends SnapshotTables['rows']>(
   offset: number,
   limit: number,
 ): Promise<Selectable<Database[R]>[]> {
-  const rows = await db
-    .selectFrom(board.snapshot.rows as SnapshotTables['rows'])
-    .selectAll()
-    .where('guild_id', '=', guildId)
-    .where('position', '>', offset)
-    .orderBy('position')
-    .limit(limit)
-    .execute();
-  return rows as Selectable<Database[R]>[];
+  return (await snapshotPageQuery(db, board, guildId, offset, limit).execute()) as Selectable<Database[R]>[];
 }
 
 export async function dropSnapshot(db: Kysely<Database>, board: RankBoard, guildId: string): Promise<void> {
