@@ -11,12 +11,15 @@ export interface InviteBoardRow {
   bonus: number;
 }
 
-// Both tables carry user_id, invites, verified and bonus and have a (scope, invites desc, user_id) index,
-// so one set of queries serves both boards.
-const scoped = (scope: BoardScope): RawBuilder<unknown> =>
+/** `from <table> where <scope key> = ...`: every board table comes as a server's table and a season's. */
+const inScope = (scope: BoardScope, tables: { guild: string; season: string }): RawBuilder<unknown> =>
   'guildId' in scope
-    ? sql`invite_members where guild_id = ${scope.guildId}`
-    : sql`invite_season_members where season_id = ${scope.seasonId}`;
+    ? sql`${sql.table(tables.guild)} where guild_id = ${scope.guildId}`
+    : sql`${sql.table(tables.season)} where season_id = ${scope.seasonId}`;
+
+// Both member tables carry user_id, invites, verified and bonus and have a (scope, invites desc, user_id) index,
+// so one set of queries serves both boards.
+const scoped = (scope: BoardScope) => inScope(scope, { guild: 'invite_members', season: 'invite_season_members' });
 
 /** One page of ranked inviters (invites > 0), most invites first, ties by user id. */
 export async function listBoard(db: Kysely<Database>, scope: BoardScope, offset: number, limit: number): Promise<InviteBoardRow[]> {
@@ -28,16 +31,10 @@ export async function listBoard(db: Kysely<Database>, scope: BoardScope, offset:
 
 // The members per invite count (invite_score_counts, kept by triggers; migration 2026-11-24-051): a rank sums a few
 // thousand count rows at most, where counting the inviters took 60-300 ms on 1,000,000 of them.
-const scoreCounts = (scope: BoardScope): RawBuilder<unknown> =>
-  'guildId' in scope
-    ? sql`invite_score_counts where guild_id = ${scope.guildId}`
-    : sql`invite_season_score_counts where season_id = ${scope.seasonId}`;
+const scoreCounts = (scope: BoardScope) => inScope(scope, { guild: 'invite_score_counts', season: 'invite_season_score_counts' });
 
 // Their sum, one row per server or season, kept by the same transactions (migration 2026-11-30-140).
-const scoreTotal = (scope: BoardScope): RawBuilder<unknown> =>
-  'guildId' in scope
-    ? sql`invite_score_totals where guild_id = ${scope.guildId}`
-    : sql`invite_season_score_totals where season_id = ${scope.seasonId}`;
+const scoreTotal = (scope: BoardScope) => inScope(scope, { guild: 'invite_score_totals', season: 'invite_season_score_totals' });
 
 /** Ranked inviters (invites > 0). */
 export async function countRanked(db: Kysely<Database>, scope: BoardScope): Promise<number> {
