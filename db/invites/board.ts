@@ -12,7 +12,7 @@ export interface InviteBoardRow {
 }
 
 /** `from <table> where <scope key> = ...`: every board table comes as a server's table and a season's. */
-const inScope = (scope: BoardScope, tables: { guild: string; season: string }): RawBuilder<unknown> =>
+const inScope = (scope: BoardScope, tables: { guild: keyof Database; season: keyof Database }): RawBuilder<unknown> =>
   'guildId' in scope
     ? sql`${sql.table(tables.guild)} where guild_id = ${scope.guildId}`
     : sql`${sql.table(tables.season)} where season_id = ${scope.seasonId}`;
